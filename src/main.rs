@@ -1,0 +1,83 @@
+//! The `morris` command line.
+
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+
+use morris::{Position, Rules, Variant};
+
+/// A Nine Men's Morris engine.
+#[derive(Parser)]
+#[command(version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the move sequences of a given length (a test of the rules).
+    Perft(PerftArgs),
+}
+
+#[derive(clap::Args)]
+struct PerftArgs {
+    /// Number of turns.
+    depth: u32,
+    /// Start from this position string instead of the start position.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Print the count below each legal move.
+    #[arg(long)]
+    divide: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// The game: nine, twelve (morabaraba) or lasker.
+    #[arg(long, default_value = "nine")]
+    variant: Variant,
+    /// Turn flying off: a side down to three stones keeps sliding.
+    #[arg(long)]
+    no_flying: bool,
+}
+
+fn main() -> Result<()> {
+    match Cli::parse().command {
+        Command::Perft(args) => run_perft(&args),
+    }
+}
+
+fn run_perft(args: &PerftArgs) -> Result<()> {
+    let rules = Rules {
+        flying: !args.no_flying,
+        ..Rules::new(args.variant)
+    };
+    let pos = match &args.fen {
+        Some(fen) => Position::from_fen(fen, rules).context("--fen")?,
+        None => Position::new(rules),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .context("starting the worker threads")?;
+    let start = Instant::now();
+    let counts = pool.install(|| morris::divide(&pos, args.depth));
+    let elapsed = start.elapsed();
+    let total: u64 = if args.depth == 0 {
+        1
+    } else {
+        counts.iter().map(|&(_, n)| n).sum()
+    };
+    if args.divide {
+        for (mv, count) in &counts {
+            println!("{mv}: {count}");
+        }
+        println!();
+    }
+    let nps = total as f64 / elapsed.as_secs_f64().max(1e-9);
+    println!("Time: {} ms", elapsed.as_millis());
+    println!("Nodes per second: {nps:.0}");
+    println!("Nodes searched: {total}");
+    Ok(())
+}

@@ -1,0 +1,161 @@
+//! The rule options of RULES.md: variant, flying and the N-move rule.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::ParseVariantError;
+use crate::tables::{self, Tables};
+
+/// A game of the Morris family played on the 24-point board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Nine Men's Morris: 9 stones, 16 lines.
+    #[default]
+    Nine,
+    /// Twelve Men's Morris (Morabaraba): 12 stones, the four diagonals too,
+    /// and a board filled in the placing phase is a draw.
+    Twelve,
+    /// Lasker Morris: 10 stones; a side with stones in hand may slide
+    /// instead of placing.
+    Lasker,
+}
+
+impl Variant {
+    /// Every variant, in the order the protocol lists them.
+    pub const ALL: [Variant; 3] = [Variant::Nine, Variant::Twelve, Variant::Lasker];
+
+    /// The number of stones each side starts with.
+    #[inline]
+    pub const fn stones(self) -> u8 {
+        match self {
+            Variant::Nine => 9,
+            Variant::Twelve => 12,
+            Variant::Lasker => 10,
+        }
+    }
+
+    /// The lines and neighbours of this variant's board.
+    #[inline]
+    pub fn tables(self) -> &'static Tables {
+        match self {
+            Variant::Twelve => &tables::DIAGONAL,
+            Variant::Nine | Variant::Lasker => &tables::STANDARD,
+        }
+    }
+
+    /// Whether a side with stones in hand may slide instead of placing.
+    #[inline]
+    pub const fn may_slide_while_placing(self) -> bool {
+        matches!(self, Variant::Lasker)
+    }
+
+    /// Whether a full board with nothing in hand is a draw.
+    #[inline]
+    pub const fn full_board_draws(self) -> bool {
+        matches!(self, Variant::Twelve)
+    }
+
+    /// The name used by the `Variant` option.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Nine => "nine",
+            Variant::Twelve => "twelve",
+            Variant::Lasker => "lasker",
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Variant {
+    type Err = ParseVariantError;
+
+    /// Parses `nine`, `twelve` (or `morabaraba`) or `lasker`, in any case.
+    fn from_str(s: &str) -> Result<Variant, ParseVariantError> {
+        match s.to_ascii_lowercase().as_str() {
+            "nine" => Ok(Variant::Nine),
+            "twelve" | "morabaraba" => Ok(Variant::Twelve),
+            "lasker" => Ok(Variant::Lasker),
+            _ => Err(ParseVariantError {
+                token: s.to_owned(),
+            }),
+        }
+    }
+}
+
+/// The rules a game is played under.
+///
+/// ```
+/// # use morris::{Rules, Variant};
+/// let rules = Rules::default();
+/// assert_eq!(rules.variant, Variant::Nine);
+/// assert!(rules.flying);
+/// assert_eq!(rules.n_move_rule, 30);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// The game played.
+    pub variant: Variant,
+    /// Whether a side down to three stones (none in hand) may fly.
+    pub flying: bool,
+    /// Moves per side without a removal that draw the game; 0 is off.
+    pub n_move_rule: u16,
+}
+
+impl Rules {
+    /// The default N-move rule: 30 moves per side, 60 plies.
+    pub const DEFAULT_N_MOVE_RULE: u16 = 30;
+
+    /// The rules of `variant` with the default options.
+    pub const fn new(variant: Variant) -> Rules {
+        Rules {
+            variant,
+            flying: true,
+            n_move_rule: Rules::DEFAULT_N_MOVE_RULE,
+        }
+    }
+
+    /// The number of plies without a removal that draws, if the rule is on.
+    #[inline]
+    pub const fn draw_plies(self) -> Option<u32> {
+        match self.n_move_rule {
+            0 => None,
+            n => Some(2 * n as u32),
+        }
+    }
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules::new(Variant::Nine)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variant_names_parse_in_any_case() {
+        for v in Variant::ALL {
+            assert_eq!(v.name().parse::<Variant>(), Ok(v));
+            assert_eq!(v.name().to_uppercase().parse::<Variant>(), Ok(v));
+        }
+        assert_eq!("Morabaraba".parse::<Variant>(), Ok(Variant::Twelve));
+        assert!("six".parse::<Variant>().is_err());
+    }
+
+    #[test]
+    fn draw_plies_follow_the_option() {
+        assert_eq!(Rules::default().draw_plies(), Some(60));
+        let off = Rules {
+            n_move_rule: 0,
+            ..Rules::default()
+        };
+        assert_eq!(off.draw_plies(), None);
+    }
+}

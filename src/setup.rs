@@ -1,0 +1,482 @@
+//! Position strings: text to an unchecked [`Setup`], then a checked
+//! [`Position`].
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::bitboard::Bitboard;
+use crate::error::{FenField, ParseFenError, SetupError};
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::types::{Color, Square};
+
+/// The points in the order a position string lists them: rank 7 down to
+/// rank 1, each rank from left to right.
+#[rustfmt::skip]
+pub(crate) const READING_ORDER: [Square; Square::NUM] = {
+    use Square::*;
+    [
+        A7, D7, G7,
+        B6, D6, F6,
+        C5, D5, E5,
+        A4, B4, C4, E4, F4, G4,
+        C3, D3, E3,
+        B2, D2, F2,
+        A1, D1, G1,
+    ]
+};
+
+/// The number of points on ranks 7 down to 1.
+const RANK_LENGTHS: [usize; 7] = [3, 3, 3, 6, 3, 3, 3];
+
+/// The content of a position string, read but not yet checked against the
+/// rules of a variant.
+///
+/// ```
+/// # use morris::{Setup, Color};
+/// let setup: Setup = ".../.W./.../.W..../.../.B./... b 7 8 3 2".parse()?;
+/// assert_eq!(setup.side_to_move, Color::Black);
+/// assert_eq!(setup.in_hand, [7, 8]);
+/// assert_eq!(setup.to_string(), ".../.W./.../.W..../.../.B./... b 7 8 3 2");
+/// # Ok::<(), morris::ParseFenError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Setup {
+    /// The stones on the board, White's then Black's.
+    pub stones: [Bitboard; 2],
+    /// The side to move.
+    pub side_to_move: Color,
+    /// Stones in hand, White's then Black's.
+    pub in_hand: [u32; 2],
+    /// Plies since the last removal.
+    pub plies_since_removal: u32,
+    /// The move number.
+    pub fullmove_number: u32,
+}
+
+impl FromStr for Setup {
+    type Err = ParseFenError;
+
+    /// Reads the six fields of a position string, separated by whitespace.
+    fn from_str(text: &str) -> Result<Setup, ParseFenError> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let &[board, side, white_hand, black_hand, plies, number] = fields.as_slice() else {
+            return Err(ParseFenError::FieldCount {
+                found: fields.len(),
+            });
+        };
+        let side_to_move = match side {
+            "w" => Color::White,
+            "b" => Color::Black,
+            _ => {
+                return Err(ParseFenError::SideToMove {
+                    token: side.to_owned(),
+                });
+            }
+        };
+        Ok(Setup {
+            stones: parse_board(board)?,
+            side_to_move,
+            in_hand: [
+                parse_count(white_hand, FenField::WhiteInHand)?,
+                parse_count(black_hand, FenField::BlackInHand)?,
+            ],
+            plies_since_removal: parse_count(plies, FenField::PliesSinceRemoval)?,
+            fullmove_number: parse_count(number, FenField::MoveNumber)?,
+        })
+    }
+}
+
+fn parse_board(board: &str) -> Result<[Bitboard; 2], ParseFenError> {
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != RANK_LENGTHS.len() {
+        return Err(ParseFenError::RankCount { found: ranks.len() });
+    }
+    let mut stones = [Bitboard::EMPTY; 2];
+    let mut points = READING_ORDER.iter();
+    for ((rank, expected), rank_number) in ranks.iter().zip(RANK_LENGTHS).zip((1..=7).rev()) {
+        let found = rank.chars().count();
+        if found != expected {
+            return Err(ParseFenError::RankLength {
+                rank: rank_number,
+                found,
+                expected,
+            });
+        }
+        for (c, &sq) in rank.chars().zip(points.by_ref()) {
+            match c {
+                'W' => stones[Color::White.index()] |= sq.into(),
+                'B' => stones[Color::Black.index()] |= sq.into(),
+                '.' => {}
+                found => return Err(ParseFenError::BoardChar { found }),
+            }
+        }
+    }
+    Ok(stones)
+}
+
+/// Reads a whole number of plain digits (no sign) that fits in a `u32`.
+fn parse_count(token: &str, field: FenField) -> Result<u32, ParseFenError> {
+    token
+        .bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| token.parse().ok())
+        .flatten()
+        .ok_or_else(|| ParseFenError::Number {
+            field,
+            token: token.to_owned(),
+        })
+}
+
+impl fmt::Display for Setup {
+    /// Writes the position string.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut points = READING_ORDER.iter();
+        for (i, length) in RANK_LENGTHS.into_iter().enumerate() {
+            if i > 0 {
+                f.write_str("/")?;
+            }
+            for &sq in points.by_ref().take(length) {
+                let c = if self.stones[Color::White.index()].contains(sq) {
+                    'W'
+                } else if self.stones[Color::Black.index()].contains(sq) {
+                    'B'
+                } else {
+                    '.'
+                };
+                write!(f, "{c}")?;
+            }
+        }
+        write!(
+            f,
+            " {} {} {} {} {}",
+            self.side_to_move.fen_char(),
+            self.in_hand[0],
+            self.in_hand[1],
+            self.plies_since_removal,
+            self.fullmove_number
+        )
+    }
+}
+
+impl From<&Position> for Setup {
+    fn from(pos: &Position) -> Setup {
+        Setup {
+            stones: Color::ALL.map(|c| pos.stones(c)),
+            side_to_move: pos.side_to_move(),
+            in_hand: Color::ALL.map(|c| u32::from(pos.in_hand(c))),
+            plies_since_removal: pos.plies_since_removal(),
+            fullmove_number: pos.fullmove_number(),
+        }
+    }
+}
+
+impl Position {
+    /// Checks a setup against `rules` and makes it a position.
+    ///
+    /// Accepted are exactly the setups in which each side has at most the
+    /// variant's stones on the board and in hand together, and at least 3;
+    /// and, in every variant but Lasker Morris (where a turn may slide
+    /// instead of placing), hands that placing in turn produces: equal with
+    /// White to move, White's one less with Black to move, or both empty.
+    /// The move number is 1 or more; no stone may be on two points (a
+    /// [`Setup`] read from text cannot have that).
+    ///
+    /// # Errors
+    ///
+    /// A [`SetupError`] that names the field at fault.
+    pub fn from_setup(setup: &Setup, rules: Rules) -> Result<Position, SetupError> {
+        let max = rules.variant.stones();
+        let [white_stones, black_stones] = setup.stones;
+        for (color, field) in [
+            (Color::White, FenField::WhiteInHand),
+            (Color::Black, FenField::BlackInHand),
+        ] {
+            let count = setup.in_hand[color.index()];
+            if count > u32::from(max) {
+                return Err(SetupError::HandTooLarge { field, count, max });
+            }
+        }
+        if let Some(sq) = (white_stones & black_stones).first() {
+            return Err(SetupError::SharedPoint(sq));
+        }
+        for color in Color::ALL {
+            let count = setup.stones[color.index()].len() + setup.in_hand[color.index()];
+            if count > u32::from(max) {
+                return Err(SetupError::TooManyStones { color, count, max });
+            }
+            if count < 3 {
+                return Err(SetupError::TooFewStones { color, count });
+            }
+        }
+        let [white, black] = setup.in_hand;
+        if !rules.variant.may_slide_while_placing() && (white, black) != (0, 0) {
+            let (in_turn, expectation) = match setup.side_to_move {
+                Color::White => (white == black, "equal hands"),
+                Color::Black => (white + 1 == black, "white one less than black"),
+            };
+            if !in_turn {
+                return Err(SetupError::UnevenHands {
+                    field: FenField::WhiteInHand,
+                    side: setup.side_to_move,
+                    white: white as u8,
+                    black: black as u8,
+                    expectation,
+                });
+            }
+        }
+        if setup.fullmove_number == 0 {
+            return Err(SetupError::MoveNumberZero);
+        }
+        // The hands are at most the variant's stones, so they fit a u8.
+        Ok(Position::from_parts(
+            setup.stones,
+            [white as u8, black as u8],
+            setup.side_to_move,
+            rules,
+            setup.plies_since_removal,
+            setup.fullmove_number,
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::FenError;
+    use crate::rules::Variant;
+
+    const START: &str = ".../.../.../....../.../.../... w 9 9 0 1";
+
+    #[test]
+    fn start_position_string() {
+        assert_eq!(Position::startpos().fen(), START);
+        assert_eq!(
+            Position::from_fen(START, Rules::default()),
+            Ok(Position::startpos())
+        );
+    }
+
+    #[test]
+    fn whitespace_between_fields_may_be_any_run() {
+        let pos = Position::from_fen(
+            "  .../.../.../....../.../.../...\tw 9  9 0 1 ",
+            Rules::default(),
+        );
+        assert_eq!(pos, Ok(Position::startpos()));
+    }
+
+    #[test]
+    fn round_trips() {
+        for fen in [
+            ".../.W./.../.W..../.../.B./... b 7 8 3 2",
+            "WWW/.../BBB/W....B/.../.../... w 0 0 17 40",
+            "W.W/BB./.../....../.../.../WB. b 0 0 0 12",
+        ] {
+            assert_eq!(
+                Position::from_fen(fen, Rules::default()).unwrap().fen(),
+                fen
+            );
+        }
+    }
+
+    fn parse_error(fen: &str) -> ParseFenError {
+        match Position::from_fen(fen, Rules::default()) {
+            Err(FenError::Parse(err)) => err,
+            other => panic!("{fen}: {other:?}"),
+        }
+    }
+
+    fn setup_error(fen: &str, rules: Rules) -> SetupError {
+        match Position::from_fen(fen, rules) {
+            Err(FenError::Setup(err)) => err,
+            other => panic!("{fen}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn malformed_strings_name_the_field() {
+        use ParseFenError::*;
+        let number = |field, token: &str| Number {
+            field,
+            token: token.into(),
+        };
+        let cases = [
+            ("", FieldCount { found: 0 }),
+            (
+                ".../.../.../....../.../.../... w 9 9 0",
+                FieldCount { found: 5 },
+            ),
+            (
+                ".../.../.../....../.../.../... w 9 9 0 1 1",
+                FieldCount { found: 7 },
+            ),
+            (
+                ".../.../.../....../.../... w 9 9 0 1",
+                RankCount { found: 6 },
+            ),
+            (
+                ".../.../.../....../.../.../.../... w 9 9 0 1",
+                RankCount { found: 8 },
+            ),
+            (
+                "..../.../.../....../.../.../... w 9 9 0 1",
+                RankLength {
+                    rank: 7,
+                    found: 4,
+                    expected: 3,
+                },
+            ),
+            (
+                ".../.../.../...../.../.../... w 9 9 0 1",
+                RankLength {
+                    rank: 4,
+                    found: 5,
+                    expected: 6,
+                },
+            ),
+            (
+                ".../.../.../....../.../.../.. w 9 9 0 1",
+                RankLength {
+                    rank: 1,
+                    found: 2,
+                    expected: 3,
+                },
+            ),
+            (
+                ".../.../.../....../.../.../..x w 9 9 0 1",
+                BoardChar { found: 'x' },
+            ),
+            (
+                ".../.../.../....../.../.../..w w 9 9 0 1",
+                BoardChar { found: 'w' },
+            ),
+            (
+                ".../.../.../....../.../.../..é w 9 9 0 1",
+                BoardChar { found: 'é' },
+            ),
+            (
+                ".../.../.../....../.../.../... x 9 9 0 1",
+                SideToMove { token: "x".into() },
+            ),
+            (
+                ".../.../.../....../.../.../... white 9 9 0 1",
+                SideToMove {
+                    token: "white".into(),
+                },
+            ),
+            (
+                ".../.../.../....../.../.../... w nine 9 0 1",
+                number(FenField::WhiteInHand, "nine"),
+            ),
+            (
+                ".../.../.../....../.../.../... w 9 -1 0 1",
+                number(FenField::BlackInHand, "-1"),
+            ),
+            (
+                ".../.../.../....../.../.../... w 9 9 +3 1",
+                number(FenField::PliesSinceRemoval, "+3"),
+            ),
+            (
+                ".../.../.../....../.../.../... w 9 9 0 99999999999",
+                number(FenField::MoveNumber, "99999999999"),
+            ),
+            (
+                ".../.../.../....../.../.../... w 9 9 0 1.5",
+                number(FenField::MoveNumber, "1.5"),
+            ),
+        ];
+        for (fen, expected) in cases {
+            assert_eq!(parse_error(fen), expected, "{fen}");
+        }
+    }
+
+    #[test]
+    fn impossible_positions_are_refused() {
+        let nine = Rules::default();
+        let cases = [
+            (
+                ".../.../.../....../.../.../... w 10 10 0 1",
+                SetupError::HandTooLarge {
+                    field: FenField::WhiteInHand,
+                    count: 10,
+                    max: 9,
+                },
+            ),
+            (
+                "WWW/WWW/WWW/W...../.../.../BBB w 0 0 0 1",
+                SetupError::TooManyStones {
+                    color: Color::White,
+                    count: 10,
+                    max: 9,
+                },
+            ),
+            (
+                "WWW/.../.../....../.../.../BBB w 7 7 0 5",
+                SetupError::TooManyStones {
+                    color: Color::White,
+                    count: 10,
+                    max: 9,
+                },
+            ),
+            (
+                "WW./.../.../....../.../.../BBB w 0 0 0 30",
+                SetupError::TooFewStones {
+                    color: Color::White,
+                    count: 2,
+                },
+            ),
+            (
+                "WWW/.../.../....../.../.../B.. b 0 0 0 30",
+                SetupError::TooFewStones {
+                    color: Color::Black,
+                    count: 1,
+                },
+            ),
+            (
+                "W../.../.../....../.../.../B.. w 8 7 2 2",
+                SetupError::UnevenHands {
+                    field: FenField::WhiteInHand,
+                    side: Color::White,
+                    white: 8,
+                    black: 7,
+                    expectation: "equal hands",
+                },
+            ),
+            (
+                "W../.../.../....../.../.../... b 8 8 1 1",
+                SetupError::UnevenHands {
+                    field: FenField::WhiteInHand,
+                    side: Color::Black,
+                    white: 8,
+                    black: 8,
+                    expectation: "white one less than black",
+                },
+            ),
+            (
+                "WWW/.../.../....../.../.../BBB w 0 0 0 0",
+                SetupError::MoveNumberZero,
+            ),
+        ];
+        for (fen, expected) in cases {
+            assert_eq!(setup_error(fen, nine), expected, "{fen}");
+        }
+    }
+
+    #[test]
+    fn limits_follow_the_variant() {
+        let twelve = Rules::new(Variant::Twelve);
+        let lasker = Rules::new(Variant::Lasker);
+        let fen = ".../.../.../....../.../.../... w 12 12 0 1";
+        assert_eq!(Position::from_fen(fen, twelve).unwrap().fen(), fen);
+        assert!(Position::from_fen(fen, Rules::default()).is_err());
+        assert!(Position::from_fen(fen, lasker).is_err());
+        // In Lasker Morris a turn may slide instead of placing, so the
+        // hands need not be level.
+        let uneven = "WW./.../.../....../.../.../B.. w 3 9 4 6";
+        assert!(Position::from_fen(uneven, lasker).is_ok());
+        assert!(Position::from_fen(uneven, Rules::default()).is_err());
+        // Both hands empty is fine whoever is to move.
+        assert!(Position::from_fen("WWW/.../.../....../.../.../BBB b 0 0 0 9", twelve).is_ok());
+    }
+}
