@@ -28,9 +28,11 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 }
 
 /// The perft count below each legal move, in generation order, the moves
-/// shared out among rayon's threads.
+/// shared out among rayon's threads; empty for depth 0, which has no move.
 pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
-    let depth = depth.max(1);
+    if depth == 0 {
+        return Vec::new();
+    }
     pos.legal_moves()
         .par_iter()
         .map(|&mv| (mv, perft(&child(pos, mv), depth - 1)))
