@@ -240,16 +240,16 @@ fn fewer_than_three_stones_loses_at_once() {
     let mut pos = nine("WW./.../.../.W...W/B.B/.../.B. w 0 0 0 30");
     assert_eq!(pos.terminal_outcome(), None);
     play(&mut pos, "g4-g7xc3");
-    let lost = Some(Outcome::Win {
+    let lost = Outcome::Win {
         winner: Color::White,
         reason: WinReason::TooFewStones,
-    });
-    assert_eq!(pos.terminal_outcome(), lost);
+    };
+    assert_eq!(pos.terminal_outcome(), Some(lost));
     assert!(pos.legal_moves().is_empty());
     assert_eq!(pos.count_legal_moves(), 0);
     assert_eq!(refusal(&pos, "e3-e4"), IllegalReason::GameOver);
     assert_eq!(
-        lost.unwrap().to_string(),
+        lost.to_string(),
         "white wins (black has fewer than three stones)"
     );
 }
@@ -272,15 +272,12 @@ fn stones_in_hand_count_towards_the_three() {
 #[test]
 fn a_blocked_side_loses() {
     let pos = nine("BWB/.W./.../W....W/.../.W./BWB b 0 0 2 22");
-    let blocked = Some(Outcome::Win {
+    let blocked = Outcome::Win {
         winner: Color::White,
         reason: WinReason::Blocked,
-    });
-    assert_eq!(pos.terminal_outcome(), blocked);
-    assert_eq!(
-        blocked.unwrap().to_string(),
-        "white wins (black is blocked)"
-    );
+    };
+    assert_eq!(pos.terminal_outcome(), Some(blocked));
+    assert_eq!(blocked.to_string(), "white wins (black is blocked)");
     let one_exit = nine("BWB/.W./.../W...W./.../.W./BWB b 0 0 2 22");
     assert_eq!(tokens(&one_exit), ["g1-g4", "g7-g4"]);
     assert_eq!(one_exit.terminal_outcome(), None);
@@ -329,12 +326,12 @@ fn threefold_repetition_draws() {
         assert_eq!(game.outcome(), None);
     }
     game.try_play(mv("c3-d3")).unwrap();
-    let draw = Some(Outcome::Draw {
+    let draw = Outcome::Draw {
         reason: DrawReason::Repetition,
-    });
+    };
     assert_eq!(game.repetitions(), 3);
-    assert_eq!(game.outcome(), draw);
-    assert_eq!(draw.unwrap().to_string(), "draw (threefold repetition)");
+    assert_eq!(game.outcome(), Some(draw));
+    assert_eq!(draw.to_string(), "draw (threefold repetition)");
     let err = game.try_play(mv("b2-d2")).unwrap_err();
     assert_eq!(err.reason, IllegalReason::GameOver);
     assert_eq!(game.moves().len(), 8);
@@ -438,11 +435,11 @@ fn a_full_board_in_twelve_is_a_draw_before_it_is_blocked() {
         Rules::new(Variant::Twelve),
     );
     assert!(pos.legal_moves().is_empty());
-    let draw = Some(Outcome::Draw {
+    let draw = Outcome::Draw {
         reason: DrawReason::FullBoard,
-    });
-    assert_eq!(pos.terminal_outcome(), draw);
-    assert_eq!(draw.unwrap().to_string(), "draw (full board)");
+    };
+    assert_eq!(pos.terminal_outcome(), Some(draw));
+    assert_eq!(draw.to_string(), "draw (full board)");
 }
 
 #[test]
