@@ -49,7 +49,7 @@ proptest! {
     ) {
         let case = &perft_cases()[start];
         let (ref_rules, mut reference) = case.reference();
-        let mut pos = case.position();
+        let mut pos = case.position().unwrap();
         let everything = every_conceivable_move();
         for (ply, choice) in choices.into_iter().enumerate() {
             let tokens = sorted_tokens(&pos);
