@@ -223,6 +223,9 @@ pub enum SetupError {
         /// What was expected instead.
         expectation: &'static str,
     },
+    /// A bit beyond the 24 points (possible only in a hand-made [`crate::Setup`]).
+    #[error("board: a stone lies off the 24 points")]
+    OffBoard,
     /// A point given to both colours (possible only in a hand-made [`crate::Setup`]).
     #[error("board: {0} holds a stone of each colour")]
     SharedPoint(Square),

@@ -179,8 +179,8 @@ impl Position {
     /// and, in every variant but Lasker Morris (where a turn may slide
     /// instead of placing), hands that placing in turn produces: equal with
     /// White to move, White's one less with Black to move, or both empty.
-    /// The move number is 1 or more; no stone may be on two points (a
-    /// [`Setup`] read from text cannot have that).
+    /// The move number is 1 or more. A [`Setup`] made by hand must also
+    /// keep its stones on the 24 points, one colour a point.
     ///
     /// # Errors
     ///
@@ -196,6 +196,9 @@ impl Position {
             if count > u32::from(max) {
                 return Err(SetupError::HandTooLarge { field, count, max });
             }
+        }
+        if !Bitboard::FULL.is_superset(white_stones | black_stones) {
+            return Err(SetupError::OffBoard);
         }
         if let Some(sq) = (white_stones & black_stones).first() {
             return Err(SetupError::SharedPoint(sq));
@@ -478,5 +481,20 @@ mod tests {
         assert!(Position::from_fen(uneven, Rules::default()).is_err());
         // Both hands empty is fine whoever is to move.
         assert!(Position::from_fen("WWW/.../.../....../.../.../BBB b 0 0 0 9", twelve).is_ok());
+    }
+
+    #[test]
+    fn hand_made_setups_keep_stones_on_the_board() {
+        let mut setup: Setup = "WWW/.../.../....../.../.../BBB w 0 0 0 9".parse().unwrap();
+        setup.stones[0] |= Bitboard(1 << 30);
+        assert_eq!(
+            Position::from_setup(&setup, Rules::default()),
+            Err(SetupError::OffBoard)
+        );
+        setup.stones[0] = Bitboard::from(Square::G1) | Square::D7.into() | Square::A1.into();
+        assert_eq!(
+            Position::from_setup(&setup, Rules::default()),
+            Err(SetupError::SharedPoint(Square::G1))
+        );
     }
 }
