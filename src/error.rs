@@ -244,3 +244,139 @@ pub enum FenError {
     #[error(transparent)]
     Setup(#[from] SetupError),
 }
+
+/// A `setoption` that cannot be applied.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum OptionError {
+    /// No option has that name.
+    #[error("no option named '{name}'")]
+    Unknown {
+        /// The name given.
+        name: String,
+    },
+    /// The value does not fit the option's type.
+    #[error("option '{name}': '{value}' is not {expected}")]
+    BadValue {
+        /// The option.
+        name: &'static str,
+        /// The value given.
+        value: String,
+        /// What the option takes.
+        expected: String,
+    },
+    /// A number outside the option's range.
+    #[error("option '{name}': {value} is outside {min}..={max}")]
+    OutOfRange {
+        /// The option.
+        name: &'static str,
+        /// The value given.
+        value: i64,
+        /// The least value.
+        min: i64,
+        /// The greatest value.
+        max: i64,
+    },
+    /// Options cannot change while a search runs.
+    #[error("options cannot change while a search runs (send stop first)")]
+    Busy,
+    /// The transposition table could not be allocated.
+    #[error("option 'Hash': cannot allocate {mib} MiB; the table keeps its size")]
+    HashAllocation {
+        /// The size asked for.
+        mib: usize,
+    },
+}
+
+/// A `position` command that cannot be applied.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum PositionError {
+    /// The position string is bad.
+    #[error("fen: {0}")]
+    Fen(#[from] FenError),
+    /// A move token does not follow the notation.
+    #[error("move {index} ('{token}'): {error}")]
+    Syntax {
+        /// The move's place in the list, from 1.
+        index: usize,
+        /// The token.
+        token: String,
+        /// What is wrong with it.
+        error: ParseMoveError,
+    },
+    /// A move is not legal where it is played.
+    #[error("move {index} ('{token}'): {error}")]
+    Illegal {
+        /// The move's place in the list, from 1.
+        index: usize,
+        /// The token.
+        token: String,
+        /// Why it is illegal.
+        error: IllegalMoveError,
+    },
+    /// A lone `x<point>` that follows no mill-closing action.
+    #[error("move {index} ('{token}'): a removal must follow a move that closes a mill")]
+    StrayRemoval {
+        /// The token's place in the list, from 1.
+        index: usize,
+        /// The token.
+        token: String,
+    },
+    /// A mill-closing action followed by something other than its removal.
+    #[error(
+        "move {index} ('{token}'): closes a mill, so the next token must be its removal (x<point>)"
+    )]
+    RemovalExpected {
+        /// The action's place in the list, from 1.
+        index: usize,
+        /// The action's token.
+        token: String,
+    },
+}
+
+/// A `go` that cannot start.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum GoError {
+    /// A search is already running.
+    #[error("a search is already running (send stop first)")]
+    AlreadySearching,
+    /// A `searchmoves` entry is not a legal move.
+    #[error("searchmoves: '{0}' is not a legal move here")]
+    IllegalSearchMove(String),
+}
+
+/// A protocol line that is not a well-formed command.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ProtocolError {
+    /// The first token names no command.
+    #[error("unknown command '{0}'")]
+    UnknownCommand(String),
+    /// A command is missing a part.
+    #[error("{command}: missing {what}")]
+    Missing {
+        /// The command.
+        command: &'static str,
+        /// What is missing.
+        what: &'static str,
+    },
+    /// A token where none of that kind belongs.
+    #[error("{command}: unexpected '{token}'")]
+    Unexpected {
+        /// The command.
+        command: &'static str,
+        /// The token.
+        token: String,
+    },
+    /// A number that is not one, or is out of range.
+    #[error("{command}: '{token}' after {keyword} is not a whole number in range")]
+    BadNumber {
+        /// The command.
+        command: &'static str,
+        /// The keyword it follows.
+        keyword: String,
+        /// The token.
+        token: String,
+    },
+    /// A move token in `searchmoves` that is not notation.
+    #[error("go: searchmoves: {0}")]
+    BadSearchMove(ParseMoveError),
+}

@@ -21,31 +21,52 @@
 
 #![deny(missing_docs)]
 
+mod bench;
 mod bitboard;
+mod engine;
 mod error;
+mod eval;
 mod game;
+mod limits;
 mod movegen;
 mod moves;
+mod options;
 mod perft;
 mod position;
 mod rules;
+mod search;
 mod setup;
 mod symmetry;
 mod tables;
+mod threads;
+mod tt;
 mod types;
+pub mod uci;
 mod zobrist;
 
+pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchReport, run_bench};
 pub use bitboard::{Bitboard, Squares};
+pub use engine::{Engine, GoStart};
 pub use error::{
-    FenError, FenField, IllegalMoveError, IllegalReason, MoveSyntaxProblem, ParseFenError,
-    ParseMoveError, ParseSquareError, ParseVariantError, SetupError,
+    FenError, FenField, GoError, IllegalMoveError, IllegalReason, MoveSyntaxProblem, OptionError,
+    ParseFenError, ParseMoveError, ParseSquareError, ParseVariantError, PositionError,
+    ProtocolError, SetupError,
 };
+pub use eval::{Breakdown, STONE, Term, breakdown, evaluate};
 pub use game::{DrawReason, Game, Outcome, WinReason};
+pub use limits::{Clock, Limit, SearchLimits, TimeManager};
 pub use moves::{MAX_MOVES, Move, MoveList};
+pub use options::{EngineOptions, MoveNotation, OptionKind, OptionSpec, option_specs};
 pub use perft::{divide, perft};
 pub use position::Position;
 pub use rules::{Rules, Variant};
+pub use search::{
+    Line, MATE, MATE_BOUND, MAX_PLY, RootMove, Score, SearchContext, SearchEvent, SearchInfo,
+    Worker,
+};
 pub use setup::Setup;
 pub use symmetry::Symmetry;
 pub use tables::Tables;
+pub use threads::{MAX_SKILL, SearchControl, SearchRequest, run_search};
+pub use tt::{Bound, Entry, TranspositionTable};
 pub use types::{Color, Phase, Square};

@@ -5,20 +5,29 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
-use morris::{Position, Rules, Variant};
+use morris::{BENCH_DEPTH, BENCH_POSITIONS, Position, Rules, Variant};
 
-/// A Nine Men's Morris engine.
+/// A Nine Men's Morris engine. With no command it speaks the text protocol
+/// (UCI style) on standard input and output.
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Speak the text protocol on standard input and output (the default).
+    Uci,
     /// Count the move sequences of a given length (a test of the rules).
     Perft(PerftArgs),
+    /// Search a fixed set of positions; the node count is a signature of the search.
+    Bench {
+        /// Depth of each search.
+        #[arg(default_value_t = BENCH_DEPTH)]
+        depth: u32,
+    },
 }
 
 #[derive(clap::Args)]
@@ -44,7 +53,29 @@ struct PerftArgs {
 
 fn main() -> Result<()> {
     match Cli::parse().command {
-        Command::Perft(args) => run_perft(&args),
+        None | Some(Command::Uci) => {
+            let stdin = std::io::BufReader::new(std::io::stdin());
+            morris::uci::run(stdin, &mut std::io::stdout().lock())?;
+            Ok(())
+        }
+        Some(Command::Perft(args)) => run_perft(&args),
+        Some(Command::Bench { depth }) => {
+            let report = morris::run_bench(depth, |index, nodes| {
+                eprintln!(
+                    "position {}/{}: {nodes} nodes",
+                    index + 1,
+                    BENCH_POSITIONS.len()
+                );
+            });
+            let millis = report.time.as_millis();
+            println!("Total time (ms) : {millis}");
+            println!("Nodes searched  : {}", report.nodes);
+            println!(
+                "Nodes/second    : {}",
+                u128::from(report.nodes) * 1000 / millis.max(1)
+            );
+            Ok(())
+        }
     }
 }
 

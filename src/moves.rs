@@ -55,12 +55,47 @@ impl Move {
         }
     }
 
+    /// The move in 15 bits: origin, destination and removal, five bits each,
+    /// 31 for "none". `u16::MAX` is never a move's code.
+    ///
+    /// ```
+    /// # use morris::Move;
+    /// let mv: Move = "d6-d5xb4".parse()?;
+    /// assert_eq!(Move::from_code(mv.code()), Some(mv));
+    /// # Ok::<(), morris::ParseMoveError>(())
+    /// ```
+    #[inline]
+    pub fn code(self) -> u16 {
+        let part = |sq: Option<Square>| sq.map_or(NO_SQUARE, |sq| sq as u16);
+        part(self.from) | (self.to as u16) << 5 | part(self.removal) << 10
+    }
+
+    /// The move with this [`Move::code`], if it is one.
+    #[inline]
+    pub fn from_code(code: u16) -> Option<Move> {
+        let part = |shift: u16| match (code >> shift) & NO_SQUARE {
+            NO_SQUARE => Ok(None),
+            index => Square::try_index(usize::from(index)).map(Some).ok_or(()),
+        };
+        if code >> 15 != 0 {
+            return None;
+        }
+        Some(Move {
+            from: part(0).ok()?,
+            to: part(5).ok()??,
+            removal: part(10).ok()?,
+        })
+    }
+
     /// Whether the stone comes from the hand.
     #[inline]
     pub const fn is_placement(self) -> bool {
         self.from.is_none()
     }
 }
+
+/// The five-bit field of [`Move::code`] that stands for "no point".
+const NO_SQUARE: u16 = 31;
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -136,6 +171,17 @@ mod tests {
             assert_eq!(mv.to_string(), token);
             assert_eq!(token.to_uppercase().parse::<Move>(), Ok(mv));
         }
+    }
+
+    #[test]
+    fn codes_round_trip_and_reject_garbage() {
+        for token in ["d6", "d6xb4", "d6-d5", "a7-g1xc3"] {
+            let mv: Move = token.parse().unwrap();
+            assert_eq!(Move::from_code(mv.code()), Some(mv));
+        }
+        assert_eq!(Move::from_code(u16::MAX), None);
+        assert_eq!(Move::from_code(31 << 5), None);
+        assert_eq!(Move::from_code(24 | 3 << 5), None);
     }
 
     #[test]

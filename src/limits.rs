@@ -1,0 +1,247 @@
+//! What ends a search, and how much of the clock a move may use.
+
+use std::time::{Duration, Instant};
+
+use crate::moves::Move;
+use crate::types::Color;
+
+/// The clocks of a `go` command.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left on each clock, White's then Black's.
+    pub time: [Option<Duration>; 2],
+    /// Increment per move, White's then Black's.
+    pub increment: [Duration; 2],
+    /// Moves to the next time control, if there is one.
+    pub moves_to_go: Option<u32>,
+}
+
+/// One condition that ends a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// Search this many plies deep.
+    Depth(u32),
+    /// Search about this many nodes (exactly, with one thread).
+    Nodes(u64),
+    /// Spend this long.
+    MoveTime(Duration),
+    /// Stop once a win in at most this many own turns is found.
+    Mate(u32),
+    /// Play to a clock.
+    Clock(Clock),
+}
+
+/// Everything a `go` asks for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchLimits {
+    /// The search ends at the first of these; with none and neither
+    /// `infinite` nor `ponder`, it ends at [`SearchLimits::DEFAULT_DEPTH`].
+    pub limits: Vec<Limit>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Search until `stop` or `ponderhit`; after `ponderhit` the limits apply.
+    pub ponder: bool,
+    /// Consider only these root moves (all when empty).
+    pub search_moves: Vec<Move>,
+}
+
+impl SearchLimits {
+    /// The depth of a `go` that names no limit.
+    pub const DEFAULT_DEPTH: u32 = 12;
+
+    /// A search to a fixed depth.
+    pub fn depth(depth: u32) -> SearchLimits {
+        SearchLimits {
+            limits: vec![Limit::Depth(depth)],
+            ..SearchLimits::default()
+        }
+    }
+
+    /// The depth limit, if any; the default depth when nothing limits the search.
+    pub fn max_depth(&self) -> Option<u32> {
+        let depth = self.limits.iter().filter_map(|l| match l {
+            Limit::Depth(d) => Some(*d),
+            _ => None,
+        });
+        match depth.min() {
+            Some(d) => Some(d),
+            None if self.limits.is_empty() && !self.infinite && !self.ponder => {
+                Some(SearchLimits::DEFAULT_DEPTH)
+            }
+            None => None,
+        }
+    }
+
+    /// The node limit, if any.
+    pub fn max_nodes(&self) -> Option<u64> {
+        self.limits
+            .iter()
+            .filter_map(|l| match l {
+                Limit::Nodes(n) => Some(*n),
+                _ => None,
+            })
+            .min()
+    }
+
+    /// The mate limit in own turns, if any.
+    pub fn mate(&self) -> Option<u32> {
+        self.limits
+            .iter()
+            .filter_map(|l| match l {
+                Limit::Mate(n) => Some(*n),
+                _ => None,
+            })
+            .min()
+    }
+
+    /// Whether the search plays to a clock or a move time (and so may stop
+    /// early when the move is forced).
+    pub fn is_timed(&self) -> bool {
+        self.limits
+            .iter()
+            .any(|l| matches!(l, Limit::MoveTime(_) | Limit::Clock(_)))
+    }
+}
+
+/// When a search should stop, from its limits and the clock.
+#[derive(Clone, Copy, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    optimum: Option<Duration>,
+    maximum: Option<Duration>,
+}
+
+/// The number of moves a clock is shared over when `movestogo` is not given.
+const DEFAULT_MOVES_TO_GO: u32 = 25;
+
+impl TimeManager {
+    /// The time budget for `side` to move under `limits`, started at
+    /// `start`, keeping `overhead` per move in reserve.
+    pub fn new(
+        start: Instant,
+        limits: &SearchLimits,
+        side: Color,
+        overhead: Duration,
+    ) -> TimeManager {
+        let mut optimum: Option<Duration> = None;
+        let mut maximum: Option<Duration> = None;
+        let mut tighten = |soft: Duration, hard: Duration| {
+            optimum = Some(optimum.map_or(soft, |o| o.min(soft)));
+            maximum = Some(maximum.map_or(hard, |m| m.min(hard)));
+        };
+        let floor = Duration::from_millis(1);
+        for limit in &limits.limits {
+            match *limit {
+                Limit::MoveTime(t) => {
+                    let t = t.saturating_sub(overhead).max(floor);
+                    tighten(t, t);
+                }
+                Limit::Clock(clock) => {
+                    let Some(left) = clock.time[side.index()] else {
+                        continue;
+                    };
+                    let increment = clock.increment[side.index()];
+                    let usable = left.saturating_sub(overhead).max(floor);
+                    let moves = clock
+                        .moves_to_go
+                        .unwrap_or(DEFAULT_MOVES_TO_GO)
+                        .clamp(1, 50);
+                    let share = usable / moves + increment * 3 / 4;
+                    let soft = share.min(usable / 2).max(floor);
+                    let hard = (soft * 4).min(usable * 4 / 5).max(floor);
+                    tighten(soft, hard);
+                }
+                Limit::Depth(_) | Limit::Nodes(_) | Limit::Mate(_) => {}
+            }
+        }
+        TimeManager {
+            start,
+            optimum,
+            maximum,
+        }
+    }
+
+    /// Time since the search started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// The time a move should take, if the search is timed.
+    pub fn optimum(&self) -> Option<Duration> {
+        self.optimum
+    }
+
+    /// The time a move may never exceed, if the search is timed.
+    pub fn maximum(&self) -> Option<Duration> {
+        self.maximum
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(ms: u64, inc: u64, moves_to_go: Option<u32>) -> SearchLimits {
+        SearchLimits {
+            limits: vec![Limit::Clock(Clock {
+                time: [
+                    Some(Duration::from_millis(ms)),
+                    Some(Duration::from_millis(1)),
+                ],
+                increment: [Duration::from_millis(inc), Duration::ZERO],
+                moves_to_go,
+            })],
+            ..SearchLimits::default()
+        }
+    }
+
+    #[test]
+    fn clock_budget_stays_inside_the_time_left() {
+        let overhead = Duration::from_millis(30);
+        for (ms, inc, mtg) in [
+            (60_000, 0, None),
+            (1_000, 100, None),
+            (50, 0, None),
+            (10_000, 0, Some(1)),
+        ] {
+            let tm = TimeManager::new(Instant::now(), &clock(ms, inc, mtg), Color::White, overhead);
+            let (optimum, maximum) = (tm.optimum().unwrap(), tm.maximum().unwrap());
+            assert!(optimum <= maximum);
+            assert!(
+                maximum
+                    <= Duration::from_millis(ms)
+                        .saturating_sub(overhead)
+                        .max(Duration::from_millis(1))
+            );
+        }
+    }
+
+    #[test]
+    fn move_time_keeps_the_overhead() {
+        let limits = SearchLimits {
+            limits: vec![Limit::MoveTime(Duration::from_millis(1000))],
+            ..SearchLimits::default()
+        };
+        let tm = TimeManager::new(
+            Instant::now(),
+            &limits,
+            Color::Black,
+            Duration::from_millis(30),
+        );
+        assert_eq!(tm.maximum(), Some(Duration::from_millis(970)));
+    }
+
+    #[test]
+    fn no_limit_means_the_default_depth() {
+        assert_eq!(
+            SearchLimits::default().max_depth(),
+            Some(SearchLimits::DEFAULT_DEPTH)
+        );
+        let infinite = SearchLimits {
+            infinite: true,
+            ..SearchLimits::default()
+        };
+        assert_eq!(infinite.max_depth(), None);
+        assert_eq!(SearchLimits::depth(3).max_depth(), Some(3));
+    }
+}

@@ -1,0 +1,776 @@
+//! The search: iterative deepening over a principal-variation alpha-beta
+//! with aspiration windows, a shared transposition table, repetition and
+//! N-move-rule draws, and exact win and loss scores.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+use arrayvec::ArrayVec;
+
+use crate::eval::evaluate;
+use crate::limits::{SearchLimits, TimeManager};
+use crate::moves::{MAX_MOVES, Move, MoveList};
+use crate::position::Position;
+use crate::tt::{Bound, Entry, TranspositionTable};
+
+/// The score of a win on the spot; a win in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// The deepest ply the search reaches.
+pub const MAX_PLY: usize = 128;
+/// Scores beyond this (in absolute value) are wins or losses.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Above any score.
+const INFINITY: i32 = MATE + 1;
+/// How many plies of mill-closing moves the quiescence search follows.
+const QUIESCENCE_PLIES: usize = 8;
+
+/// A principal variation.
+pub type Line = ArrayVec<Move, MAX_PLY>;
+
+/// A score as the protocol reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centi-stones from the side to move's view.
+    Cp(i32),
+    /// The side to move wins in this many of its own turns (negative: loses).
+    Mate(i32),
+}
+
+impl Score {
+    /// The reported form of a search score.
+    pub fn from_search(score: i32) -> Score {
+        if score >= MATE_BOUND {
+            Score::Mate((MATE - score + 1) / 2)
+        } else if score <= -MATE_BOUND {
+            Score::Mate(-(MATE + score) / 2)
+        } else {
+            Score::Cp(score)
+        }
+    }
+}
+
+/// One root move and what the search knows of it.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    /// The move.
+    pub mv: Move,
+    /// Its score at the depth being searched, `-INFINITY` until searched.
+    pub score: i32,
+    /// Its score at the last completed depth.
+    pub previous_score: i32,
+    /// The line it begins.
+    pub pv: Line,
+}
+
+/// A progress report of the search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// The depth completed.
+    pub depth: u32,
+    /// The deepest ply reached.
+    pub seldepth: u32,
+    /// Which of the best lines this is, from 1.
+    pub multipv: u32,
+    /// The line's score.
+    pub score: Score,
+    /// Whether the score only bounds the value (`Lower`, `Upper`) or is exact.
+    pub bound: Bound,
+    /// Nodes searched so far, all threads together.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Transposition table use in thousandths.
+    pub hashfull: u32,
+    /// Positions answered by endgame databases.
+    pub dbhits: u64,
+    /// The line.
+    pub pv: Vec<Move>,
+}
+
+/// What a search sends while it runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchEvent {
+    /// A line of the current depth.
+    Info(SearchInfo),
+    /// The search is over: the move to play and the reply expected.
+    BestMove {
+        /// The move, or `None` when the position has none.
+        best: Option<Move>,
+        /// The expected reply, to ponder on.
+        ponder: Option<Move>,
+    },
+}
+
+/// The state all threads of one search share.
+pub struct SearchContext {
+    /// The transposition table.
+    pub tt: Arc<TranspositionTable>,
+    /// Set to end the search.
+    pub stop: Arc<AtomicBool>,
+    /// Set while a `go ponder` has not yet had its `ponderhit`.
+    pub pondering: Arc<AtomicBool>,
+    /// What ends the search.
+    pub limits: SearchLimits,
+    /// The clock.
+    pub time: TimeManager,
+    /// Nodes of all threads, added in batches.
+    pub nodes: AtomicU64,
+    /// The number of best lines to report.
+    pub multipv: usize,
+}
+
+impl SearchContext {
+    /// Whether the search should end now that the limits are applied.
+    fn out_of_time(&self) -> bool {
+        !self.pondering.load(Ordering::Relaxed)
+            && self
+                .time
+                .maximum()
+                .is_some_and(|max| self.time.elapsed() >= max)
+    }
+}
+
+/// How many nodes a worker counts before it adds them to the shared count
+/// and looks at the clock.
+const NODE_BATCH: u64 = 1024;
+
+/// One search thread.
+pub struct Worker<'a> {
+    ctx: &'a SearchContext,
+    id: usize,
+    root: Position,
+    root_moves: Vec<RootMove>,
+    /// Keys of the game's positions, then of the search path; the last is
+    /// the position being searched.
+    keys: Vec<u64>,
+    /// Index in `keys` of the root.
+    root_index: usize,
+    killers: [[Option<Move>; 2]; MAX_PLY],
+    /// Quiet-move success by origin (24 for placements) and destination.
+    history: Box<[[i32; 24]; 25]>,
+    nodes: u64,
+    unflushed: u64,
+    seldepth: usize,
+    stopped: bool,
+    completed_depth: u32,
+}
+
+impl<'a> Worker<'a> {
+    /// A worker that searches `root`, reached through the positions whose
+    /// keys are `game_keys` (the root's key last), considering `moves`.
+    pub fn new(
+        ctx: &'a SearchContext,
+        id: usize,
+        root: Position,
+        game_keys: &[u64],
+        moves: &[Move],
+    ) -> Worker<'a> {
+        let mut keys = game_keys.to_vec();
+        if keys.last() != Some(&root.key()) {
+            keys.push(root.key());
+        }
+        Worker {
+            ctx,
+            id,
+            root,
+            root_moves: moves
+                .iter()
+                .map(|&mv| RootMove {
+                    mv,
+                    score: -INFINITY,
+                    previous_score: -INFINITY,
+                    pv: Line::new(),
+                })
+                .collect(),
+            root_index: keys.len() - 1,
+            keys,
+            killers: [[None; 2]; MAX_PLY],
+            history: Box::new([[0; 24]; 25]),
+            nodes: 0,
+            unflushed: 0,
+            seldepth: 0,
+            stopped: false,
+            completed_depth: 0,
+        }
+    }
+
+    /// The root moves, best first, after the search.
+    pub fn root_moves(&self) -> &[RootMove] {
+        &self.root_moves
+    }
+
+    /// The deepest iteration completed.
+    pub fn completed_depth(&self) -> u32 {
+        self.completed_depth
+    }
+
+    /// Iterative deepening until a limit or `stop`; the main worker (id 0)
+    /// reports each completed depth through `report`.
+    pub fn iterate(&mut self, mut report: impl FnMut(SearchInfo)) {
+        let limits = &self.ctx.limits;
+        let max_depth = limits
+            .max_depth()
+            .map_or(MAX_PLY as u32 - 1, |d| d.clamp(1, MAX_PLY as u32 - 1));
+        let multipv = self.ctx.multipv.clamp(1, self.root_moves.len().max(1));
+        let mut best_move_changes = 0.0;
+        let mut last_best = None;
+        for depth in 1..=max_depth {
+            // Helpers skip some depths so that the threads spread over more
+            // of the tree (lazy SMP).
+            if self.id > 0 && depth > 2 && (depth as usize + self.id) % 3 == 0 {
+                continue;
+            }
+            for rm in &mut self.root_moves {
+                rm.previous_score = rm.score;
+                rm.score = -INFINITY;
+            }
+            for pv_index in 0..multipv {
+                self.search_with_aspiration(depth as i32, pv_index);
+                if self.stopped {
+                    break;
+                }
+                self.sort_root_moves(0, pv_index + 1);
+            }
+            if self.stopped {
+                // Keep what the unfinished depth found best, by score, then
+                // by the last completed depth.
+                self.sort_root_moves(0, self.root_moves.len());
+                break;
+            }
+            self.completed_depth = depth;
+            if self.id == 0 {
+                for pv_index in 0..multipv {
+                    report(self.info(depth, pv_index));
+                }
+            }
+            let best = self.root_moves.first().map(|rm| rm.mv);
+            best_move_changes = best_move_changes / 2.0 + if best != last_best { 1.0 } else { 0.0 };
+            last_best = best;
+            if self.id == 0 && self.done_after_iteration(best_move_changes) {
+                break;
+            }
+        }
+    }
+
+    /// Whether the main worker should stop after a completed iteration.
+    fn done_after_iteration(&self, best_move_changes: f64) -> bool {
+        let ctx = self.ctx;
+        let best_score = self.root_moves.first().map_or(0, |rm| rm.score);
+        if let Some(n) = ctx.limits.mate() {
+            if best_score >= MATE - (2 * n as i32 - 1) {
+                return true;
+            }
+        }
+        if ctx.pondering.load(Ordering::Relaxed) || !ctx.limits.is_timed() {
+            return false;
+        }
+        if self.root_moves.len() == 1 {
+            return true;
+        }
+        // A proven result will not change with more depth.
+        if best_score.abs() >= MATE_BOUND && self.completed_depth as i32 >= MATE - best_score.abs()
+        {
+            return true;
+        }
+        let Some(optimum) = ctx.time.optimum() else {
+            return false;
+        };
+        // Take longer while the best move keeps changing.
+        let instability = (0.6 + 0.8 * best_move_changes).clamp(0.5, 2.5);
+        ctx.time.elapsed().as_secs_f64() >= optimum.as_secs_f64() * instability * 0.6
+    }
+
+    fn search_with_aspiration(&mut self, depth: i32, pv_index: usize) {
+        let previous = self.root_moves[pv_index].previous_score;
+        let mut delta = 30;
+        let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
+            (previous - delta, previous + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.search_root(depth, alpha, beta, pv_index);
+            self.sort_root_moves(pv_index, self.root_moves.len());
+            if self.stopped {
+                return;
+            }
+            if score <= alpha && alpha > -INFINITY {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta && beta < INFINITY {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return;
+            }
+            delta += delta;
+        }
+    }
+
+    fn sort_root_moves(&mut self, from: usize, to: usize) {
+        self.root_moves[from..to]
+            .sort_by_key(|rm| std::cmp::Reverse((rm.score, rm.previous_score)));
+    }
+
+    fn search_root(&mut self, depth: i32, mut alpha: i32, beta: i32, pv_index: usize) -> i32 {
+        let mut best = -INFINITY;
+        for i in pv_index..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            let mut child = self.root;
+            child.play_unchecked(mv);
+            self.keys.push(child.key());
+            let mut line = Line::new();
+            let score = if i == pv_index {
+                -self.negamax(&child, depth - 1, 1, -beta, -alpha, &mut line)
+            } else {
+                let scout = -self.negamax(&child, depth - 1, 1, -alpha - 1, -alpha, &mut line);
+                if scout > alpha && scout < beta {
+                    -self.negamax(&child, depth - 1, 1, -beta, -alpha, &mut line)
+                } else {
+                    scout
+                }
+            };
+            self.keys.pop();
+            if self.stopped {
+                break;
+            }
+            if i == pv_index || score > alpha {
+                let rm = &mut self.root_moves[i];
+                rm.score = score;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend(line);
+                best = best.max(score);
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn info(&self, depth: u32, pv_index: usize) -> SearchInfo {
+        let rm = &self.root_moves[pv_index];
+        let (score, bound) = if rm.score == -INFINITY {
+            (rm.previous_score, Bound::Exact)
+        } else {
+            (rm.score, Bound::Exact)
+        };
+        SearchInfo {
+            depth,
+            seldepth: self.seldepth as u32,
+            multipv: pv_index as u32 + 1,
+            score: Score::from_search(score),
+            bound,
+            nodes: self.ctx.nodes.load(Ordering::Relaxed) + self.unflushed,
+            time: self.ctx.time.elapsed(),
+            hashfull: self.ctx.tt.hashfull(),
+            dbhits: 0,
+            pv: rm.pv.to_vec(),
+        }
+    }
+
+    /// Counts a node; every batch, shares the count and looks at the limits.
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unflushed += 1;
+        if let Some(limit) = self.ctx.limits.max_nodes() {
+            if self.ctx.nodes.load(Ordering::Relaxed) + self.unflushed >= limit {
+                self.stop_all();
+            }
+        }
+        if self.unflushed >= NODE_BATCH {
+            self.ctx.nodes.fetch_add(self.unflushed, Ordering::Relaxed);
+            self.unflushed = 0;
+            if self.ctx.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            } else if self.ctx.out_of_time() {
+                self.stop_all();
+            }
+        }
+    }
+
+    fn stop_all(&mut self) {
+        self.stopped = true;
+        self.ctx.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Adds the last uncounted nodes to the shared count.
+    pub fn flush_nodes(&mut self) {
+        self.ctx.nodes.fetch_add(self.unflushed, Ordering::Relaxed);
+        self.unflushed = 0;
+    }
+
+    /// Whether the position, just reached, repeats one that makes it a draw:
+    /// any earlier position of the search path, or one the game had twice.
+    fn is_repetition(&self, pos: &Position) -> bool {
+        let current = self.keys.len() - 1;
+        // A removal changes the stones for good, so nothing before the last
+        // one can come back; placements change the hands, hence the key.
+        let reach = (pos.plies_since_removal() as usize).min(current);
+        let mut earlier = 0;
+        for back in (2..=reach).step_by(2) {
+            let index = current - back;
+            if self.keys[index] == pos.key() {
+                if index >= self.root_index {
+                    return true;
+                }
+                earlier += 1;
+                if earlier >= 2 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The score of a position the rules have drawn, unless the side to
+    /// move is blocked: a loss comes before any draw.
+    fn draw_or_blocked(&self, pos: &Position, ply: usize) -> i32 {
+        if pos.count_legal_moves() == 0 {
+            -MATE + ply as i32
+        } else {
+            0
+        }
+    }
+
+    /// The score of a position without moves: a loss, or in Twelve Men's
+    /// Morris a full board, which is a draw.
+    fn no_moves(pos: &Position, ply: usize) -> i32 {
+        match pos.terminal_outcome() {
+            Some(outcome) if outcome.winner().is_none() => 0,
+            _ => -MATE + ply as i32,
+        }
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        line: &mut Line,
+    ) -> i32 {
+        line.clear();
+        // Step 1. Count the node and look at the limits.
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let pv_node = beta - alpha > 1;
+
+        // Step 2. The end of the game and the draw rules.
+        if pos.side_to_move_is_short() {
+            return -MATE + ply as i32;
+        }
+        if self.is_repetition(pos) || pos.n_move_rule_reached() {
+            return self.draw_or_blocked(pos, ply);
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+
+        // Step 3. Mate distance pruning: no line from here beats a win
+        // already found nearer the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        if depth <= 0 {
+            return self.quiescence(pos, ply, alpha, beta, 0);
+        }
+
+        // Step 4. The transposition table. Its scores ignore how near the
+        // N-move rule is, so they are not trusted close to it.
+        let entry = self.ctx.tt.probe(pos.key());
+        let near_n_move_draw = pos
+            .rules()
+            .draw_plies()
+            .is_some_and(|limit| pos.plies_since_removal() + depth as u32 + 2 >= limit);
+        if let Some(entry) = entry {
+            if !pv_node && !near_n_move_draw && i32::from(entry.depth) >= depth {
+                let score = score_from_tt(entry.score, ply);
+                let usable = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if usable {
+                    return score;
+                }
+            }
+        }
+
+        // Step 5. Reverse futility: far above beta at low depth, assume the
+        // position holds.
+        if !pv_node && depth <= 3 && beta.abs() < MATE_BOUND {
+            let eval = evaluate(pos);
+            if eval - 120 * depth >= beta {
+                return eval;
+            }
+        }
+
+        // Step 6. Generate and order the moves.
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Worker::no_moves(pos, ply);
+        }
+        let tt_move = entry.and_then(|e| e.mv);
+        let mut scores = self.score_moves(pos, &moves, tt_move, ply);
+
+        // Step 7. Search the moves, the first with the full window, the
+        // rest with a null window first (principal variation search), late
+        // quiet moves reduced.
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let mut child_line = Line::new();
+        let mut quiets_tried: ArrayVec<Move, MAX_MOVES> = ArrayVec::new();
+        for index in 0..moves.len() {
+            let mv = pick_next(&mut moves, &mut scores, index);
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            self.keys.push(child.key());
+            let quiet = mv.removal.is_none();
+            let score = if index == 0 {
+                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, &mut child_line)
+            } else {
+                let reduction = if depth >= 3 && index >= 3 && quiet && !pv_node {
+                    1 + i32::from(index >= 8 && depth >= 6)
+                } else {
+                    0
+                };
+                let mut score = -self.negamax(
+                    &child,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    &mut child_line,
+                );
+                if score > alpha && reduction > 0 {
+                    score = -self.negamax(
+                        &child,
+                        depth - 1,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        &mut child_line,
+                    );
+                }
+                if score > alpha && score < beta {
+                    score =
+                        -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, &mut child_line);
+                }
+                score
+            };
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    line.clear();
+                    line.push(mv);
+                    line.extend(child_line.iter().copied());
+                    if alpha >= beta {
+                        if quiet {
+                            self.reward_quiet(mv, &quiets_tried, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                quiets_tried.push(mv);
+            }
+        }
+
+        // Step 8. Remember the result.
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.ctx.tt.store(
+            pos.key(),
+            Entry {
+                mv: best_move,
+                score: score_to_tt(best_score, ply),
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+            },
+        );
+        best_score
+    }
+
+    /// Follows mill-closing moves until the position is quiet, standing on
+    /// the static evaluation otherwise.
+    fn quiescence(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        qply: usize,
+    ) -> i32 {
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if pos.side_to_move_is_short() {
+            return -MATE + ply as i32;
+        }
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Worker::no_moves(pos, ply);
+        }
+        let stand_pat = evaluate(pos);
+        if stand_pat >= beta || qply >= QUIESCENCE_PLIES || ply >= MAX_PLY - 1 {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+        let mut best = stand_pat;
+        let mut scores = self.score_moves(pos, &moves, None, ply);
+        for index in 0..moves.len() {
+            let mv = pick_next(&mut moves, &mut scores, index);
+            if mv.removal.is_none() {
+                // Moves are ordered with every removal first.
+                break;
+            }
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            let score = -self.quiescence(&child, ply + 1, -beta, -alpha, qply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Ordering scores: the table's move, then removals (the most harmful
+    /// first), then moves onto a point where the opponent would close a
+    /// mill, then killers, then by history.
+    fn score_moves(
+        &self,
+        pos: &Position,
+        moves: &[Move],
+        tt_move: Option<Move>,
+        ply: usize,
+    ) -> ArrayVec<i32, MAX_MOVES> {
+        let tables = pos.rules().variant.tables();
+        let them = pos.side_to_move().opponent();
+        let theirs = pos.stones(them);
+        let empty = pos.empty();
+        let their_threats = tables.closing_points(theirs, empty);
+        let killers = self.killers[ply];
+        moves
+            .iter()
+            .map(|&mv| {
+                if Some(mv) == tt_move {
+                    return 1 << 30;
+                }
+                if let Some(removed) = mv.removal {
+                    // A stone that was about to close a mill, or that is
+                    // free to move, is worth more to take.
+                    let in_threat = tables
+                        .mills_through(removed)
+                        .iter()
+                        .filter(|&&mill| (mill & theirs).len() == 2 && !(mill & empty).is_empty())
+                        .count() as i32;
+                    let mobility = (tables.neighbors(removed) & empty).len() as i32;
+                    return (1 << 24) + 64 * in_threat + mobility;
+                }
+                let mut score = self.history[history_from(mv)][mv.to.index()];
+                if their_threats.contains(mv.to) {
+                    score += 1 << 22;
+                } else if killers[0] == Some(mv) {
+                    score += 1 << 21;
+                } else if killers[1] == Some(mv) {
+                    score += (1 << 21) - 1;
+                }
+                score
+            })
+            .collect()
+    }
+
+    fn reward_quiet(&mut self, mv: Move, tried: &[Move], depth: i32, ply: usize) {
+        if self.killers[ply][0] != Some(mv) {
+            self.killers[ply] = [Some(mv), self.killers[ply][0]];
+        }
+        let bonus = (depth * depth).min(400);
+        let mut adjust = |mv: Move, delta: i32| {
+            let entry = &mut self.history[history_from(mv)][mv.to.index()];
+            // Gravity keeps the values inside ±16384.
+            *entry += delta - *entry * delta.abs() / 16_384;
+        };
+        adjust(mv, bonus);
+        for &other in tried {
+            adjust(other, -bonus);
+        }
+    }
+}
+
+#[inline]
+fn history_from(mv: Move) -> usize {
+    mv.from.map_or(24, |sq| sq.index())
+}
+
+/// Moves the best-scored move not yet tried to `index` and returns it.
+#[inline]
+fn pick_next(moves: &mut MoveList, scores: &mut ArrayVec<i32, MAX_MOVES>, index: usize) -> Move {
+    let mut best = index;
+    for i in index + 1..moves.len() {
+        if scores[i] > scores[best] {
+            best = i;
+        }
+    }
+    scores.swap(index, best);
+    moves.swap(index, best);
+    moves[index]
+}
+
+fn score_to_tt(score: i32, ply: usize) -> i16 {
+    let score = if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    };
+    score.clamp(-INFINITY, INFINITY) as i16
+}
+
+fn score_from_tt(score: i16, ply: usize) -> i32 {
+    let score = i32::from(score);
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}

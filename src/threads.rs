@@ -1,0 +1,154 @@
+//! Running a whole search: the threads (lazy SMP over a shared table),
+//! waiting out `infinite` and `ponder`, and choosing the move to play.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+
+use crate::eval::STONE;
+use crate::limits::{Limit, SearchLimits, TimeManager};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::search::{RootMove, SearchContext, SearchEvent, Worker};
+use crate::tt::TranspositionTable;
+
+/// What to search and how.
+#[derive(Clone, Debug)]
+pub struct SearchRequest {
+    /// The position to move in.
+    pub root: Position,
+    /// Keys of the game's positions up to and including the root.
+    pub game_keys: Vec<u64>,
+    /// What ends the search.
+    pub limits: SearchLimits,
+    /// Search threads.
+    pub threads: usize,
+    /// Best lines to report.
+    pub multipv: usize,
+    /// 0 (weakest) to 20 (full strength).
+    pub skill: u8,
+    /// Time kept in reserve per move.
+    pub move_overhead: Duration,
+}
+
+/// The flags through which a running search is steered.
+#[derive(Clone, Debug, Default)]
+pub struct SearchControl {
+    /// Set to end the search.
+    pub stop: Arc<AtomicBool>,
+    /// Set while pondering, cleared by `ponderhit`.
+    pub pondering: Arc<AtomicBool>,
+}
+
+/// The full strength `Skill Level`.
+pub const MAX_SKILL: u8 = 20;
+
+/// Searches `request` on the calling thread and its helpers until a limit,
+/// `stop`, or (for `infinite` and `ponder`) until told; sends every
+/// completed depth and finally the move to play through `send`.
+pub fn run_search(
+    request: &SearchRequest,
+    tt: Arc<TranspositionTable>,
+    control: &SearchControl,
+    start: Instant,
+    mut send: impl FnMut(SearchEvent),
+) {
+    let root_moves: Vec<Move> = request
+        .root
+        .legal_moves()
+        .into_iter()
+        .filter(|mv| {
+            request.limits.search_moves.is_empty() || request.limits.search_moves.contains(mv)
+        })
+        .collect();
+    if root_moves.is_empty() {
+        send(SearchEvent::BestMove {
+            best: None,
+            ponder: None,
+        });
+        return;
+    }
+    let weakened = request.skill < MAX_SKILL;
+    let mut limits = request.limits.clone();
+    if weakened {
+        limits
+            .limits
+            .push(Limit::Depth(1 + u32::from(request.skill) * 2 / 3));
+    }
+    tt.new_search();
+    let ctx = SearchContext {
+        time: TimeManager::new(
+            start,
+            &limits,
+            request.root.side_to_move(),
+            request.move_overhead,
+        ),
+        limits,
+        tt,
+        stop: Arc::clone(&control.stop),
+        pondering: Arc::clone(&control.pondering),
+        nodes: AtomicU64::new(0),
+        multipv: if weakened {
+            request.multipv.max(4)
+        } else {
+            request.multipv
+        },
+    };
+    let chosen = std::thread::scope(|scope| {
+        for id in 1..request.threads.max(1) {
+            let (ctx, request, moves) = (&ctx, request, &root_moves);
+            scope.spawn(move || {
+                let mut helper = Worker::new(ctx, id, request.root, &request.game_keys, moves);
+                helper.iterate(|_| {});
+                helper.flush_nodes();
+            });
+        }
+        let mut main = Worker::new(&ctx, 0, request.root, &request.game_keys, &root_moves);
+        main.iterate(|info| {
+            let mut info = info;
+            if weakened {
+                info.multipv = info.multipv.min(request.multipv as u32);
+            }
+            if !weakened || info.multipv as usize <= request.multipv {
+                send(SearchEvent::Info(info));
+            }
+        });
+        main.flush_nodes();
+        // `infinite` and `ponder` searches answer only when told to.
+        while !ctx.stop.load(Ordering::Relaxed)
+            && (ctx.limits.infinite || ctx.pondering.load(Ordering::Relaxed))
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        ctx.stop.store(true, Ordering::Relaxed);
+        let lines = ctx.multipv.min(main.root_moves().len());
+        if weakened {
+            pick_weaker(&main.root_moves()[..lines], request.skill)
+        } else {
+            main.root_moves()[0].clone()
+        }
+    });
+    send(SearchEvent::BestMove {
+        best: Some(chosen.mv),
+        ponder: chosen.pv.get(1).copied(),
+    });
+}
+
+/// Chooses among the best lines the way a weaker player would: the lower
+/// the skill, the more often a worse move, and the worse it may be.
+fn pick_weaker(lines: &[RootMove], skill: u8) -> RootMove {
+    let mut rng = rand::rng();
+    let top = lines[0].score;
+    let spread = (top - lines[lines.len() - 1].score).min(STONE);
+    let weakness = 120 - 2 * i32::from(skill);
+    lines
+        .iter()
+        .max_by_key(|rm| {
+            let push = (weakness * (top - rm.score) + spread * rng.random_range(0..weakness)) / 128;
+            rm.score + push
+        })
+        .unwrap_or(&lines[0])
+        .clone()
+}

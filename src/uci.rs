@@ -1,0 +1,611 @@
+//! The text protocol of PROTOCOL.md: lines become [`Command`]s (a pure
+//! parse), commands drive the [`Engine`], search events become lines.
+
+use std::io::{self, BufRead, Write};
+use std::time::Duration;
+
+use crossbeam_channel::{Receiver, select, unbounded};
+
+use crate::bench::{BENCH_DEPTH, run_bench};
+use crate::engine::{Engine, GoStart};
+use crate::error::ProtocolError;
+use crate::eval::breakdown;
+use crate::limits::{Clock, Limit, SearchLimits};
+use crate::moves::Move;
+use crate::options::option_specs;
+use crate::perft::divide;
+use crate::search::{Score, SearchEvent, SearchInfo};
+use crate::tt::Bound;
+use crate::types::Color;
+
+/// A command from the GUI.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `uci`: identify and list the options.
+    Uci,
+    /// `isready`: answer `readyok`.
+    IsReady,
+    /// `setoption name <name> [value <value>]`.
+    SetOption {
+        /// The option's name (may contain spaces).
+        name: String,
+        /// The value, empty if none was given.
+        value: String,
+    },
+    /// `ucinewgame`.
+    NewGame,
+    /// `position startpos|fen <fen> [moves ...]`.
+    Position {
+        /// The position string, or `None` for the start position.
+        fen: Option<String>,
+        /// The move tokens.
+        moves: Vec<String>,
+    },
+    /// `go ...` (a search).
+    Go(SearchLimits),
+    /// `go perft <depth>`.
+    Perft(u32),
+    /// `stop`.
+    Stop,
+    /// `ponderhit`.
+    PonderHit,
+    /// `quit`.
+    Quit,
+    /// `d`: show the position.
+    Display,
+    /// `eval`: show the static evaluation.
+    Eval,
+    /// `bench [depth]`.
+    Bench(u32),
+}
+
+/// Reads one line; `Ok(None)` for an empty line.
+///
+/// # Errors
+///
+/// A [`ProtocolError`] naming the token at fault.
+pub fn parse(line: &str) -> Result<Option<Command>, ProtocolError> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let Some((&first, rest)) = tokens.split_first() else {
+        return Ok(None);
+    };
+    let no_arguments = |command: &'static str, parsed: Command| match rest.first() {
+        None => Ok(Some(parsed)),
+        Some(token) => Err(ProtocolError::Unexpected {
+            command,
+            token: (*token).to_owned(),
+        }),
+    };
+    match first {
+        "uci" => no_arguments("uci", Command::Uci),
+        "isready" => no_arguments("isready", Command::IsReady),
+        "ucinewgame" => no_arguments("ucinewgame", Command::NewGame),
+        "stop" => no_arguments("stop", Command::Stop),
+        "ponderhit" => no_arguments("ponderhit", Command::PonderHit),
+        "quit" => no_arguments("quit", Command::Quit),
+        "d" => no_arguments("d", Command::Display),
+        "eval" => no_arguments("eval", Command::Eval),
+        "setoption" => parse_setoption(rest).map(Some),
+        "position" => parse_position(rest).map(Some),
+        "go" => parse_go(rest).map(Some),
+        "bench" => match rest {
+            [] => Ok(Some(Command::Bench(BENCH_DEPTH))),
+            [depth] => Ok(Some(Command::Bench(
+                number("bench", "bench", depth, 1, 64)? as u32,
+            ))),
+            [_, extra, ..] => Err(ProtocolError::Unexpected {
+                command: "bench",
+                token: (*extra).to_owned(),
+            }),
+        },
+        other => Err(ProtocolError::UnknownCommand(other.to_owned())),
+    }
+}
+
+fn number(
+    command: &'static str,
+    keyword: &str,
+    token: &str,
+    min: u64,
+    max: u64,
+) -> Result<u64, ProtocolError> {
+    token
+        .parse::<u64>()
+        .ok()
+        .filter(|n| (min..=max).contains(n))
+        .ok_or_else(|| ProtocolError::BadNumber {
+            command,
+            keyword: keyword.to_owned(),
+            token: token.to_owned(),
+        })
+}
+
+fn parse_setoption(rest: &[&str]) -> Result<Command, ProtocolError> {
+    let missing_name = ProtocolError::Missing {
+        command: "setoption",
+        what: "name <option>",
+    };
+    let Some((&"name", rest)) = rest.split_first() else {
+        return match rest.first() {
+            Some(token) => Err(ProtocolError::Unexpected {
+                command: "setoption",
+                token: (*token).to_owned(),
+            }),
+            None => Err(missing_name),
+        };
+    };
+    let split = rest
+        .iter()
+        .position(|&t| t == "value")
+        .unwrap_or(rest.len());
+    if split == 0 {
+        return Err(missing_name);
+    }
+    Ok(Command::SetOption {
+        name: rest[..split].join(" "),
+        value: rest.get(split + 1..).unwrap_or_default().join(" "),
+    })
+}
+
+fn parse_position(rest: &[&str]) -> Result<Command, ProtocolError> {
+    let moves_at = rest
+        .iter()
+        .position(|&t| t == "moves")
+        .unwrap_or(rest.len());
+    let (start, moves) = rest.split_at(moves_at);
+    let fen = match start {
+        ["startpos"] => None,
+        ["fen", fields @ ..] if !fields.is_empty() => Some(fields.join(" ")),
+        ["fen"] => {
+            return Err(ProtocolError::Missing {
+                command: "position",
+                what: "the position string after fen",
+            });
+        }
+        ["startpos", extra, ..] => {
+            return Err(ProtocolError::Unexpected {
+                command: "position",
+                token: (*extra).to_owned(),
+            });
+        }
+        [] => {
+            return Err(ProtocolError::Missing {
+                command: "position",
+                what: "startpos or fen <position string>",
+            });
+        }
+        [other, ..] => {
+            return Err(ProtocolError::Unexpected {
+                command: "position",
+                token: (*other).to_owned(),
+            });
+        }
+    };
+    Ok(Command::Position {
+        fen,
+        moves: moves.iter().skip(1).map(|t| (*t).to_owned()).collect(),
+    })
+}
+
+fn parse_go(rest: &[&str]) -> Result<Command, ProtocolError> {
+    if let ["perft", depth] = rest {
+        return Ok(Command::Perft(number("go", "perft", depth, 0, 64)? as u32));
+    }
+    let mut limits = SearchLimits::default();
+    let mut clock = Clock::default();
+    let mut has_clock = false;
+    let mut tokens = rest.iter();
+    while let Some(&keyword) = tokens.next() {
+        let mut value = |max: u64| {
+            let token = tokens.next().ok_or(ProtocolError::Missing {
+                command: "go",
+                what: "a number after a limit",
+            })?;
+            number("go", keyword, token, 0, max)
+        };
+        const MS: u64 = 1 << 40;
+        match keyword {
+            "wtime" | "btime" => {
+                let side = if keyword == "wtime" {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                clock.time[side.index()] = Some(Duration::from_millis(value(MS)?));
+                has_clock = true;
+            }
+            "winc" | "binc" => {
+                let side = if keyword == "winc" {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                clock.increment[side.index()] = Duration::from_millis(value(MS)?);
+            }
+            "movestogo" => clock.moves_to_go = Some(value(10_000)? as u32),
+            "movetime" => limits
+                .limits
+                .push(Limit::MoveTime(Duration::from_millis(value(MS)?))),
+            "depth" => limits.limits.push(Limit::Depth(value(1_000)? as u32)),
+            "nodes" => limits.limits.push(Limit::Nodes(value(u64::MAX)?)),
+            "mate" => limits.limits.push(Limit::Mate(value(1_000)? as u32)),
+            "infinite" => limits.infinite = true,
+            "ponder" => limits.ponder = true,
+            "searchmoves" => {
+                for token in tokens.by_ref() {
+                    let mv: Move = token.parse().map_err(ProtocolError::BadSearchMove)?;
+                    limits.search_moves.push(mv);
+                }
+            }
+            other => {
+                return Err(ProtocolError::Unexpected {
+                    command: "go",
+                    token: other.to_owned(),
+                });
+            }
+        }
+    }
+    if has_clock {
+        limits.limits.push(Limit::Clock(clock));
+    }
+    Ok(Command::Go(limits))
+}
+
+/// The `info` line of a search report.
+pub fn format_info(info: &SearchInfo) -> String {
+    let score = match info.score {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(n) => format!("mate {n}"),
+    };
+    let bound = match info.bound {
+        Bound::Exact => "",
+        Bound::Lower => " lowerbound",
+        Bound::Upper => " upperbound",
+    };
+    let millis = info.time.as_millis();
+    let nps = u128::from(info.nodes) * 1000 / millis.max(1);
+    let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
+    format!(
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} dbhits {} time {millis} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        info.nodes,
+        info.hashfull,
+        info.dbhits,
+        pv.join(" ")
+    )
+}
+
+/// Writes a line and flushes it at once.
+fn say(out: &mut impl Write, line: &str) -> io::Result<()> {
+    writeln!(out, "{line}")?;
+    out.flush()
+}
+
+/// Reads `input` line by line on a thread of its own, so that commands are
+/// read while the engine searches.
+fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<String> {
+    let (lines, receiver) = unbounded();
+    std::thread::spawn(move || {
+        let mut buffer = Vec::new();
+        loop {
+            buffer.clear();
+            match input.read_until(b'\n', &mut buffer) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    // Bytes that are not UTF-8 become U+FFFD and so an error
+                    // reply, not the end of the engine.
+                    let line = String::from_utf8_lossy(&buffer).into_owned();
+                    if lines.send(line).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    receiver
+}
+
+/// Speaks the protocol on `input` and `output` until `quit` or the end of
+/// input; a search still running at the end of input is finished first
+/// (or stopped, if it would wait for `stop`).
+///
+/// # Errors
+///
+/// Only a failure to write to `output`.
+pub fn run(input: impl BufRead + Send + 'static, output: &mut impl Write) -> io::Result<()> {
+    let lines = spawn_reader(input);
+    let (events_in, events) = unbounded();
+    let mut engine = match Engine::new() {
+        Ok(engine) => engine,
+        Err(err) => return say(output, &format!("info string error: {err}")),
+    };
+    loop {
+        select! {
+            recv(lines) -> line => match line {
+                Ok(line) => {
+                    let command = match parse(&line) {
+                        Ok(Some(command)) => command,
+                        Ok(None) => continue,
+                        Err(err) => {
+                            say(output, &format!("info string error: {err}"))?;
+                            continue;
+                        }
+                    };
+                    if command == Command::Quit {
+                        break;
+                    }
+                    execute(&mut engine, command, &events_in, output)?;
+                }
+                Err(_) => {
+                    if engine.search_waits_for_stop() {
+                        engine.stop();
+                    }
+                    while engine.is_searching() {
+                        let Ok(event) = events.recv() else { break };
+                        report(&mut engine, event, output)?;
+                    }
+                    break;
+                }
+            },
+            recv(events) -> event => {
+                if let Ok(event) = event {
+                    report(&mut engine, event, output)?;
+                }
+            }
+        }
+    }
+    engine.shut_down();
+    Ok(())
+}
+
+fn report(engine: &mut Engine, event: SearchEvent, out: &mut impl Write) -> io::Result<()> {
+    match event {
+        SearchEvent::Info(info) => say(out, &format_info(&info)),
+        SearchEvent::BestMove { best, ponder } => say(out, &engine.finish_search(best, ponder)),
+    }
+}
+
+fn execute(
+    engine: &mut Engine,
+    command: Command,
+    events: &crossbeam_channel::Sender<SearchEvent>,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let error = |out: &mut _, text: String| say(out, &format!("info string error: {text}"));
+    match command {
+        Command::Uci => {
+            say(out, concat!("id name morris ", env!("CARGO_PKG_VERSION")))?;
+            say(out, "id author the morris developers")?;
+            for spec in option_specs() {
+                say(out, &spec.to_string())?;
+            }
+            say(out, "uciok")
+        }
+        Command::IsReady => say(out, "readyok"),
+        Command::SetOption { name, value } => match engine.set_option(&name, &value) {
+            Ok(()) => Ok(()),
+            Err(err) => error(out, format!("setoption: {err}")),
+        },
+        Command::NewGame => match engine.new_game() {
+            Ok(()) => Ok(()),
+            Err(err) => error(out, format!("ucinewgame: {err}")),
+        },
+        Command::Position { fen, moves } => match engine.set_position(fen.as_deref(), &moves) {
+            Ok(()) => Ok(()),
+            Err(err) => error(out, format!("position: {err}")),
+        },
+        Command::Go(limits) => match engine.go(limits, events.clone()) {
+            Ok(GoStart::Searching) => Ok(()),
+            Ok(GoStart::GameOver(outcome)) => {
+                say(out, &format!("info string game over: {outcome}"))?;
+                say(out, "bestmove (none)")
+            }
+            Err(err) => error(out, format!("go: {err}")),
+        },
+        Command::Stop => {
+            engine.stop();
+            Ok(())
+        }
+        Command::PonderHit => {
+            engine.ponderhit();
+            Ok(())
+        }
+        Command::Quit => Ok(()),
+        Command::Perft(depth) => {
+            let pos = *engine.game().position();
+            let counts = divide(&pos, depth);
+            for (mv, nodes) in &counts {
+                say(out, &format!("{mv}: {nodes}"))?;
+            }
+            let total: u64 = if depth == 0 {
+                1
+            } else {
+                counts.iter().map(|&(_, n)| n).sum()
+            };
+            say(out, "")?;
+            say(out, &format!("Nodes searched: {total}"))
+        }
+        Command::Display => say(out, &describe(engine)),
+        Command::Eval => say(out, &breakdown(engine.game().position()).to_string()),
+        Command::Bench(depth) => {
+            if engine.is_searching() {
+                return error(
+                    out,
+                    "bench: a search is running (send stop first)".to_owned(),
+                );
+            }
+            let report = run_bench(depth, |_, _| {});
+            let millis = report.time.as_millis();
+            say(out, &format!("Total time (ms) : {millis}"))?;
+            say(out, &format!("Nodes searched  : {}", report.nodes))?;
+            say(
+                out,
+                &format!(
+                    "Nodes/second    : {}",
+                    u128::from(report.nodes) * 1000 / millis.max(1)
+                ),
+            )
+        }
+    }
+}
+
+/// The `d` reply: board, position string, side, phases, hands, legal moves
+/// and whether the game is over.
+fn describe(engine: &Engine) -> String {
+    let game = engine.game();
+    let pos = game.position();
+    let side = pos.side_to_move();
+    let mut moves: Vec<String> = pos.legal_moves().iter().map(Move::to_string).collect();
+    if let Some(action) = engine.pending() {
+        moves.retain(|m| m.starts_with(&action.to_string()));
+    }
+    let mut text = pos.diagram();
+    text.push_str(&format!("\nFen: {}\n", pos.fen()));
+    text.push_str(&format!("Variant: {}\n", pos.rules().variant));
+    text.push_str(&format!(
+        "Side to move: {}\n",
+        side.to_string().to_lowercase()
+    ));
+    for color in Color::ALL {
+        text.push_str(&format!(
+            "{}: {}, {} in hand, {} on the board\n",
+            color,
+            pos.phase(color),
+            pos.in_hand(color),
+            pos.stones(color).len()
+        ));
+    }
+    if let Some(action) = engine.pending() {
+        text.push_str(&format!("Waiting for the removal of: {action}\n"));
+    }
+    text.push_str(&format!(
+        "Legal moves ({}): {}\n",
+        moves.len(),
+        moves.join(" ")
+    ));
+    match game.outcome() {
+        Some(outcome) if engine.pending().is_none() => {
+            text.push_str(&format!("Game over: {outcome}"))
+        }
+        _ => text.push_str("Game over: no"),
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_parse() {
+        assert_eq!(parse("  \t "), Ok(None));
+        assert_eq!(parse("uci\r"), Ok(Some(Command::Uci)));
+        assert_eq!(
+            parse("setoption name Move Overhead value 100"),
+            Ok(Some(Command::SetOption {
+                name: "Move Overhead".into(),
+                value: "100".into()
+            }))
+        );
+        assert_eq!(
+            parse("position startpos moves d6 d2"),
+            Ok(Some(Command::Position {
+                fen: None,
+                moves: vec!["d6".into(), "d2".into()]
+            }))
+        );
+        assert_eq!(
+            parse("position fen .../.../.../....../.../.../... w 9 9 0 1"),
+            Ok(Some(Command::Position {
+                fen: Some(".../.../.../....../.../.../... w 9 9 0 1".into()),
+                moves: vec![]
+            }))
+        );
+        assert_eq!(parse("go perft 3"), Ok(Some(Command::Perft(3))));
+        let Ok(Some(Command::Go(limits))) =
+            parse("go wtime 1000 btime 2000 winc 10 binc 20 movestogo 5 depth 7")
+        else {
+            panic!("go did not parse");
+        };
+        assert_eq!(limits.max_depth(), Some(7));
+        assert!(limits.is_timed());
+    }
+
+    #[test]
+    fn malformed_lines_name_the_token() {
+        let cases = [
+            ("hello", ProtocolError::UnknownCommand("hello".into())),
+            (
+                "uci now",
+                ProtocolError::Unexpected {
+                    command: "uci",
+                    token: "now".into(),
+                },
+            ),
+            (
+                "go depth x",
+                ProtocolError::BadNumber {
+                    command: "go",
+                    keyword: "depth".into(),
+                    token: "x".into(),
+                },
+            ),
+            (
+                "go depth -1",
+                ProtocolError::BadNumber {
+                    command: "go",
+                    keyword: "depth".into(),
+                    token: "-1".into(),
+                },
+            ),
+            (
+                "go fast",
+                ProtocolError::Unexpected {
+                    command: "go",
+                    token: "fast".into(),
+                },
+            ),
+            (
+                "position",
+                ProtocolError::Missing {
+                    command: "position",
+                    what: "startpos or fen <position string>",
+                },
+            ),
+            (
+                "position somewhere",
+                ProtocolError::Unexpected {
+                    command: "position",
+                    token: "somewhere".into(),
+                },
+            ),
+            (
+                "setoption Hash 3",
+                ProtocolError::Unexpected {
+                    command: "setoption",
+                    token: "Hash".into(),
+                },
+            ),
+            (
+                "setoption name value 3",
+                ProtocolError::Missing {
+                    command: "setoption",
+                    what: "name <option>",
+                },
+            ),
+        ];
+        for (line, expected) in cases {
+            assert_eq!(parse(line), Err(expected), "{line}");
+        }
+        assert!(matches!(
+            parse("go depth"),
+            Err(ProtocolError::Missing { .. })
+        ));
+        assert!(matches!(
+            parse("go searchmoves d9"),
+            Err(ProtocolError::BadSearchMove(_))
+        ));
+    }
+}
