@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod data;
+pub mod process;
 pub mod reference;
 
 pub use data::PerftCase;

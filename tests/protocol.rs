@@ -1,0 +1,428 @@
+//! The protocol of PROTOCOL.md, in memory and through the built binary.
+
+mod common;
+
+use std::io::Cursor;
+
+use common::process::EngineProcess;
+use morris::{Game, Move, Position, Rules};
+
+/// Runs the protocol over `script` in memory and returns what it wrote.
+fn session(script: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    morris::uci::run(Cursor::new(script.to_vec()), &mut out).expect("in-memory output");
+    String::from_utf8(out)
+        .expect("output is UTF-8")
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+fn bestmove(lines: &[String]) -> &str {
+    lines
+        .iter()
+        .rev()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .unwrap_or_else(|| panic!("no bestmove in {lines:#?}"))
+}
+
+/// The line without its timing fields, which vary from run to run.
+fn without_timing(line: &str) -> String {
+    let mut tokens = line.split(' ').peekable();
+    let mut kept = Vec::new();
+    while let Some(token) = tokens.next() {
+        if token == "nps" || token == "time" {
+            tokens.next();
+        } else {
+            kept.push(token);
+        }
+    }
+    kept.join(" ")
+}
+
+const BAD_LINES: [&str; 34] = [
+    "hello",
+    "uci please",
+    "isready now",
+    "go depth",
+    "go depth -3",
+    "go depth 2 depth",
+    "go movetime abc",
+    "go wtime",
+    "go fast",
+    "go searchmoves d9",
+    "go searchmoves d6-d5",
+    "go perft x",
+    "position",
+    "position fen",
+    "position fen garbage",
+    "position fen .../.../.../....../.../.../... w 10 9 0 1",
+    "position fen .../.../.../....../.../.../... w 9 9 0 1 moves d6 d6",
+    "position startpos moves h9",
+    "position startpos moves xd6",
+    "position startpos moves d6-d5",
+    "position startpos moves a7 a1 d7 d1 g7 b6",
+    "position startpos moves a7 a1 d7 d1 g7xb6",
+    "position startwith moves d6",
+    "setoption",
+    "setoption name",
+    "setoption name Hash value 0",
+    "setoption name Hash value lots",
+    "setoption name Nope value 1",
+    "setoption name Variant value six",
+    "setoption name Flying value maybe",
+    "setoption name Skill Level value 99",
+    "bench 0",
+    "\u{1}\u{2}",
+    "d now",
+];
+
+#[test]
+fn every_malformed_line_gets_one_error_and_the_state_is_kept() {
+    let mut script = String::from("position startpos moves d6\n");
+    for line in BAD_LINES {
+        script.push_str(line);
+        script.push_str("\nisready\n");
+    }
+    script.push_str("d\n");
+    let mut bytes = script.into_bytes();
+    bytes.extend_from_slice(b"\xff\xfe bad bytes\nisready\n\n   \t \r\nisready\r\n");
+    let lines = session(&bytes);
+    let mut replies = lines.iter();
+    for bad in BAD_LINES {
+        let error = replies.next().expect("a reply");
+        assert!(
+            error.starts_with("info string error: "),
+            "{bad:?} gave {error:?}"
+        );
+        assert_eq!(
+            replies.next().map(String::as_str),
+            Some("readyok"),
+            "{bad:?}"
+        );
+    }
+    let rest: Vec<&String> = replies.collect();
+    let fen_line = rest
+        .iter()
+        .find(|l| l.starts_with("Fen: "))
+        .expect("d shows the position");
+    assert_eq!(
+        fen_line.as_str(),
+        "Fen: .../.W./.../....../.../.../... b 8 9 1 1"
+    );
+    let tail: Vec<&str> = rest.iter().rev().take(3).map(|s| s.as_str()).collect();
+    assert_eq!(tail[0], "readyok");
+    assert_eq!(tail[1], "readyok");
+    assert!(tail[2].starts_with("info string error: "));
+}
+
+#[test]
+fn uci_lists_every_option() {
+    let lines = session(b"uci\nisready\n");
+    assert!(lines[0].starts_with("id name morris "));
+    assert!(lines[1].starts_with("id author "));
+    for name in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Ponder",
+        "Move Overhead",
+        "Skill Level",
+        "Variant",
+        "Flying",
+        "NMoveRule",
+        "EndgameDB",
+        "MoveNotation",
+    ] {
+        let prefix = format!("option name {name} type ");
+        assert!(lines.iter().any(|l| l.starts_with(&prefix)), "{name}");
+    }
+    assert_eq!(&lines[lines.len() - 2..], ["uciok", "readyok"]);
+}
+
+#[test]
+fn fixed_depth_searches_repeat_exactly() {
+    let script = b"ucinewgame\nposition startpos moves d6 d2 b4 f4\ngo depth 7\n";
+    let first: Vec<String> = session(script).iter().map(|l| without_timing(l)).collect();
+    let second: Vec<String> = session(script).iter().map(|l| without_timing(l)).collect();
+    assert_eq!(first, second);
+    assert_eq!(
+        first.iter().filter(|l| l.starts_with("info depth")).count(),
+        7
+    );
+    let nodes = session(b"position startpos\ngo nodes 5000\n");
+    let again = session(b"position startpos\ngo nodes 5000\n");
+    assert_eq!(bestmove(&nodes), bestmove(&again));
+}
+
+#[test]
+fn info_lines_have_every_field() {
+    let lines = session(b"position startpos\ngo depth 3\n");
+    let info = lines
+        .iter()
+        .find(|l| l.starts_with("info depth 3 "))
+        .expect("depth 3 info");
+    let fields: Vec<&str> = info.split(' ').collect();
+    for field in [
+        "seldepth", "multipv", "score", "nodes", "nps", "hashfull", "dbhits", "time", "pv",
+    ] {
+        assert!(fields.contains(&field), "{field} missing in {info}");
+    }
+}
+
+#[test]
+fn stop_ends_an_infinite_search_with_a_legal_move() {
+    let lines = session(b"position startpos moves d6 d2\ngo infinite\nstop\n");
+    let mut pos = Position::startpos();
+    pos.play("d6".parse().unwrap());
+    pos.play("d2".parse().unwrap());
+    let best: Move = bestmove(&lines).split(' ').next().unwrap().parse().unwrap();
+    assert!(pos.is_legal(best));
+    // The end of input stops an infinite search too.
+    let lines = session(b"position startpos\ngo infinite\n");
+    let best: Move = bestmove(&lines).split(' ').next().unwrap().parse().unwrap();
+    assert!(Position::startpos().is_legal(best));
+}
+
+#[test]
+fn stop_and_ponderhit_without_a_search_are_ignored() {
+    let lines = session(b"stop\nponderhit\nisready\n");
+    assert_eq!(lines, ["readyok"]);
+}
+
+#[test]
+fn a_go_during_a_search_is_refused_and_the_search_goes_on() {
+    let lines = session(b"position startpos\ngo infinite\ngo depth 2\nisready\nstop\n");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: go: "))
+    );
+    assert!(lines.iter().any(|l| l == "readyok"));
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+        1
+    );
+}
+
+const MILL_WINS: &str = "WW./.../.../.W...W/B.B/.../.B. w 0 0 0 30";
+
+#[test]
+fn split_notation_on_input() {
+    // White's g7 closes a7-d7-g7; the removal follows as its own token.
+    let lines = session(b"position startpos moves a7 a1 d7 d1 g7 xa1 b6\nd\n");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "Fen: WWW/B../.../....../.../.../.B. w 6 6 1 4"),
+        "{lines:#?}"
+    );
+    // A list that ends right after the action asks for the removal alone.
+    let lines = session(b"position startpos moves a7 a1 d7 d1 g7\ngo depth 3\n");
+    let reply = bestmove(&lines);
+    assert!(reply == "xa1" || reply == "xd1", "{reply}");
+}
+
+#[test]
+fn split_notation_on_output() {
+    let script =
+        format!("setoption name MoveNotation value split\nposition fen {MILL_WINS}\ngo depth 3\n");
+    let lines = session(script.as_bytes());
+    assert_eq!(bestmove(&lines), "g4-g7");
+    let script = format!(
+        "setoption name MoveNotation value split\nposition fen {MILL_WINS} moves g4-g7\ngo depth 3\n"
+    );
+    let reply = session(script.as_bytes());
+    let removal = bestmove(&reply);
+    assert!(["xc3", "xe3", "xd1"].contains(&removal), "{removal}");
+}
+
+/// Whether the side to move can force a win within `plies` plies, by plain
+/// minimax over the library's moves, with nothing of the engine's search.
+fn forced_win(pos: &Position, plies: u32) -> bool {
+    pos.legal_moves().iter().any(|&mv| {
+        let mut child = *pos;
+        child.play_unchecked(mv);
+        let won = child
+            .terminal_outcome()
+            .is_some_and(|o| o.winner() == Some(pos.side_to_move()));
+        won || (plies >= 3
+            && child.legal_moves().iter().all(|&reply| {
+                let mut next = child;
+                next.play_unchecked(reply);
+                forced_win(&next, plies - 2)
+            }))
+    })
+}
+
+fn check_win(fen: &str, depth: u32, own_turns: u32) {
+    let script = format!("position fen {fen}\ngo depth {depth}\n");
+    let lines = session(script.as_bytes());
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("info");
+    assert!(
+        last_info.contains(&format!(" score mate {own_turns} ")),
+        "{fen}: {last_info}"
+    );
+    let pos = Position::from_fen(fen, Rules::default()).unwrap();
+    assert!(
+        forced_win(&pos, 2 * own_turns - 1),
+        "{fen} is not a win in {own_turns}"
+    );
+    assert!(
+        own_turns == 1 || !forced_win(&pos, 2 * own_turns - 3),
+        "{fen} wins sooner"
+    );
+    let best: Move = bestmove(&lines).split(' ').next().unwrap().parse().unwrap();
+    let mut after = pos;
+    after.play(best);
+    let still_winning = after
+        .terminal_outcome()
+        .is_some_and(|o| o.winner() == Some(pos.side_to_move()))
+        || after.legal_moves().iter().all(|&reply| {
+            let mut next = after;
+            next.play_unchecked(reply);
+            forced_win(&next, 2 * own_turns - 3)
+        });
+    assert!(still_winning, "{fen}: {best} lets the win go");
+}
+
+#[test]
+fn a_mill_that_wins_the_game_is_found() {
+    check_win(MILL_WINS, 4, 1);
+}
+
+#[test]
+fn a_blocking_win_is_found() {
+    check_win("BWB/.W./.../W...W./.../.W./BWB w 0 0 2 22", 4, 1);
+}
+
+#[test]
+fn wins_in_three_turns_are_found() {
+    check_win("W.W/W.W/.W./B..B../B../.B./WW. w 0 0 9 23", 8, 3);
+    check_win("WBB/.WB/.W./W....W/.BW/.WW/WB. w 0 0 1 21", 8, 3);
+    check_win("..W/BBB/B.B/W.B.W./.../.BW/... b 0 0 11 23", 8, 3);
+}
+
+#[test]
+fn a_finished_game_gets_game_over_and_no_move() {
+    let blocked = session(b"position fen BWB/.W./.../W....W/.../.W./BWB b 0 0 2 22\ngo depth 3\n");
+    assert_eq!(
+        blocked,
+        [
+            "info string game over: white wins (black is blocked)",
+            "bestmove (none)"
+        ]
+    );
+    let script = format!("position fen {MILL_WINS} moves g4-g7xc3\ngo depth 3\n");
+    let short = session(script.as_bytes());
+    assert_eq!(
+        short[0],
+        "info string game over: white wins (black has fewer than three stones)"
+    );
+    let shuffle = "b2-d2 d3-c3 d2-b2 c3-d3 b2-d2 d3-c3 d2-b2 c3-d3";
+    let script = format!(
+        "position fen WWB/BW./WB./B.WBW./.B./W.B/... w 0 0 10 20 moves {shuffle}\ngo depth 3\n"
+    );
+    let repeated = session(script.as_bytes());
+    assert_eq!(
+        repeated,
+        [
+            "info string game over: draw (threefold repetition)",
+            "bestmove (none)"
+        ]
+    );
+    let script = "setoption name NMoveRule value 1\nposition startpos moves d6 d2\ngo depth 3\n";
+    let fifty = session(script.as_bytes());
+    assert_eq!(
+        fifty,
+        [
+            "info string game over: draw (n-move rule)",
+            "bestmove (none)"
+        ]
+    );
+}
+
+#[test]
+fn perft_eval_and_display() {
+    let lines = session(b"position startpos\ngo perft 3\n");
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Nodes searched: 12144")
+    );
+    assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), 25);
+    let lines = session(b"position startpos moves d6\neval\n");
+    assert!(lines.iter().any(|l| l.starts_with("material")));
+    assert!(lines.last().unwrap().starts_with("total: "));
+    let lines = session(b"position startpos moves d6\nd\n");
+    assert!(lines.iter().any(|l| l == "Side to move: black"));
+    assert!(lines.iter().any(|l| l.starts_with("Legal moves (23): ")));
+    assert!(lines.iter().any(|l| l == "Game over: no"));
+}
+
+#[test]
+fn multipv_reports_several_lines() {
+    let lines = session(b"setoption name MultiPV value 3\nposition startpos\ngo depth 4\n");
+    for k in 1..=3 {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info depth 4 ") && l.contains(&format!(" multipv {k} ")))
+        );
+    }
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let lines = session(b"position startpos\ngo depth 4 searchmoves a1 g1\n");
+    let best = bestmove(&lines).split(' ').next().unwrap().to_owned();
+    assert!(best == "a1" || best == "g1", "{best}");
+}
+
+#[test]
+fn the_binary_survives_bad_input_and_quits_cleanly() {
+    let mut engine = EngineProcess::start();
+    for line in BAD_LINES {
+        engine.send(line);
+        engine.send("isready");
+        let lines = engine.read_until(|l| l == "readyok");
+        assert_eq!(lines.len(), 2, "{line:?}: {lines:?}");
+        assert!(lines[0].starts_with("info string error: "));
+    }
+    engine.send_bytes(b"\xc3\x28\n");
+    engine.send("isready");
+    assert_eq!(engine.read_until(|l| l == "readyok").len(), 2);
+    assert_eq!(engine.finish(true), Some(0));
+}
+
+#[test]
+fn the_binary_answers_during_a_search_and_stops() {
+    let mut engine = EngineProcess::start();
+    engine.send("position startpos moves d6 d2 b4");
+    engine.send("go infinite");
+    engine.send("isready");
+    let lines = engine.read_until(|l| l == "readyok");
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
+    engine.send("stop");
+    let lines = engine.read_until(|l| l.starts_with("bestmove"));
+    let best: Move = bestmove(&lines).split(' ').next().unwrap().parse().unwrap();
+    let mut game = Game::new(Position::startpos());
+    for token in ["d6", "d2", "b4"] {
+        game.try_play(token.parse().unwrap()).unwrap();
+    }
+    assert!(game.position().is_legal(best));
+    // A fixed-depth search gives the same lines each time after ucinewgame.
+    let mut runs = Vec::new();
+    for _ in 0..2 {
+        engine.send("ucinewgame");
+        engine.send("position startpos moves d6 d2");
+        engine.send("go depth 6");
+        let lines = engine.read_until(|l| l.starts_with("bestmove"));
+        runs.push(lines.iter().map(|l| without_timing(l)).collect::<Vec<_>>());
+    }
+    assert_eq!(runs[0], runs[1]);
+    assert_eq!(engine.finish(false), Some(0));
+}
