@@ -125,17 +125,17 @@ impl TimeManager {
     ) -> TimeManager {
         let mut optimum: Option<Duration> = None;
         let mut maximum: Option<Duration> = None;
-        let mut tighten = |soft: Duration, hard: Duration| {
-            optimum = Some(optimum.map_or(soft, |o| o.min(soft)));
+        let mut tighten = |soft: Option<Duration>, hard: Duration| {
+            if let Some(soft) = soft {
+                optimum = Some(optimum.map_or(soft, |o| o.min(soft)));
+            }
             maximum = Some(maximum.map_or(hard, |m| m.min(hard)));
         };
         let floor = Duration::from_millis(1);
         for limit in &limits.limits {
             match *limit {
-                Limit::MoveTime(t) => {
-                    let t = t.saturating_sub(overhead).max(floor);
-                    tighten(t, t);
-                }
+                // A move time is spent whole, unless the move is forced.
+                Limit::MoveTime(t) => tighten(None, t.saturating_sub(overhead).max(floor)),
                 Limit::Clock(clock) => {
                     let Some(left) = clock.time[side.index()] else {
                         continue;
@@ -149,7 +149,7 @@ impl TimeManager {
                     let share = usable / moves + increment * 3 / 4;
                     let soft = share.min(usable / 2).max(floor);
                     let hard = (soft * 4).min(usable * 4 / 5).max(floor);
-                    tighten(soft, hard);
+                    tighten(Some(soft), hard);
                 }
                 Limit::Depth(_) | Limit::Nodes(_) | Limit::Mate(_) => {}
             }
@@ -166,7 +166,7 @@ impl TimeManager {
         self.start.elapsed()
     }
 
-    /// The time a move should take, if the search is timed.
+    /// The time a move should take, if the search plays to a clock.
     pub fn optimum(&self) -> Option<Duration> {
         self.optimum
     }
@@ -229,6 +229,7 @@ mod tests {
             Duration::from_millis(30),
         );
         assert_eq!(tm.maximum(), Some(Duration::from_millis(970)));
+        assert_eq!(tm.optimum(), None);
     }
 
     #[test]

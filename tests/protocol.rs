@@ -426,3 +426,81 @@ fn the_binary_answers_during_a_search_and_stops() {
     assert_eq!(runs[0], runs[1]);
     assert_eq!(engine.finish(false), Some(0));
 }
+
+#[test]
+fn clocks_and_move_times_give_legal_moves() {
+    for go in [
+        "go wtime 2000 btime 2000 winc 20 binc 20",
+        "go movetime 30",
+        "go btime 500 wtime 5 movestogo 3",
+    ] {
+        let script = format!("position startpos moves d6 d2\n{go}\n");
+        let lines = session(script.as_bytes());
+        let mut pos = Position::startpos();
+        pos.play("d6".parse().unwrap());
+        pos.play("d2".parse().unwrap());
+        let best: Move = bestmove(&lines).split(' ').next().unwrap().parse().unwrap();
+        assert!(pos.is_legal(best), "{go}: {best}");
+    }
+}
+
+#[test]
+fn a_forced_move_is_answered_with_that_move() {
+    // Black's only moves are the two slides into g4.
+    let lines =
+        session(b"position fen BWB/.W./.../W...W./.../.W./BWB b 0 0 2 22\ngo movetime 100000\n");
+    let best = bestmove(&lines).split(' ').next().unwrap().to_owned();
+    assert!(best == "g7-g4" || best == "g1-g4", "{best}");
+}
+
+#[test]
+fn pondering_waits_for_ponderhit() {
+    let mut engine = EngineProcess::start();
+    engine.send("setoption name Ponder value true");
+    engine.send("position startpos moves d6 d2");
+    engine.send("go ponder movetime 10");
+    // Well past the move time: a pondering engine still must not answer.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    engine.send("isready");
+    let lines = engine.read_until(|l| l == "readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    engine.send("ponderhit");
+    let lines = engine.read_until(|l| l.starts_with("bestmove"));
+    assert!(lines.last().unwrap().starts_with("bestmove "));
+    assert_eq!(engine.finish(true), Some(0));
+}
+
+#[test]
+fn weakened_play_is_legal_and_shallow() {
+    let lines = session(
+        b"setoption name Skill Level value 0\nposition startpos moves d6 d2\ngo depth 10\n",
+    );
+    let depths: Vec<u32> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .map(|rest| rest.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(depths.iter().max(), Some(&1));
+    assert!(lines.iter().all(|l| !l.contains(" multipv 2 ")));
+    let mut pos = Position::startpos();
+    pos.play("d6".parse().unwrap());
+    pos.play("d2".parse().unwrap());
+    let best: Move = bestmove(&lines).split(' ').next().unwrap().parse().unwrap();
+    assert!(pos.is_legal(best));
+}
+
+#[test]
+fn two_threads_search_and_agree_on_mates() {
+    let script = format!("setoption name Threads value 2\nposition fen {MILL_WINS}\ngo depth 6\n");
+    let lines = session(script.as_bytes());
+    assert!(bestmove(&lines).starts_with("g4-g7x"));
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(last_info.contains(" score mate 1 "), "{last_info}");
+}
