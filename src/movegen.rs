@@ -70,6 +70,15 @@ impl Position {
     /// assert_eq!(Position::startpos().legal_moves().len(), 24);
     /// ```
     pub fn legal_moves(&self) -> MoveList {
+        self.generate(false)
+    }
+
+    /// The legal moves that close a mill, one per stone each may remove.
+    pub fn legal_mill_moves(&self) -> MoveList {
+        self.generate(true)
+    }
+
+    fn generate(&self, mills_only: bool) -> MoveList {
         let mut moves = MoveList::new();
         if self.side_to_move_is_short() {
             return moves;
@@ -83,7 +92,7 @@ impl Position {
             };
             if closes_mill && !removable.is_empty() {
                 moves.extend(removable.iter().map(|sq| action.removing(sq)));
-            } else {
+            } else if closes_mill || !mills_only {
                 moves.push(action);
             }
         });

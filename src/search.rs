@@ -635,8 +635,7 @@ impl<'a> Worker<'a> {
         if pos.side_to_move_is_short() {
             return -MATE + ply as i32;
         }
-        let mut moves = pos.legal_moves();
-        if moves.is_empty() {
+        if pos.count_legal_moves() == 0 {
             return Worker::no_moves(pos, ply);
         }
         let stand_pat = evaluate(pos);
@@ -645,13 +644,10 @@ impl<'a> Worker<'a> {
         }
         alpha = alpha.max(stand_pat);
         let mut best = stand_pat;
+        let mut moves = pos.legal_mill_moves();
         let mut scores = self.score_moves(pos, &moves, None, ply);
         for index in 0..moves.len() {
             let mv = pick_next(&mut moves, &mut scores, index);
-            if mv.removal.is_none() {
-                // Moves are ordered with every removal first.
-                break;
-            }
             let mut child = *pos;
             child.play_unchecked(mv);
             let score = -self.quiescence(&child, ply + 1, -beta, -alpha, qply + 1);

@@ -18,6 +18,12 @@ use crate::search::{Score, SearchEvent, SearchInfo};
 use crate::tt::Bound;
 use crate::types::Color;
 
+/// The deepest `go perft`: perft cannot be stopped, and depth 10 from the
+/// start already takes hours.
+const MAX_PERFT_DEPTH: u64 = 10;
+/// The deepest `bench`, which cannot be stopped either.
+const MAX_BENCH_DEPTH: u64 = 24;
+
 /// A command from the GUI.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -91,7 +97,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, ProtocolError> {
         "bench" => match rest {
             [] => Ok(Some(Command::Bench(BENCH_DEPTH))),
             [depth] => Ok(Some(Command::Bench(
-                number("bench", "bench", depth, 1, 64)? as u32,
+                number("bench", "bench", depth, 1, MAX_BENCH_DEPTH)? as u32,
             ))),
             [_, extra, ..] => Err(ProtocolError::Unexpected {
                 command: "bench",
@@ -189,7 +195,9 @@ fn parse_position(rest: &[&str]) -> Result<Command, ProtocolError> {
 
 fn parse_go(rest: &[&str]) -> Result<Command, ProtocolError> {
     if let ["perft", depth] = rest {
-        return Ok(Command::Perft(number("go", "perft", depth, 0, 64)? as u32));
+        return Ok(Command::Perft(
+            number("go", "perft", depth, 0, MAX_PERFT_DEPTH)? as u32,
+        ));
     }
     let mut limits = SearchLimits::default();
     let mut clock = Clock::default();

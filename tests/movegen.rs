@@ -59,6 +59,10 @@ proptest! {
                 let again = Position::from_fen(&pos.fen(), pos.rules());
                 prop_assert_eq!(again, Ok(pos));
             }
+            let mills: HashSet<Move> = pos.legal_mill_moves().into_iter().collect();
+            let all: HashSet<Move> = pos.legal_moves().into_iter().collect();
+            prop_assert!(mills.is_subset(&all));
+            prop_assert!(all.iter().filter(|m| m.removal.is_some()).all(|m| mills.contains(m)));
             if ply % exhaustive_every == 0 {
                 let legal: HashSet<Move> = pos.legal_moves().into_iter().collect();
                 for &mv in &everything {
