@@ -33,6 +33,7 @@ mod moves;
 mod options;
 mod perft;
 mod position;
+mod record;
 mod rules;
 mod search;
 mod setup;
@@ -59,6 +60,7 @@ pub use moves::{MAX_MOVES, Move, MoveList};
 pub use options::{EngineOptions, MoveNotation, OptionKind, OptionSpec, option_specs};
 pub use perft::{divide, perft};
 pub use position::Position;
+pub use record::{GameRecord, GameResult, RecordError, parse_records};
 pub use rules::{Rules, Variant};
 pub use search::{
     Line, MATE, MATE_BOUND, MAX_PLY, RootMove, Score, SearchContext, SearchEvent, SearchInfo,
