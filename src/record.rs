@@ -239,16 +239,16 @@ pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
     let mut current: Option<GameRecord> = None;
     let mut in_comment = false;
     let mut pending_action: Option<Move> = None;
+    // Whether the current record's moves have begun: a tag after them
+    // starts the next record.
+    let mut in_movetext = false;
     for (number, line) in (1..).zip(text.lines()) {
         let trimmed = line.trim();
         if !in_comment && trimmed.starts_with('[') {
             let record = match &mut current {
-                Some(record)
-                    if record.moves.is_empty() && record.result == GameResult::Unfinished =>
-                {
-                    record
-                }
+                Some(record) if !in_movetext => record,
                 _ => {
+                    in_movetext = false;
                     records.extend(current.take());
                     current.insert(GameRecord {
                         tags: Vec::new(),
@@ -291,6 +291,7 @@ pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
                 .unwrap_or(rest.len());
             let token = &rest[..end];
             rest = rest[end..].trim_start();
+            in_movetext = true;
             if let Some(result) = GameResult::from_token(token) {
                 record.result = result;
                 continue;
@@ -383,6 +384,15 @@ mod tests {
         let text: String = games.iter().map(ToString::to_string).collect();
         assert_eq!(parse_records(&text), Ok(games.to_vec()));
         assert!(text.contains("30... d6-d5xb4 31. a1 1-0"), "{text}");
+    }
+
+    #[test]
+    fn the_result_tag_before_other_tags_keeps_one_record() {
+        let text = "[Result \"0-1\"]\n[White \"a\"]\n\n1. d6 0-1\n\n[Result \"1-0\"]\n[White \"b\"]\n\n1. d2 1-0\n";
+        let records = parse_records(text).unwrap();
+        assert_eq!(records.len(), 2);
+        assert_eq!(records[1].tag("White"), Some("b"));
+        assert_eq!(records[1].result, GameResult::WhiteWins);
     }
 
     #[test]

@@ -1,0 +1,191 @@
+//! An engine as a child process speaking the protocol, with deadlines on
+//! every answer so that a hung or crashed engine cannot hang the match.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+/// How one engine is started and set up.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineConfig {
+    /// The name in results and records.
+    pub name: String,
+    /// The program.
+    pub cmd: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// `setoption` pairs sent after `uci`.
+    pub options: Vec<(String, String)>,
+    /// How long the engine has for each move.
+    pub limit: Option<MoveLimit>,
+}
+
+/// What limits an engine's moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveLimit {
+    /// A clock: base time and increment per move.
+    Clock {
+        /// Time at the start.
+        base: Duration,
+        /// Time added after each move.
+        increment: Duration,
+    },
+    /// A fixed time per move.
+    MoveTime(Duration),
+    /// A fixed depth per move.
+    Depth(u32),
+    /// A fixed node count per move.
+    Nodes(u64),
+}
+
+/// Why an engine gave no usable answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineFailure {
+    /// No answer before the deadline.
+    Timeout,
+    /// The process closed its output or could not be written to.
+    Crashed,
+    /// The match is being interrupted.
+    Interrupted,
+}
+
+/// A running engine process; dropping it kills the process.
+pub struct EngineProcess {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+/// How long `uci` and `isready` may take to be answered.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(20);
+/// How often a wait looks at the interrupt flag.
+const POLL: Duration = Duration::from_millis(20);
+
+impl EngineProcess {
+    /// Starts the program of `config`.
+    ///
+    /// # Errors
+    ///
+    /// The reason the process could not be started.
+    pub fn start(config: &EngineConfig) -> std::io::Result<EngineProcess> {
+        let mut child = Command::new(&config.cmd)
+            .args(&config.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            return Err(std::io::Error::other("no pipes to the engine"));
+        };
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(EngineProcess {
+            child,
+            stdin,
+            lines,
+        })
+    }
+
+    /// Sends one line.
+    ///
+    /// # Errors
+    ///
+    /// [`EngineFailure::Crashed`] if the engine no longer reads.
+    pub fn send(&mut self, line: &str) -> Result<(), EngineFailure> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|_| EngineFailure::Crashed)
+    }
+
+    /// Reads lines until one that `last` accepts, which it returns; gives
+    /// up at `deadline` or when `interrupt` is set.
+    ///
+    /// # Errors
+    ///
+    /// Timeout, a closed output, or the interrupt.
+    pub fn wait_for(
+        &mut self,
+        last: impl Fn(&str) -> bool,
+        deadline: Instant,
+        interrupt: &AtomicBool,
+    ) -> Result<String, EngineFailure> {
+        loop {
+            if interrupt.load(Ordering::Relaxed) {
+                return Err(EngineFailure::Interrupted);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(EngineFailure::Timeout);
+            }
+            match self.lines.recv_timeout((deadline - now).min(POLL)) {
+                Ok(line) if last(&line) => return Ok(line),
+                Ok(_) | Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return Err(EngineFailure::Crashed),
+            }
+        }
+    }
+
+    /// `uci`, the options, `isready`: the engine ready for a game.
+    ///
+    /// # Errors
+    ///
+    /// The engine failed to answer in time.
+    pub fn handshake(
+        &mut self,
+        options: &[(String, String)],
+        interrupt: &AtomicBool,
+    ) -> Result<(), EngineFailure> {
+        self.send("uci")?;
+        self.wait_for(
+            |l| l.trim() == "uciok",
+            Instant::now() + HANDSHAKE_TIMEOUT,
+            interrupt,
+        )?;
+        for (name, value) in options {
+            self.send(&format!("setoption name {name} value {value}"))?;
+        }
+        self.ready(interrupt)
+    }
+
+    /// `isready` answered by `readyok`.
+    ///
+    /// # Errors
+    ///
+    /// The engine failed to answer in time.
+    pub fn ready(&mut self, interrupt: &AtomicBool) -> Result<(), EngineFailure> {
+        self.send("isready")?;
+        self.wait_for(
+            |l| l.trim() == "readyok",
+            Instant::now() + HANDSHAKE_TIMEOUT,
+            interrupt,
+        )
+        .map(drop)
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        // Give a well-behaved engine a moment to quit, then make sure.
+        let patience = Instant::now() + Duration::from_millis(200);
+        while Instant::now() < patience {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

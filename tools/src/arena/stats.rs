@@ -1,0 +1,205 @@
+//! Match statistics: Elo difference with a 95% interval, and the
+//! sequential probability ratio test (SPRT) for two engines.
+
+/// Wins, draws and losses from one side's view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Score {
+    /// Games won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+}
+
+/// The z value of a two-sided 95% interval.
+const Z_95: f64 = 1.959_964;
+
+/// The Elo difference that gives an expected score `s` (0 < s < 1).
+pub fn elo_from_score(s: f64) -> f64 {
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+/// The expected score at an Elo difference.
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+impl Score {
+    /// Games played.
+    pub fn games(self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The mean score per game, 0 to 1.
+    pub fn mean(self) -> f64 {
+        (f64::from(self.wins) + f64::from(self.draws) / 2.0) / f64::from(self.games().max(1))
+    }
+
+    /// The variance of one game's score.
+    fn variance(self) -> f64 {
+        let n = f64::from(self.games().max(1));
+        let s = self.mean();
+        (f64::from(self.wins) * (1.0 - s).powi(2)
+            + f64::from(self.draws) * (0.5 - s).powi(2)
+            + f64::from(self.losses) * s.powi(2))
+            / n
+    }
+
+    /// The Elo difference and the half-width of its 95% interval; `None`
+    /// until there is a game, and the difference is infinite after
+    /// nothing but wins (or losses).
+    pub fn elo(self) -> Option<(f64, f64)> {
+        if self.games() == 0 {
+            return None;
+        }
+        let s = self.mean();
+        let error = (self.variance() / f64::from(self.games())).sqrt();
+        let bounded = |x: f64| x.clamp(1e-9, 1.0 - 1e-9);
+        let low = elo_from_score(bounded(s - Z_95 * error));
+        let high = elo_from_score(bounded(s + Z_95 * error));
+        Some((elo_from_score(bounded(s)), (high - low) / 2.0))
+    }
+}
+
+/// The hypotheses and error rates of an SPRT.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    /// Elo difference of the null hypothesis.
+    pub elo0: f64,
+    /// Elo difference of the alternative.
+    pub elo1: f64,
+    /// Chance of accepting H1 when H0 holds.
+    pub alpha: f64,
+    /// Chance of accepting H0 when H1 holds.
+    pub beta: f64,
+}
+
+/// Where an SPRT stands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SprtState {
+    /// Not decided yet.
+    Running,
+    /// H0 accepted: the first engine is not `elo1` better.
+    AcceptH0,
+    /// H1 accepted: the first engine is better by `elo1` or so.
+    AcceptH1,
+}
+
+impl Sprt {
+    /// The bounds of the log-likelihood ratio: below the first H0 is
+    /// accepted, above the second H1.
+    pub fn bounds(self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The log-likelihood ratio of the results so far, by the normal
+    /// approximation of the generalised SPRT over game scores.
+    pub fn llr(self, score: Score) -> f64 {
+        let variance = score.variance();
+        if score.games() == 0 || variance <= 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
+        let n = f64::from(score.games());
+        n * (s1 - s0) * (2.0 * score.mean() - s0 - s1) / (2.0 * variance)
+    }
+
+    /// The decision the results allow.
+    pub fn state(self, score: Score) -> SprtState {
+        let llr = self.llr(score);
+        let (lower, upper) = self.bounds();
+        if llr >= upper {
+            SprtState::AcceptH1
+        } else if llr <= lower {
+            SprtState::AcceptH0
+        } else {
+            SprtState::Running
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-6
+    }
+
+    // The expected values below were worked out by hand (with a pocket
+    // calculator) from the formulas: s = (W + D/2) / N, the per-game
+    // variance of the score, s ± 1.959964 standard errors turned into Elo.
+    #[test]
+    fn elo_and_interval() {
+        let score = Score {
+            wins: 60,
+            draws: 20,
+            losses: 20,
+        };
+        let (elo, margin) = score.elo().unwrap();
+        assert!(close(elo, 147.190_714), "{elo}");
+        assert!((margin - 66.013_38).abs() < 1e-4, "{margin}");
+        let even = Score {
+            wins: 30,
+            draws: 40,
+            losses: 30,
+        };
+        let (elo, margin) = even.elo().unwrap();
+        assert!(close(elo, 0.0));
+        assert!((margin - 53.157_9).abs() < 1e-3, "{margin}");
+        assert_eq!(Score::default().elo(), None);
+    }
+
+    #[test]
+    fn sprt_ratio_and_bounds() {
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let (lower, upper) = sprt.bounds();
+        assert!(close(lower, -2.944_439));
+        assert!(close(upper, 2.944_439));
+        let llr = sprt.llr(Score {
+            wins: 60,
+            draws: 20,
+            losses: 20,
+        });
+        assert!((llr - 1.733_713).abs() < 1e-5, "{llr}");
+        assert_eq!(
+            sprt.state(Score {
+                wins: 60,
+                draws: 20,
+                losses: 20
+            }),
+            SprtState::Running
+        );
+        let llr = sprt.llr(Score {
+            wins: 30,
+            draws: 40,
+            losses: 30,
+        });
+        assert!((llr + 0.068_997).abs() < 1e-5, "{llr}");
+        assert_eq!(
+            sprt.state(Score {
+                wins: 400,
+                draws: 100,
+                losses: 100
+            }),
+            SprtState::AcceptH1
+        );
+        assert_eq!(
+            sprt.state(Score {
+                wins: 100,
+                draws: 100,
+                losses: 400
+            }),
+            SprtState::AcceptH0
+        );
+    }
+}

@@ -1,0 +1,261 @@
+//! Matches and tournaments: the schedule, the worker threads, the running
+//! score, the game records and the final table.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::channel;
+
+use morris::GameResult;
+
+use super::engine::EngineConfig;
+use super::game::{GameSettings, PlayedGame, play_game};
+use super::openings::Opening;
+use super::stats::{Score, Sprt, SprtState};
+
+/// Who plays whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tournament {
+    /// Every engine against every other.
+    RoundRobin,
+    /// The first engine against each of the others.
+    Gauntlet,
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The engines; two make a match.
+    pub engines: Vec<EngineConfig>,
+    /// Rounds: each pairing plays `games` games a round.
+    pub rounds: usize,
+    /// Games per pairing and round; pairs of games share an opening with
+    /// colours swapped.
+    pub games: usize,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// The openings, used in order.
+    pub openings: Vec<Opening>,
+    /// Round robin or gauntlet.
+    pub tournament: Tournament,
+    /// Stop when the test decides (two engines only).
+    pub sprt: Option<Sprt>,
+    /// Where the game records go.
+    pub pgn_out: Option<PathBuf>,
+    /// Rules and time margins.
+    pub settings: GameSettings,
+}
+
+/// One game of the schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pairing {
+    /// Engine index playing White.
+    pub white: usize,
+    /// Engine index playing Black.
+    pub black: usize,
+    /// Opening index.
+    pub opening: usize,
+    /// Round, from 1.
+    pub round: usize,
+}
+
+/// The games of a tournament, in the order they start.
+pub fn schedule(config: &MatchConfig) -> Vec<Pairing> {
+    let n = config.engines.len();
+    let pairs: Vec<(usize, usize)> = match config.tournament {
+        Tournament::RoundRobin => (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .collect(),
+        Tournament::Gauntlet => (1..n).map(|j| (0, j)).collect(),
+    };
+    let openings_per_round = config.games.div_ceil(2);
+    let mut games = Vec::new();
+    for round in 0..config.rounds {
+        for &(a, b) in &pairs {
+            for g in 0..config.games {
+                let opening = (round * openings_per_round + g / 2) % config.openings.len().max(1);
+                let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
+                games.push(Pairing {
+                    white,
+                    black,
+                    opening,
+                    round: round + 1,
+                });
+            }
+        }
+    }
+    games
+}
+
+/// The standing of a match.
+#[derive(Clone, Debug, Default)]
+pub struct Standings {
+    /// `scores[i][j]`: engine `i`'s results against engine `j`.
+    pub scores: Vec<Vec<Score>>,
+    /// Games finished (interrupted ones are not counted).
+    pub played: usize,
+    /// Games scheduled.
+    pub scheduled: usize,
+    /// The records, in the order games finished.
+    pub records: Vec<PlayedGame>,
+    /// The SPRT decision, if one was asked for.
+    pub sprt: Option<SprtState>,
+}
+
+impl Standings {
+    /// Engine `i`'s results against all others.
+    pub fn total(&self, i: usize) -> Score {
+        self.scores[i]
+            .iter()
+            .fold(Score::default(), |acc, s| Score {
+                wins: acc.wins + s.wins,
+                draws: acc.draws + s.draws,
+                losses: acc.losses + s.losses,
+            })
+    }
+
+    fn add(&mut self, pairing: Pairing, result: GameResult) {
+        let (w, b) = (pairing.white, pairing.black);
+        match result {
+            GameResult::WhiteWins => {
+                self.scores[w][b].wins += 1;
+                self.scores[b][w].losses += 1;
+            }
+            GameResult::BlackWins => {
+                self.scores[w][b].losses += 1;
+                self.scores[b][w].wins += 1;
+            }
+            GameResult::Draw => {
+                self.scores[w][b].draws += 1;
+                self.scores[b][w].draws += 1;
+            }
+            GameResult::Unfinished => return,
+        }
+        self.played += 1;
+    }
+}
+
+/// Writes every record to `path` through a temporary file, so that an
+/// interrupted run never leaves half a file.
+///
+/// # Errors
+///
+/// The file cannot be written.
+pub fn write_records(path: &Path, games: &[PlayedGame]) -> std::io::Result<()> {
+    let text: String = games.iter().map(|g| g.record.to_string()).collect();
+    let partial = path.with_extension("partial");
+    fs::write(&partial, text)?;
+    fs::rename(&partial, path)
+}
+
+/// Plays the schedule with `concurrency` games at once, calling `progress`
+/// after each game; stops early when the SPRT decides or `interrupt` is set.
+///
+/// # Errors
+///
+/// The record file cannot be written.
+pub fn run_match(
+    config: &MatchConfig,
+    interrupt: &AtomicBool,
+    mut progress: impl FnMut(&Standings, &Pairing, &PlayedGame),
+) -> std::io::Result<Standings> {
+    let games = schedule(config);
+    let n = config.engines.len();
+    let mut standings = Standings {
+        scores: vec![vec![Score::default(); n]; n],
+        scheduled: games.len(),
+        ..Standings::default()
+    };
+    let next = AtomicUsize::new(0);
+    let decided = AtomicBool::new(false);
+    let (results, finished) = channel();
+    std::thread::scope(|scope| -> std::io::Result<()> {
+        for _ in 0..config.concurrency.max(1) {
+            let (results, games, next, decided) = (results.clone(), &games, &next, &decided);
+            scope.spawn(move || {
+                loop {
+                    if interrupt.load(Ordering::Relaxed) || decided.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&pairing) = games.get(index) else {
+                        break;
+                    };
+                    let played = play_game(
+                        &config.engines[pairing.white],
+                        &config.engines[pairing.black],
+                        &config.openings[pairing.opening],
+                        &config.settings,
+                        pairing.round,
+                        interrupt,
+                    );
+                    if results.send((pairing, played)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(results);
+        for (pairing, played) in finished {
+            if played.result == GameResult::Unfinished && interrupt.load(Ordering::Relaxed) {
+                continue;
+            }
+            standings.add(pairing, played.result);
+            standings.records.push(played);
+            if let Some(path) = &config.pgn_out {
+                write_records(path, &standings.records)?;
+            }
+            if let (Some(sprt), 2) = (config.sprt, n) {
+                let state = sprt.state(standings.scores[0][1]);
+                standings.sprt = Some(state);
+                if state != SprtState::Running {
+                    decided.store(true, Ordering::Relaxed);
+                }
+            }
+            if let Some(last) = standings.records.last() {
+                progress(&standings, &pairing, last);
+            }
+        }
+        Ok(())
+    })?;
+    Ok(standings)
+}
+
+/// The closing table: each engine's games, results, score and Elo against
+/// the field, best first.
+pub fn results_table(config: &MatchConfig, standings: &Standings) -> String {
+    let mut rows: Vec<(usize, Score)> = (0..config.engines.len())
+        .map(|i| (i, standings.total(i)))
+        .collect();
+    rows.sort_by(|a, b| b.1.mean().total_cmp(&a.1.mean()));
+    let width = config
+        .engines
+        .iter()
+        .map(|e| e.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let mut text = format!(
+        "{:>4} {:<width$} {:>6} {:>5} {:>5} {:>5} {:>7} {:>16}\n",
+        "Rank", "Name", "Games", "W", "D", "L", "Score", "Elo (95%)"
+    );
+    for (rank, (i, score)) in rows.iter().enumerate() {
+        let elo = match score.elo() {
+            Some((elo, margin)) if elo.is_finite() => format!("{elo:+.1} ± {margin:.1}"),
+            Some(_) => "-".to_owned(),
+            None => "-".to_owned(),
+        };
+        text.push_str(&format!(
+            "{:>4} {:<width$} {:>6} {:>5} {:>5} {:>5} {:>6.1}% {:>16}\n",
+            rank + 1,
+            config.engines[*i].name,
+            score.games(),
+            score.wins,
+            score.draws,
+            score.losses,
+            100.0 * score.mean(),
+            elo
+        ));
+    }
+    text
+}

@@ -1,0 +1,3 @@
+//! Developer tools for morris: the match runner.
+
+pub mod arena;

@@ -1,0 +1,186 @@
+//! The match runner against morris and against deliberately broken engines.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use morris::{GameResult, Rules, parse_records};
+use morris_tools::arena::engine::{EngineConfig, MoveLimit};
+use morris_tools::arena::game::GameSettings;
+use morris_tools::arena::openings::random_openings;
+use morris_tools::arena::tournament::{MatchConfig, Tournament, run_match};
+
+/// The engine binary, built next to this test by `cargo test` at the
+/// workspace root.
+fn morris_binary() -> String {
+    let mut path = std::env::current_exe().expect("test path");
+    path.pop();
+    if path.ends_with("deps") {
+        path.pop();
+    }
+    let binary = path.join("morris");
+    assert!(
+        binary.exists(),
+        "{} missing: run `cargo test --release` at the workspace root",
+        binary.display()
+    );
+    binary.display().to_string()
+}
+
+fn morris(name: &str, limit: MoveLimit) -> EngineConfig {
+    EngineConfig {
+        name: name.to_owned(),
+        cmd: morris_binary(),
+        limit: Some(limit),
+        ..EngineConfig::default()
+    }
+}
+
+/// A fake engine: a shell script that does the handshake and answers `go`
+/// with `on_go`.
+fn fake(name: &str, on_go: &str) -> EngineConfig {
+    let dir = std::env::temp_dir().join(format!("morris-arena-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let script: PathBuf = dir.join(format!("{name}.sh"));
+    let text = format!(
+        "#!/usr/bin/env bash\nwhile read -r line; do\n  case \"$line\" in\n    uci) echo 'id name {name}'; echo uciok ;;\n    isready) echo readyok ;;\n    go*) {on_go} ;;\n    quit) exit 0 ;;\n  esac\ndone\n"
+    );
+    std::fs::write(&script, text).expect("write fake engine");
+    EngineConfig {
+        name: name.to_owned(),
+        cmd: "bash".to_owned(),
+        args: vec![script.display().to_string()],
+        limit: Some(MoveLimit::MoveTime(Duration::from_millis(200))),
+        ..EngineConfig::default()
+    }
+}
+
+fn config(engines: Vec<EngineConfig>, games: usize, pgn_out: Option<PathBuf>) -> MatchConfig {
+    MatchConfig {
+        engines,
+        rounds: 1,
+        games,
+        concurrency: 2,
+        openings: random_openings(games.div_ceil(2), 4, 11, Rules::default()),
+        tournament: Tournament::RoundRobin,
+        sprt: None,
+        pgn_out,
+        settings: GameSettings {
+            rules: Rules::default(),
+            time_margin: Duration::from_millis(100),
+            hang_timeout: Duration::from_secs(30),
+        },
+    }
+}
+
+#[test]
+fn broken_engines_lose_with_the_reason_recorded() {
+    let cases = [
+        (
+            "illegal",
+            "echo 'bestmove a7-a7'",
+            "made an illegal move a7-a7",
+        ),
+        (
+            "garbage",
+            "echo 'bestmove zz9'",
+            "sent an unparsable move 'zz9'",
+        ),
+        ("crasher", "exit 3", "crashed"),
+        ("sleeper", "sleep 30", "did not answer in time"),
+        (
+            "resigner",
+            "echo 'bestmove (none)'",
+            "sent bestmove (none) in a live position",
+        ),
+    ];
+    for (name, on_go, reason) in cases {
+        let engines = vec![morris("morris", MoveLimit::Depth(1)), fake(name, on_go)];
+        let standings = run_match(
+            &config(engines, 2, None),
+            &AtomicBool::new(false),
+            |_, _, _| {},
+        )
+        .unwrap();
+        assert_eq!(standings.played, 2, "{name}");
+        assert_eq!(standings.scores[0][1].wins, 2, "{name}");
+        for game in &standings.records {
+            assert!(
+                game.termination.starts_with(&format!("{name} {reason}")),
+                "{}",
+                game.termination
+            );
+            assert_eq!(
+                game.record.tag("Termination"),
+                Some(game.termination.as_str())
+            );
+        }
+    }
+}
+
+#[test]
+fn an_engine_that_cannot_start_loses() {
+    let missing = EngineConfig {
+        name: "ghost".to_owned(),
+        cmd: "/nonexistent/engine".to_owned(),
+        ..EngineConfig::default()
+    };
+    let engines = vec![morris("morris", MoveLimit::Depth(1)), missing];
+    let standings = run_match(
+        &config(engines, 2, None),
+        &AtomicBool::new(false),
+        |_, _, _| {},
+    )
+    .unwrap();
+    assert_eq!(standings.scores[0][1].wins, 2);
+    assert!(
+        standings.records[0]
+            .termination
+            .starts_with("ghost could not start")
+    );
+}
+
+#[test]
+fn the_deeper_search_scores_better_and_the_records_replay() {
+    let pgn = std::env::temp_dir().join(format!("morris-arena-{}.pgn", std::process::id()));
+    let engines = vec![
+        morris("shallow", MoveLimit::Depth(1)),
+        morris("deep", MoveLimit::Depth(4)),
+    ];
+    let mut calls = 0;
+    let standings = run_match(
+        &config(engines, 8, Some(pgn.clone())),
+        &AtomicBool::new(false),
+        |_, _, _| calls += 1,
+    )
+    .unwrap();
+    assert_eq!(calls, 8);
+    let deep = standings.scores[1][0];
+    assert!(deep.mean() > 0.5, "deep scored {deep:?}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let records = parse_records(&text).unwrap();
+    assert_eq!(records.len(), 8);
+    for (record, played) in records.iter().zip(&standings.records) {
+        assert_eq!(record, &played.record);
+        let game = record.replay().unwrap();
+        let outcome = game.outcome().expect("a morris game ends by the rules");
+        assert_eq!(GameResult::from_winner(outcome.winner()), record.result);
+        assert_eq!(record.tag("Result"), Some(record.result.token()));
+    }
+    let _ = std::fs::remove_file(pgn);
+}
+
+#[test]
+fn an_interrupted_match_plays_no_more_games() {
+    let engines = vec![
+        morris("a", MoveLimit::Depth(1)),
+        morris("b", MoveLimit::Depth(1)),
+    ];
+    let standings = run_match(
+        &config(engines, 4, None),
+        &AtomicBool::new(true),
+        |_, _, _| {},
+    )
+    .unwrap();
+    assert_eq!(standings.played, 0);
+}
