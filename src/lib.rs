@@ -32,6 +32,7 @@ mod movegen;
 mod moves;
 mod options;
 mod perft;
+pub mod play;
 mod position;
 mod record;
 mod rules;

@@ -5,7 +5,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
-use morris::{BENCH_DEPTH, BENCH_POSITIONS, Position, Rules, Variant};
+use morris::{BENCH_DEPTH, BENCH_POSITIONS, Color, Position, Rules, Variant};
 
 /// A Nine Men's Morris engine. With no command it speaks the text protocol
 /// (UCI style) on standard input and output.
@@ -22,6 +22,8 @@ enum Command {
     Uci,
     /// Count the move sequences of a given length (a test of the rules).
     Perft(PerftArgs),
+    /// Play a game against the engine in the terminal.
+    Play(PlayArgs),
     /// Search a fixed set of positions; the node count is a signature of the search.
     Bench {
         /// Depth of each search.
@@ -51,6 +53,25 @@ struct PerftArgs {
     no_flying: bool,
 }
 
+#[derive(clap::Args)]
+struct PlayArgs {
+    /// Your colour: white, black or random.
+    #[arg(long, default_value = "random")]
+    color: String,
+    /// The engine's level: easy, medium, hard, or a Skill Level from 0 to 20.
+    #[arg(long, default_value = "medium")]
+    level: String,
+    /// The engine's time per move, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    movetime: u64,
+    /// The game: nine, twelve (morabaraba) or lasker.
+    #[arg(long, default_value = "nine")]
+    variant: Variant,
+    /// Turn flying off.
+    #[arg(long)]
+    no_flying: bool,
+}
+
 fn main() -> Result<()> {
     match Cli::parse().command {
         None | Some(Command::Uci) => {
@@ -59,6 +80,36 @@ fn main() -> Result<()> {
             Ok(())
         }
         Some(Command::Perft(args)) => run_perft(&args),
+        Some(Command::Play(args)) => {
+            let human = match args.color.to_ascii_lowercase().as_str() {
+                "white" => Color::White,
+                "black" => Color::Black,
+                "random" if rand::random::<bool>() => Color::White,
+                "random" => Color::Black,
+                other => anyhow::bail!("--color: '{other}' is not white, black or random"),
+            };
+            let skill = morris::play::parse_level(&args.level).with_context(|| {
+                format!(
+                    "--level: '{}' is not easy, medium, hard or 0 to 20",
+                    args.level
+                )
+            })?;
+            let settings = morris::play::PlaySettings {
+                human,
+                skill,
+                move_time: std::time::Duration::from_millis(args.movetime),
+                start: Position::new(Rules {
+                    flying: !args.no_flying,
+                    ..Rules::new(args.variant)
+                }),
+            };
+            morris::play::run(
+                std::io::stdin().lock(),
+                &mut std::io::stdout().lock(),
+                settings,
+            )?;
+            Ok(())
+        }
         Some(Command::Bench { depth }) => {
             let report = morris::run_bench(depth, |index, nodes| {
                 eprintln!(

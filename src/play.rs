@@ -1,0 +1,314 @@
+//! A game against the engine in the terminal, for people.
+
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::game::Game;
+use crate::limits::{Limit, SearchLimits};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::search::SearchEvent;
+use crate::threads::{MAX_SKILL, SearchControl, SearchRequest, run_search};
+use crate::tt::TranspositionTable;
+use crate::types::{Color, Square};
+
+/// How the engine plays against a person.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlaySettings {
+    /// The person's colour.
+    pub human: Color,
+    /// The engine's `Skill Level`, 0 to 20.
+    pub skill: u8,
+    /// The engine's time per move.
+    pub move_time: Duration,
+    /// The position the game starts from (and so its rules).
+    pub start: Position,
+}
+
+/// The `Skill Level` of a named level: `easy`, `medium` or `hard`, or a
+/// number from 0 to 20.
+pub fn parse_level(text: &str) -> Option<u8> {
+    match text.to_ascii_lowercase().as_str() {
+        "easy" => Some(3),
+        "medium" => Some(10),
+        "hard" => Some(MAX_SKILL),
+        number => number.parse().ok().filter(|&n| n <= MAX_SKILL),
+    }
+}
+
+const HELP: &str = "\
+Type a move: a point to place (d6), or from-to to slide or fly (d6-d5).
+If it closes a mill you will be asked which stone to remove, or add it: d6-d5xb4.
+Commands: moves (list the legal moves), hint, undo (take back your last turn
+and the engine's reply), board, help, quit.";
+
+/// The board with the empty points named and the stones as `WW` and `BB`.
+pub fn board_with_names(pos: &Position) -> String {
+    const TEMPLATE: &str = "\
+a7----------d7----------g7
+|           |           |
+|   b6------d6------f6  |
+|   |       |       |   |
+|   |   c5--d5--e5  |   |
+|   |   |       |   |   |
+a4--b4--c4      e4--f4--g4
+|   |   |       |   |   |
+|   |   c3--d3--e3  |   |
+|   |       |       |   |
+|   b2------d2------f2  |
+|           |           |
+a1----------d1----------g1
+";
+    let mut text = String::with_capacity(TEMPLATE.len());
+    let mut rest = TEMPLATE;
+    while let Some(start) = rest.find(|c: char| c.is_ascii_lowercase()) {
+        text.push_str(&rest[..start]);
+        let name = &rest[start..start + 2];
+        let cell = match name.parse::<Square>() {
+            Ok(sq) if pos.stones(Color::White).contains(sq) => "WW",
+            Ok(sq) if pos.stones(Color::Black).contains(sq) => "BB",
+            _ => name,
+        };
+        text.push_str(cell);
+        rest = &rest[start + 2..];
+    }
+    text.push_str(rest);
+    text
+}
+
+fn status(game: &Game) -> String {
+    let pos = game.position();
+    let hands = |c: Color| {
+        format!(
+            "{} in hand, {} on the board",
+            pos.in_hand(c),
+            pos.stones(c).len()
+        )
+    };
+    format!(
+        "{}White (WW): {}\nBlack (BB): {}\n",
+        board_with_names(pos),
+        hands(Color::White),
+        hands(Color::Black)
+    )
+}
+
+/// The engine's choice in the game's current position.
+fn engine_move(
+    game: &Game,
+    skill: u8,
+    move_time: Duration,
+    tt: &Arc<TranspositionTable>,
+) -> Option<Move> {
+    let request = SearchRequest {
+        root: *game.position(),
+        game_keys: game.keys().to_vec(),
+        limits: SearchLimits {
+            limits: vec![Limit::MoveTime(move_time)],
+            ..SearchLimits::default()
+        },
+        threads: 1,
+        multipv: 1,
+        skill,
+        move_overhead: Duration::ZERO,
+    };
+    let mut best = None;
+    run_search(
+        &request,
+        Arc::clone(tt),
+        &SearchControl::default(),
+        Instant::now(),
+        |event| {
+            if let SearchEvent::BestMove { best: mv, .. } = event {
+                best = mv;
+            }
+        },
+    );
+    best
+}
+
+/// Reads the person's move: a full token, or an action followed (after a
+/// question) by the stone to remove. `Ok(None)` when the text is a command.
+enum Input {
+    Move(Move),
+    Command(String),
+    Invalid(String),
+}
+
+fn read_move(game: &Game, line: &str) -> Input {
+    let token = line.trim();
+    let lower = token.to_ascii_lowercase();
+    if ["moves", "hint", "undo", "board", "help", "quit", "exit"].contains(&lower.as_str()) {
+        return Input::Command(lower);
+    }
+    match token.parse::<Move>() {
+        Ok(mv) => match game.position().check_move(mv) {
+            Ok(()) => Input::Move(mv),
+            Err(crate::error::IllegalReason::MissingRemoval) => Input::Move(mv),
+            Err(reason) => Input::Invalid(format!("{mv} is not legal: {reason}.")),
+        },
+        Err(err) => Input::Invalid(format!("{err}. Type help for help.")),
+    }
+}
+
+/// Plays a game on `input` and `output` until it ends or the person quits.
+///
+/// # Errors
+///
+/// Only a failure to write to `output`.
+pub fn run(input: impl BufRead, output: &mut impl Write, settings: PlaySettings) -> io::Result<()> {
+    let mut lines = input.lines();
+    let mut game = Game::new(settings.start);
+    let tt = match TranspositionTable::new(16) {
+        Ok(tt) => Arc::new(tt),
+        Err(err) => return writeln!(output, "{err}"),
+    };
+    writeln!(
+        output,
+        "You play {}. Type help for the commands.",
+        settings.human.to_string().to_lowercase()
+    )?;
+    writeln!(output, "{}", status(&game))?;
+    loop {
+        if let Some(outcome) = game.outcome() {
+            let verdict = match outcome.winner() {
+                Some(winner) if winner == settings.human => "You win!",
+                Some(_) => "The engine wins.",
+                None => "A draw.",
+            };
+            writeln!(output, "Game over: {outcome}. {verdict}")?;
+            return Ok(());
+        }
+        if game.position().side_to_move() != settings.human {
+            let Some(mv) = engine_move(&game, settings.skill, settings.move_time, &tt) else {
+                return writeln!(output, "The engine has no move.");
+            };
+            if game.try_play(mv).is_err() {
+                return writeln!(output, "The engine chose an illegal move {mv}; stopping.");
+            }
+            writeln!(output, "Engine plays {mv}.\n{}", status(&game))?;
+            continue;
+        }
+        write!(output, "Your move: ")?;
+        output.flush()?;
+        let Some(Ok(line)) = lines.next() else {
+            return writeln!(output, "\nGoodbye.");
+        };
+        let mv = match read_move(&game, &line) {
+            Input::Move(mv) => mv,
+            Input::Invalid(message) => {
+                writeln!(output, "{message}")?;
+                continue;
+            }
+            Input::Command(command) => {
+                match command.as_str() {
+                    "moves" => {
+                        let moves: Vec<String> = game
+                            .position()
+                            .legal_moves()
+                            .iter()
+                            .map(Move::to_string)
+                            .collect();
+                        writeln!(output, "Legal moves: {}", moves.join(" "))?;
+                    }
+                    "hint" => match engine_move(&game, MAX_SKILL, settings.move_time, &tt) {
+                        Some(mv) => writeln!(output, "Hint: {mv}")?,
+                        None => writeln!(output, "No hint: there is no move.")?,
+                    },
+                    "undo" => {
+                        let keep = undo_length(&game, settings.human);
+                        match keep {
+                            Some(keep) => {
+                                let moves = game.moves()[..keep].to_vec();
+                                game = Game::new(*game.start());
+                                for mv in moves {
+                                    let _ = game.try_play(mv);
+                                }
+                                writeln!(output, "Taken back.\n{}", status(&game))?;
+                            }
+                            None => writeln!(output, "Nothing to take back.")?,
+                        }
+                    }
+                    "board" => writeln!(output, "{}", status(&game))?,
+                    "help" => writeln!(output, "{HELP}")?,
+                    _ => return writeln!(output, "Goodbye."),
+                }
+                continue;
+            }
+        };
+        let mv = if mv.removal.is_none() && game.position().check_move(mv).is_err() {
+            match ask_removal(&mut lines, output, &game, mv)? {
+                Some(mv) => mv,
+                None => continue,
+            }
+        } else {
+            mv
+        };
+        if let Err(err) = game.try_play(mv) {
+            writeln!(output, "{err}.")?;
+        }
+    }
+}
+
+/// How many moves to keep to take back the person's last turn and the
+/// engine's reply, if there is such a turn.
+fn undo_length(game: &Game, human: Color) -> Option<usize> {
+    let mut side = game.start().side_to_move();
+    let mut last_human = None;
+    for i in 0..game.moves().len() {
+        if side == human {
+            last_human = Some(i);
+        }
+        side = side.opponent();
+    }
+    last_human
+}
+
+/// Asks which stone a mill-closing action removes; `None` if the answer
+/// is not one of the removable stones (the person is asked for a move again).
+fn ask_removal(
+    lines: &mut impl Iterator<Item = io::Result<String>>,
+    output: &mut impl Write,
+    game: &Game,
+    action: Move,
+) -> io::Result<Option<Move>> {
+    let choices: Vec<Move> = game
+        .position()
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.from == action.from && m.to == action.to)
+        .collect();
+    let names: Vec<String> = choices
+        .iter()
+        .filter_map(|m| m.removal)
+        .map(|sq| sq.to_string())
+        .collect();
+    write!(
+        output,
+        "That closes a mill. Remove which stone ({})? ",
+        names.join(", ")
+    )?;
+    output.flush()?;
+    let Some(Ok(answer)) = lines.next() else {
+        return Ok(None);
+    };
+    let answer = answer
+        .trim()
+        .trim_start_matches(['x', 'X'])
+        .to_ascii_lowercase();
+    match choices
+        .iter()
+        .find(|m| m.removal.is_some_and(|sq| sq.to_string() == answer))
+    {
+        Some(&mv) => Ok(Some(mv)),
+        None => {
+            writeln!(
+                output,
+                "'{answer}' cannot be removed; choose one of {}.",
+                names.join(", ")
+            )?;
+            Ok(None)
+        }
+    }
+}
