@@ -1,6 +1,6 @@
 //! morris-arena: plays engines against each other through the protocol.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -52,10 +52,17 @@ fn main() -> ExitCode {
             game.result.token(),
             game.termination
         ));
-        eprint!("\r\x1b[2K{line}");
-        let _ = std::io::stderr().flush();
+        // One line rewritten in place on a terminal, a line per game elsewhere.
+        if std::io::stderr().is_terminal() {
+            eprint!("\r\x1b[2K{line}");
+            let _ = std::io::stderr().flush();
+        } else {
+            eprintln!("{line}");
+        }
     });
-    eprintln!();
+    if std::io::stderr().is_terminal() {
+        eprintln!();
+    }
     let standings = match result {
         Ok(standings) => standings,
         Err(err) => {

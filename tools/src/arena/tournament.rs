@@ -259,3 +259,103 @@ pub fn results_table(config: &MatchConfig, standings: &Standings) -> String {
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use morris::Rules;
+
+    use super::*;
+    use crate::arena::openings::random_openings;
+
+    fn config(engines: usize, tournament: Tournament, rounds: usize, games: usize) -> MatchConfig {
+        MatchConfig {
+            engines: (0..engines)
+                .map(|i| EngineConfig {
+                    name: format!("e{i}"),
+                    cmd: "true".to_owned(),
+                    ..EngineConfig::default()
+                })
+                .collect(),
+            rounds,
+            games,
+            concurrency: 1,
+            openings: random_openings(3, 2, 1, Rules::default()),
+            tournament,
+            sprt: None,
+            pgn_out: None,
+            settings: GameSettings {
+                rules: Rules::default(),
+                time_margin: Duration::ZERO,
+                hang_timeout: Duration::ZERO,
+            },
+        }
+    }
+
+    #[test]
+    fn round_robin_pairs_everyone_and_swaps_colours_on_each_opening() {
+        let games = schedule(&config(3, Tournament::RoundRobin, 2, 2));
+        assert_eq!(games.len(), 3 * 2 * 2);
+        for pair in games.chunks(2) {
+            assert_eq!(
+                (pair[0].white, pair[0].black),
+                (pair[1].black, pair[1].white)
+            );
+            assert_eq!(pair[0].opening, pair[1].opening);
+        }
+        assert_eq!(games[0].opening, 0);
+        assert_eq!(games[6].opening, 1);
+        assert_eq!(games[6].round, 2);
+    }
+
+    #[test]
+    fn a_gauntlet_pairs_the_first_engine_with_each_other() {
+        let games = schedule(&config(4, Tournament::Gauntlet, 1, 2));
+        assert_eq!(games.len(), 3 * 2);
+        assert!(games.iter().all(|g| g.white == 0 || g.black == 0));
+    }
+
+    #[test]
+    fn standings_add_up() {
+        let mut standings = Standings {
+            scores: vec![vec![Score::default(); 3]; 3],
+            ..Standings::default()
+        };
+        let pairing = |white, black| Pairing {
+            white,
+            black,
+            opening: 0,
+            round: 1,
+        };
+        standings.add(pairing(0, 1), GameResult::WhiteWins);
+        standings.add(pairing(2, 0), GameResult::Draw);
+        standings.add(pairing(1, 2), GameResult::BlackWins);
+        standings.add(pairing(1, 2), GameResult::Unfinished);
+        assert_eq!(standings.played, 3);
+        assert_eq!(
+            standings.total(0),
+            Score {
+                wins: 1,
+                draws: 1,
+                losses: 0
+            }
+        );
+        assert_eq!(
+            standings.total(2),
+            Score {
+                wins: 1,
+                draws: 1,
+                losses: 0
+            }
+        );
+        assert_eq!(
+            standings.total(1),
+            Score {
+                wins: 0,
+                draws: 0,
+                losses: 2
+            }
+        );
+    }
+}
