@@ -119,6 +119,37 @@ fn broken_engines_lose_with_the_reason_recorded() {
 }
 
 #[test]
+fn an_engine_answering_in_split_notation_is_understood() {
+    let mut split = morris("split", MoveLimit::Depth(2));
+    split
+        .options
+        .push(("MoveNotation".to_owned(), "split".to_owned()));
+    let pgn = std::env::temp_dir().join(format!("morris-arena-split-{}.pgn", std::process::id()));
+    let engines = vec![morris("compound", MoveLimit::Depth(2)), split];
+    let standings = run_match(
+        &config(engines, 4, Some(pgn.clone())),
+        &AtomicBool::new(false),
+        |_, _, _| {},
+    )
+    .unwrap();
+    let records = parse_records(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
+    let _ = std::fs::remove_file(pgn);
+    assert_eq!(standings.played, 4);
+    for record in &records {
+        let game = record.replay().unwrap();
+        assert!(game.outcome().is_some(), "{:?}", record.tag("Termination"));
+    }
+    // Both sides closed mills, so the split answers were joined into moves.
+    let black_removals = records
+        .iter()
+        .filter(|r| r.tag("Black") == Some("split"))
+        .flat_map(|r| r.moves.iter().skip(1).step_by(2))
+        .filter(|m| m.removal.is_some())
+        .count();
+    assert!(black_removals > 0);
+}
+
+#[test]
 fn an_engine_that_cannot_start_loses() {
     let missing = EngineConfig {
         name: "ghost".to_owned(),

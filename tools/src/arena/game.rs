@@ -3,7 +3,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use morris::{Color, Game, GameRecord, GameResult, Move, Rules};
+use morris::{Color, Game, GameRecord, GameResult, IllegalReason, Move, Rules};
 
 use super::engine::{EngineConfig, EngineFailure, EngineProcess, MoveLimit};
 use super::openings::Opening;
@@ -158,16 +158,25 @@ pub fn play_game(
             settings,
         );
         let start = Instant::now();
-        let answer = engine
-            .send(&position_command)
-            .and_then(|()| engine.send(&go))
-            .and_then(|()| {
-                engine.wait_for(
-                    |l| l.starts_with("bestmove"),
-                    start + deadline_after,
-                    interrupt,
-                )
-            });
+        let deadline = start + deadline_after;
+        let mut ask = |position: &str| {
+            engine
+                .send(position)
+                .and_then(|()| engine.send(&go))
+                .and_then(|()| engine.wait_for(|l| l.starts_with("bestmove"), deadline, interrupt))
+                .map(|line| line.split_whitespace().nth(1).unwrap_or("").to_owned())
+        };
+        let answer = ask(&position_command).and_then(|token| match token.parse::<Move>() {
+            // An engine using split notation answers a mill-closing turn in
+            // two parts: the action, then (given the action) the removal.
+            Ok(action)
+                if game.position().check_move(action) == Err(IllegalReason::MissingRemoval) =>
+            {
+                let removal = ask(&format!("{position_command} {action}"))?;
+                Ok(format!("{token}{removal}"))
+            }
+            _ => Ok(token),
+        });
         let elapsed = start.elapsed();
         let reply = match answer {
             Ok(line) => line,
@@ -197,7 +206,7 @@ pub fn play_game(
             };
             *left = left.saturating_sub(elapsed) + increment;
         }
-        let token = reply.split_whitespace().nth(1).unwrap_or("");
+        let token = reply.as_str();
         if token == "(none)" {
             let (result, reason) = lose("sent bestmove (none) in a live position".to_owned());
             return finish(configs, game, result, reason, settings, round);
