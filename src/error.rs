@@ -380,3 +380,57 @@ pub enum ProtocolError {
     #[error("go: searchmoves: {0}")]
     BadSearchMove(ParseMoveError),
 }
+
+/// An endgame database file that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{}: {problem}", path.display())]
+pub struct DbError {
+    /// The file.
+    pub path: std::path::PathBuf,
+    /// What is wrong with it.
+    pub problem: DbProblem,
+}
+
+/// What is wrong with an endgame database file.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum DbProblem {
+    /// Reading or writing failed.
+    #[error("{0}")]
+    Io(String),
+    /// Shorter than its header.
+    #[error("too short for a header")]
+    TooShort,
+    /// Not a morris database.
+    #[error("not a morris endgame database (bad magic number)")]
+    BadMagic,
+    /// Written by another format version.
+    #[error("format version {found}, expected {expected}")]
+    Version {
+        /// The file's version.
+        found: u32,
+        /// The version this build reads.
+        expected: u32,
+    },
+    /// For other rules than Nine Men's Morris with flying.
+    #[error("built for other rules")]
+    Rules,
+    /// A sector with fewer than three stones a side, or not the one its name says.
+    #[error("sector {mover}-{other} is not valid here")]
+    Sector {
+        /// Stones of the side to move.
+        mover: u8,
+        /// Stones of the other side.
+        other: u8,
+    },
+    /// The payload has the wrong length.
+    #[error("payload of {found} bytes, expected {expected}")]
+    Length {
+        /// Bytes expected.
+        expected: u64,
+        /// Bytes found.
+        found: u64,
+    },
+    /// The payload does not match its checksum.
+    #[error("checksum mismatch: the file is damaged")]
+    Checksum,
+}

@@ -20,9 +20,11 @@
 //! ```
 
 #![deny(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 mod bench;
 mod bitboard;
+pub mod endgame;
 mod engine;
 mod error;
 mod eval;
@@ -50,9 +52,9 @@ pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchReport, run_bench};
 pub use bitboard::{Bitboard, Squares};
 pub use engine::{Engine, GoStart};
 pub use error::{
-    FenError, FenField, GoError, IllegalMoveError, IllegalReason, MoveSyntaxProblem, OptionError,
-    ParseFenError, ParseMoveError, ParseSquareError, ParseVariantError, PositionError,
-    ProtocolError, SetupError,
+    DbError, DbProblem, FenError, FenField, GoError, IllegalMoveError, IllegalReason,
+    MoveSyntaxProblem, OptionError, ParseFenError, ParseMoveError, ParseSquareError,
+    ParseVariantError, PositionError, ProtocolError, SetupError,
 };
 pub use eval::{Breakdown, STONE, Term, breakdown, evaluate};
 pub use game::{DrawReason, Game, Outcome, WinReason};

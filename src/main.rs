@@ -24,6 +24,31 @@ enum Command {
     Perft(PerftArgs),
     /// Play a game against the engine in the terminal.
     Play(PlayArgs),
+    /// Build the endgame databases by retrograde analysis.
+    GenDb {
+        /// Folder for the database files.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Build every sector in which each side has at most this many stones.
+        #[arg(long, default_value_t = 5)]
+        max_stones: usize,
+        /// Worker threads (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Print the counts of every database sector in a folder.
+    DbStats {
+        /// Folder of database files.
+        dir: std::path::PathBuf,
+    },
+    /// Print the database value of a position and of each of its moves.
+    Probe {
+        /// The position string.
+        fen: String,
+        /// Folder of database files.
+        #[arg(long)]
+        db: std::path::PathBuf,
+    },
     /// Search a fixed set of positions; the node count is a signature of the search.
     Bench {
         /// Depth of each search.
@@ -110,6 +135,13 @@ fn main() -> Result<()> {
             )?;
             Ok(())
         }
+        Some(Command::GenDb {
+            out,
+            max_stones,
+            threads,
+        }) => gen_db(&out, max_stones, threads),
+        Some(Command::DbStats { dir }) => db_stats(&dir),
+        Some(Command::Probe { fen, db }) => probe(&fen, &db),
         Some(Command::Bench { depth }) => {
             let report = morris::run_bench(depth, |index, nodes| {
                 eprintln!(
@@ -161,5 +193,99 @@ fn run_perft(args: &PerftArgs) -> Result<()> {
     println!("Time: {} ms", elapsed.as_millis());
     println!("Nodes per second: {nps:.0}");
     println!("Nodes searched: {total}");
+    Ok(())
+}
+
+fn gen_db(out: &std::path::Path, max_stones: usize, threads: Option<usize>) -> Result<()> {
+    use morris::endgame::{SectorIndex, generate};
+    let total: u64 = (3..=max_stones)
+        .flat_map(|a| (3..=max_stones).map(move |b| SectorIndex::new(a, b).len()))
+        .sum();
+    let bar = indicatif::ProgressBar::new(total);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} positions, {per_sec}, about {eta} left  {msg}",
+        )?
+        .progress_chars("=> "),
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .context("starting the worker threads")?;
+    let start = Instant::now();
+    pool.install(|| {
+        generate(out, max_stones, &|_| {}, |report| {
+            let h = report.header;
+            bar.inc(h.entries);
+            bar.set_message(format!(
+                "{}-{} {}",
+                h.mover,
+                h.other,
+                if report.reused { "kept" } else { "built" }
+            ));
+        })
+    })?;
+    bar.finish();
+    println!(
+        "Built every sector up to {max_stones} stones a side in {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn db_stats(dir: &std::path::Path) -> Result<()> {
+    let (db, rejected) = morris::endgame::EndgameDb::open(dir)?;
+    for err in rejected {
+        eprintln!("skipped: {err}");
+    }
+    let headers = db.headers();
+    for h in &headers {
+        let [wins, draws, losses] = h.placement_counts;
+        println!(
+            "{}-{} positions {} wins {wins} draws {draws} losses {losses} longest-win {}",
+            h.mover,
+            h.other,
+            wins + draws + losses,
+            h.longest_win
+        );
+    }
+    println!("over symmetry classes:");
+    for h in &headers {
+        let [wins, draws, losses] = h.class_counts;
+        println!(
+            "{}-{} positions {} wins {wins} draws {draws} losses {losses} longest-win {}",
+            h.mover,
+            h.other,
+            wins + draws + losses,
+            h.longest_win
+        );
+    }
+    Ok(())
+}
+
+fn probe(fen: &str, dir: &std::path::Path) -> Result<()> {
+    let pos = Position::from_fen(fen, Rules::default()).context("the position")?;
+    let (db, rejected) = morris::endgame::EndgameDb::open(dir)?;
+    for err in rejected {
+        eprintln!("skipped: {err}");
+    }
+    let describe = |value: Option<morris::endgame::DbValue>| match value {
+        Some(v) => format!(
+            "{:?} in {} plies to the next removal",
+            v.outcome, v.distance
+        )
+        .to_lowercase(),
+        None => "not in the databases".to_owned(),
+    };
+    println!("position: {}", describe(db.probe(&pos)));
+    for mv in pos.legal_moves() {
+        let mut child = pos;
+        child.play_unchecked(mv);
+        let text = match child.terminal_outcome() {
+            Some(outcome) => format!("ends the game: {outcome}"),
+            None => format!("leaves the opponent: {}", describe(db.probe(&child))),
+        };
+        println!("{mv}: {text}");
+    }
     Ok(())
 }

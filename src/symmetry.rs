@@ -59,9 +59,34 @@ impl Symmetry {
     }
 
     /// The image of a set of points.
+    ///
+    /// Each ring is one byte of the mask, so a quarter turn rotates every
+    /// byte by two bits, the mirror maps every byte through a table, and
+    /// the ring swap exchanges the first and last bytes.
     #[inline]
     pub fn apply_bitboard(self, bb: Bitboard) -> Bitboard {
-        bb.iter().map(|sq| self.apply(sq)).collect()
+        let mut bits = bb.0;
+        let shift = 2 * u32::from(self.0 & 3);
+        if shift != 0 {
+            let kept_left = (0xFFu32 << shift) & 0xFF;
+            let kept_right = 0xFFu32 >> (8 - shift);
+            bits = ((bits << shift) & (kept_left * 0x01_01_01))
+                | ((bits >> (8 - shift)) & (kept_right * 0x01_01_01));
+        }
+        if self.0 & 4 != 0 {
+            let [outer, middle, inner, _] = bits.to_le_bytes();
+            bits = u32::from_le_bytes([
+                MIRRORED_RING[outer as usize],
+                MIRRORED_RING[middle as usize],
+                MIRRORED_RING[inner as usize],
+                0,
+            ]);
+        }
+        if self.0 & 8 != 0 {
+            let [outer, middle, inner, _] = bits.to_le_bytes();
+            bits = u32::from_le_bytes([inner, middle, outer, 0]);
+        }
+        Bitboard(bits)
     }
 
     /// The image of a move.
@@ -85,6 +110,23 @@ impl Symmetry {
         )
     }
 }
+
+/// A ring's byte mirrored left to right: place p goes to place (10 - p) mod 8.
+static MIRRORED_RING: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut place = 0;
+        while place < 8 {
+            if byte & (1 << place) != 0 {
+                table[byte] |= 1 << ((10 - place) % 8);
+            }
+            place += 1;
+        }
+        byte += 1;
+    }
+    table
+};
 
 /// The image of every point under every symmetry.
 static IMAGES: [[Square; Square::NUM]; Symmetry::NUM] = {
@@ -134,6 +176,25 @@ mod tests {
                         tables.neighbors(sym.apply(sq))
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn bitboard_images_agree_with_point_images() {
+        let sets = [
+            0x00_00_01u32,
+            0x81_42_24,
+            0xFF_00_0F,
+            0x12_34_56,
+            0xAB_CD_EF,
+            0xFF_FF_FF,
+        ];
+        for bits in sets {
+            let bb = Bitboard(bits);
+            for sym in Symmetry::ALL {
+                let by_points: Bitboard = bb.iter().map(|sq| sym.apply(sq)).collect();
+                assert_eq!(sym.apply_bitboard(bb), by_points, "{sym:?} {bits:x}");
             }
         }
     }

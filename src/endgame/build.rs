@@ -1,0 +1,272 @@
+//! Retrograde analysis: the exact value of every position of a pair of
+//! sectors, given the values of the smaller sectors a removal leads to.
+//!
+//! 1. Every canonical position is looked at once: a blocked position is
+//!    lost (distance 0); a removal into a position lost for the opponent
+//!    (or leaving it fewer than three stones) wins at distance 1; a removal
+//!    into a drawn position is a way out; the other moves stay inside the
+//!    pair and are counted.
+//! 2. From the positions decided at distance d, the moves are taken back:
+//!    a predecessor of a lost position wins at d + 1; a predecessor of a
+//!    won position loses one of its counted moves and is lost at d + 1
+//!    (the longest resistance) when none is left and it has no way out.
+//! 3. What is still open is a draw.
+//!
+//! Positions are symmetry classes, so a class's count of moves is kept in
+//! sixteenths: taking back a move from a class with stabiliser `sc` into
+//! one with stabiliser `sp` stands for `sp / sc` of its moves.
+
+use std::sync::atomic::{AtomicU16, Ordering};
+
+use rayon::prelude::*;
+
+use super::index::SectorIndex;
+use super::{DbOutcome, DbValue};
+use crate::bitboard::Bitboard;
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::types::Color;
+
+/// The position with `mover` to move (as White) against `other`.
+pub(crate) fn sector_position(mover: Bitboard, other: Bitboard) -> Position {
+    Position::from_parts([mover, other], [0, 0], Color::White, Rules::default(), 0, 1)
+}
+
+/// Looks up the value of a position of an already built smaller sector.
+pub trait SmallerSectors: Sync {
+    /// The value of the position (`mover` to move), if its sector is known.
+    fn value(&self, mover: Bitboard, other: Bitboard) -> Option<DbValue>;
+}
+
+/// Counted moves are kept in sixteenths (see the module notes).
+const SIXTEENTHS: u16 = 16;
+/// Marks a position with a removal into a drawn position.
+const WAY_OUT: u16 = 1 << 15;
+
+/// The values of one sector, one `u16` per index (see [`DbValue::encode`]).
+pub struct BuiltSector {
+    /// The sector.
+    pub sector: SectorIndex,
+    /// Encoded values; 0 for indices that are not canonical.
+    pub values: Vec<u16>,
+}
+
+struct Working {
+    sector: SectorIndex,
+    values: Vec<AtomicU16>,
+    counts: Vec<AtomicU16>,
+}
+
+/// Builds the sectors (a, b) and (b, a) (one sector when a = b);
+/// `progress` is told how many positions were decided.
+///
+/// # Panics
+///
+/// If a sector has fewer than three stones a side (such positions are not
+/// stored: the side short of stones has lost).
+pub fn build_pair(
+    a: usize,
+    b: usize,
+    smaller: &dyn SmallerSectors,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Vec<BuiltSector> {
+    assert!(
+        a >= 3 && b >= 3,
+        "sectors hold at least three stones a side"
+    );
+    let sectors = if a == b {
+        vec![SectorIndex::new(a, b)]
+    } else {
+        vec![SectorIndex::new(a, b), SectorIndex::new(b, a)]
+    };
+    let work: Vec<Working> = sectors
+        .iter()
+        .map(|&sector| Working {
+            sector,
+            values: (0..sector.len()).map(|_| AtomicU16::new(0)).collect(),
+            counts: (0..sector.len()).map(|_| AtomicU16::new(0)).collect(),
+        })
+        .collect();
+    // The sector a non-removal move leads to: the other one of the pair.
+    let partner = |s: usize| if work.len() == 1 { 0 } else { 1 - s };
+
+    // Step 1. Look at every position once.
+    let mut frontier: Vec<(usize, u64)> = Vec::new();
+    for (s, w) in work.iter().enumerate() {
+        let decided: Vec<(usize, u64)> = (0..w.sector.len())
+            .into_par_iter()
+            .filter_map(|index| {
+                let (mover, other) = w.sector.decode(index);
+                if w.sector.canonical(mover, other).index != index {
+                    return None;
+                }
+                let pos = sector_position(mover, other);
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    w.values[index as usize].store(DbValue::loss(0).encode(), Ordering::Relaxed);
+                    return Some((s, index));
+                }
+                let mut counted = 0u16;
+                let mut way_out = false;
+                for mv in &moves {
+                    let mut child = pos;
+                    child.play_unchecked(*mv);
+                    let (next_mover, next_other) =
+                        (child.stones(Color::Black), child.stones(Color::White));
+                    if mv.removal.is_none() {
+                        counted += 1;
+                        continue;
+                    }
+                    if next_mover.len() < 3 {
+                        w.values[index as usize].store(DbValue::win(1).encode(), Ordering::Relaxed);
+                        return Some((s, index));
+                    }
+                    match smaller.value(next_mover, next_other).map(|v| v.outcome) {
+                        Some(DbOutcome::Loss) => {
+                            w.values[index as usize]
+                                .store(DbValue::win(1).encode(), Ordering::Relaxed);
+                            return Some((s, index));
+                        }
+                        Some(DbOutcome::Draw) => way_out = true,
+                        Some(DbOutcome::Win) | None => {}
+                    }
+                }
+                if counted == 0 {
+                    if way_out {
+                        w.values[index as usize].store(DbValue::draw().encode(), Ordering::Relaxed);
+                        return None;
+                    }
+                    w.values[index as usize].store(DbValue::loss(1).encode(), Ordering::Relaxed);
+                    return Some((s, index));
+                }
+                let flag = if way_out { WAY_OUT } else { 0 };
+                w.counts[index as usize].store((counted * SIXTEENTHS) | flag, Ordering::Relaxed);
+                None
+            })
+            .collect();
+        progress(decided.len() as u64);
+        frontier.extend(decided);
+    }
+
+    // Step 2. Take moves back from the positions decided at each distance.
+    // Distances 0 and 1 were both found in step 1; group them.
+    let mut frontier_by_distance: Vec<Vec<(usize, u64)>> = vec![Vec::new(); 2];
+    for (s, index) in frontier {
+        let value = DbValue::decode(work[s].values[index as usize].load(Ordering::Relaxed));
+        if let Some(value) = value {
+            frontier_by_distance[usize::from(value.distance.min(1))].push((s, index));
+        }
+    }
+    let mut distance = 0u16;
+    let mut current = std::mem::take(&mut frontier_by_distance[0]);
+    let mut pending_next = std::mem::take(&mut frontier_by_distance[1]);
+    while !current.is_empty() || !pending_next.is_empty() {
+        let next: Vec<(usize, u64)> = current
+            .par_iter()
+            .flat_map_iter(|&(s, index)| {
+                let w = &work[s];
+                let Some(value) = DbValue::decode(w.values[index as usize].load(Ordering::Relaxed))
+                else {
+                    return Vec::new();
+                };
+                let (mover, other) = w.sector.decode(index);
+                let own_stabilizer = w.sector.canonical(mover, other).stabilizer as u16;
+                let p = partner(s);
+                let target = &work[p];
+                let mut found = Vec::new();
+                // The last move was made by `other`; take it back.
+                for before in predecessors(mover, other) {
+                    let canonical = target.sector.canonical(before, mover);
+                    let slot = canonical.index as usize;
+                    if target.values[slot].load(Ordering::Relaxed) != 0 {
+                        continue;
+                    }
+                    match value.outcome {
+                        DbOutcome::Loss => {
+                            let won = DbValue::win(distance + 1).encode();
+                            if target.values[slot]
+                                .compare_exchange(0, won, Ordering::Relaxed, Ordering::Relaxed)
+                                .is_ok()
+                            {
+                                found.push((p, canonical.index));
+                            }
+                        }
+                        DbOutcome::Win => {
+                            let step = SIXTEENTHS * canonical.stabilizer as u16 / own_stabilizer;
+                            let before_count =
+                                target.counts[slot].fetch_sub(step, Ordering::Relaxed);
+                            let remaining = (before_count & !WAY_OUT).saturating_sub(step);
+                            if remaining == 0 && before_count & WAY_OUT == 0 {
+                                let lost = DbValue::loss(distance + 1).encode();
+                                if target.values[slot]
+                                    .compare_exchange(0, lost, Ordering::Relaxed, Ordering::Relaxed)
+                                    .is_ok()
+                                {
+                                    found.push((p, canonical.index));
+                                }
+                            }
+                        }
+                        DbOutcome::Draw => {}
+                    }
+                }
+                found
+            })
+            .collect();
+        progress(next.len() as u64);
+        distance += 1;
+        current = next;
+        if distance == 1 {
+            current.append(&mut pending_next);
+        }
+    }
+
+    // Step 3. What is still open is a draw.
+    work.into_iter()
+        .map(|w| {
+            let values = w
+                .values
+                .into_par_iter()
+                .enumerate()
+                .map(|(index, value)| {
+                    let value = value.into_inner();
+                    if value != 0 {
+                        return value;
+                    }
+                    let (mover, other) = w.sector.decode(index as u64);
+                    if w.sector.canonical(mover, other).index == index as u64 {
+                        DbValue::draw().encode()
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            BuiltSector {
+                sector: w.sector,
+                values,
+            }
+        })
+        .collect()
+}
+
+/// The stones `other` had before its last move, for each move that could
+/// have led here without closing a mill (and so without a removal).
+fn predecessors(mover: Bitboard, other: Bitboard) -> Vec<Bitboard> {
+    let tables = Rules::default().variant.tables();
+    let empty = !(mover | other);
+    let flies = other.len() == 3;
+    let mut found = Vec::new();
+    for to in other {
+        if tables.closes_mill(other.without(to), to) {
+            continue;
+        }
+        let origins = if flies {
+            empty
+        } else {
+            tables.neighbors(to) & empty
+        };
+        for from in origins {
+            found.push(other.without(to).with(from));
+        }
+    }
+    found
+}

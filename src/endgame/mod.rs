@@ -1,0 +1,95 @@
+//! Endgame databases: the exact value of every position of the moving and
+//! flying phase with few stones, built by retrograde analysis, stored in
+//! files and memory-mapped for probing.
+//!
+//! A sector is (stones of the side to move, stones of the other side), all
+//! on the board, under the Nine Men's Morris rules with flying. A value is
+//! win, loss or draw for the side to move, with a distance: the plies to
+//! the next removal on the best path (shortest for a win, longest for a
+//! loss), like DTZ in chess tablebases. Draw rules are not part of the
+//! value; the search weighs the distance against the N-move counter.
+
+mod build;
+mod file;
+mod index;
+mod probe;
+
+pub use build::{BuiltSector, SmallerSectors, build_pair};
+pub use file::{SectorFile, sector_file_name, write_sector};
+pub use index::{Canonical, SectorIndex, binomial};
+pub use probe::{EndgameDb, GenerationReport, generate};
+
+/// Win, loss or draw for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DbOutcome {
+    /// The side to move wins.
+    Win,
+    /// The side to move loses.
+    Loss,
+    /// Neither side can force a win.
+    Draw,
+}
+
+/// A stored value: the outcome and the plies to the next removal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DbValue {
+    /// The outcome with best play.
+    pub outcome: DbOutcome,
+    /// Plies to the next removal on the best path (0 for a draw, and for a
+    /// side blocked now).
+    pub distance: u16,
+}
+
+/// The largest distance the encoding holds.
+pub const MAX_DISTANCE: u16 = (1 << 14) - 1;
+
+impl DbValue {
+    /// A win at `distance`.
+    pub const fn win(distance: u16) -> DbValue {
+        DbValue {
+            outcome: DbOutcome::Win,
+            distance,
+        }
+    }
+
+    /// A loss at `distance`.
+    pub const fn loss(distance: u16) -> DbValue {
+        DbValue {
+            outcome: DbOutcome::Loss,
+            distance,
+        }
+    }
+
+    /// A draw.
+    pub const fn draw() -> DbValue {
+        DbValue {
+            outcome: DbOutcome::Draw,
+            distance: 0,
+        }
+    }
+
+    /// Two bits of outcome (1 win, 2 loss, 3 draw; 0 is no position) over
+    /// fourteen of distance.
+    pub fn encode(self) -> u16 {
+        let outcome = match self.outcome {
+            DbOutcome::Win => 1,
+            DbOutcome::Loss => 2,
+            DbOutcome::Draw => 3,
+        };
+        outcome << 14 | self.distance.min(MAX_DISTANCE)
+    }
+
+    /// The value of an encoded entry, `None` for an unused one.
+    pub fn decode(entry: u16) -> Option<DbValue> {
+        let outcome = match entry >> 14 {
+            1 => DbOutcome::Win,
+            2 => DbOutcome::Loss,
+            3 => DbOutcome::Draw,
+            _ => return None,
+        };
+        Some(DbValue {
+            outcome,
+            distance: entry & MAX_DISTANCE,
+        })
+    }
+}

@@ -1,0 +1,182 @@
+//! Endgame databases: built here for the small sectors and checked against
+//! the rules, their own values one ply ahead, the symmetries, and a plain
+//! search that knows nothing of them.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use morris::endgame::{DbOutcome, DbValue, EndgameDb, SectorIndex, generate};
+use morris::{Bitboard, Color, Position, Rules, Setup, Symmetry};
+
+/// The sectors up to four stones a side, built once for all tests.
+fn database() -> &'static (PathBuf, EndgameDb) {
+    static DB: OnceLock<(PathBuf, EndgameDb)> = OnceLock::new();
+    DB.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("morris-endgame-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        generate(&dir, 4, &|_| {}, |_| {}).expect("generation");
+        let (db, rejected) = EndgameDb::open(&dir).expect("open");
+        assert!(rejected.is_empty(), "{rejected:?}");
+        (dir, db)
+    })
+}
+
+fn position(mover: Bitboard, other: Bitboard) -> Position {
+    let setup = Setup {
+        stones: [mover, other],
+        side_to_move: Color::White,
+        in_hand: [0, 0],
+        plies_since_removal: 0,
+        fullmove_number: 1,
+    };
+    Position::from_setup(&setup, Rules::default()).expect("a sector position")
+}
+
+/// The value a position must have, computed from its children's stored
+/// values (a removal reaching the next sector counts as distance one).
+fn expected_from_children(db: &EndgameDb, pos: &Position) -> Option<DbValue> {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return Some(DbValue::loss(0));
+    }
+    let mut best_win: Option<u16> = None;
+    let mut longest_loss: u16 = 0;
+    let mut any_draw = false;
+    for mv in moves {
+        let mut child = *pos;
+        child.play_unchecked(mv);
+        let child_value = if child.side_to_move_is_short() {
+            DbValue::loss(0)
+        } else {
+            db.probe(&child)?
+        };
+        let plies = if mv.removal.is_some() {
+            1
+        } else {
+            child_value.distance + 1
+        };
+        match child_value.outcome {
+            DbOutcome::Loss => best_win = Some(best_win.map_or(plies, |d| d.min(plies))),
+            DbOutcome::Win => longest_loss = longest_loss.max(plies),
+            DbOutcome::Draw => any_draw = true,
+        }
+    }
+    Some(match (best_win, any_draw) {
+        (Some(d), _) => DbValue::win(d),
+        (None, true) => DbValue::draw(),
+        (None, false) => DbValue::loss(longest_loss),
+    })
+}
+
+fn check_against_children(sectors: &[(usize, usize)], step: usize) {
+    let (_, db) = database();
+    for &(mover, other) in sectors {
+        let sector = SectorIndex::new(mover, other);
+        let mut checked = 0;
+        for index in (0..sector.len()).step_by(step) {
+            let (m, o) = sector.decode(index);
+            if sector.canonical(m, o).index != index {
+                continue;
+            }
+            let pos = position(m, o);
+            let stored = db.probe(&pos).expect("stored");
+            let expected = expected_from_children(db, &pos).expect("children stored");
+            assert_eq!(stored, expected, "{mover}-{other}: {}", pos.fen());
+            checked += 1;
+        }
+        assert!(checked > 0);
+    }
+}
+
+#[test]
+fn every_value_agrees_with_its_children() {
+    check_against_children(&[(3, 3), (3, 4), (4, 3)], 1);
+    check_against_children(&[(4, 4)], 13);
+}
+
+#[test]
+#[ignore = "every 4-4 position: about a minute"]
+fn every_four_four_value_agrees_with_its_children() {
+    check_against_children(&[(4, 4)], 1);
+}
+
+#[test]
+fn symmetric_positions_have_equal_values() {
+    let (_, db) = database();
+    let sector = SectorIndex::new(4, 3);
+    for index in (0..sector.len()).step_by(1009) {
+        let (m, o) = sector.decode(index);
+        let value = db.value(m, o);
+        for sym in Symmetry::ALL {
+            assert_eq!(
+                db.value(sym.apply_bitboard(m), sym.apply_bitboard(o)),
+                value
+            );
+        }
+    }
+}
+
+/// Whether the side to move forces a win of the game within `plies`
+/// plies, by plain minimax over the rules, knowing nothing of databases.
+fn plain_forced_win(pos: &Position, plies: u16) -> bool {
+    pos.legal_moves().iter().any(|&mv| {
+        let mut child = *pos;
+        child.play_unchecked(mv);
+        child
+            .terminal_outcome()
+            .is_some_and(|o| o.winner() == Some(pos.side_to_move()))
+            || (plies >= 3
+                && child.terminal_outcome().is_none()
+                && child.legal_moves().iter().all(|&reply| {
+                    let mut next = child;
+                    next.play_unchecked(reply);
+                    plain_forced_win(&next, plies - 2)
+                }))
+    })
+}
+
+#[test]
+fn short_wins_and_losses_are_confirmed_by_a_plain_search() {
+    // In 3-3 every removal ends the game, so a win at distance d is a
+    // forced win of the game in d plies, and a loss at d is a forced loss.
+    let (_, db) = database();
+    let sector = SectorIndex::new(3, 3);
+    let (mut wins, mut losses) = (0, 0);
+    for index in (0..sector.len()).step_by(211) {
+        let (m, o) = sector.decode(index);
+        if sector.canonical(m, o).index != index {
+            continue;
+        }
+        let pos = position(m, o);
+        let Some(value) = db.probe(&pos) else {
+            continue;
+        };
+        match value.outcome {
+            DbOutcome::Win if value.distance <= 3 => {
+                assert!(plain_forced_win(&pos, value.distance), "{}", pos.fen());
+                assert!(
+                    value.distance < 3 || !plain_forced_win(&pos, value.distance - 2),
+                    "{}",
+                    pos.fen()
+                );
+                wins += 1;
+            }
+            DbOutcome::Loss if value.distance <= 2 => {
+                let all_lose = pos.legal_moves().iter().all(|&mv| {
+                    let mut child = pos;
+                    child.play_unchecked(mv);
+                    // The opponent wins at once (a loss at 0 has no moves).
+                    plain_forced_win(&child, 1)
+                });
+                assert!(all_lose, "{}", pos.fen());
+                losses += 1;
+            }
+            DbOutcome::Draw => assert!(!plain_forced_win(&pos, 3), "{}", pos.fen()),
+            _ => {}
+        }
+    }
+    assert!(
+        wins > 10 && losses > 0,
+        "{wins} wins, {losses} losses checked"
+    );
+}
