@@ -33,6 +33,7 @@ fn search(root: Position) -> u64 {
         multipv: 1,
         skill: MAX_SKILL,
         move_overhead: Duration::ZERO,
+        endgame: None,
     };
     let mut nodes = 0;
     run_search(

@@ -61,6 +61,7 @@ pub fn run_bench(depth: u32, mut progress: impl FnMut(usize, u64)) -> BenchRepor
             multipv: 1,
             skill: MAX_SKILL,
             move_overhead: Duration::ZERO,
+            endgame: None,
         };
         let mut nodes = 0;
         run_search(

@@ -1,6 +1,7 @@
 //! The engine front end: the game being played, the options, the table and
 //! the running search, behind the calls the protocol makes.
 
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::thread::JoinHandle;
@@ -8,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::Sender;
 
+use crate::endgame::EndgameDb;
 use crate::error::{GoError, IllegalReason, OptionError, PositionError};
 use crate::game::{Game, Outcome};
 use crate::limits::SearchLimits;
@@ -46,6 +48,8 @@ pub struct Engine {
     /// A mill-closing action given without its removal (split notation).
     pending: Option<Move>,
     search: Option<RunningSearch>,
+    /// The endgame databases of the `EndgameDB` folder.
+    endgame: Option<Arc<EndgameDb>>,
 }
 
 impl Engine {
@@ -61,6 +65,7 @@ impl Engine {
             game: Game::new(Position::new(options.rules)),
             pending: None,
             search: None,
+            endgame: None,
             options,
         })
     }
@@ -100,12 +105,36 @@ impl Engine {
     ///
     /// An unknown option, a bad value, a table that cannot be allocated, or
     /// a search still running; the engine is then unchanged.
-    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
+    /// Returns what a person should know of the change: database files
+    /// left out, and how many were loaded.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<Vec<String>, OptionError> {
         if self.is_searching() {
             return Err(OptionError::Busy);
         }
         let mut options = self.options.clone();
         let name = options.set(name, value)?;
+        let mut notes = Vec::new();
+        if name == "EndgameDB" {
+            if options.endgame_db.is_empty() {
+                self.endgame = None;
+            } else {
+                let (db, rejected) =
+                    EndgameDb::open(Path::new(&options.endgame_db)).map_err(|err| {
+                        OptionError::BadValue {
+                            name: "EndgameDB",
+                            value: options.endgame_db.clone(),
+                            expected: format!("a readable folder ({err})"),
+                        }
+                    })?;
+                notes.extend(
+                    rejected
+                        .iter()
+                        .map(|err| format!("endgame database left out: {err}")),
+                );
+                notes.push(format!("endgame databases: {} sectors loaded", db.len()));
+                self.endgame = (!db.is_empty()).then(|| Arc::new(db));
+            }
+        }
         if name == "Hash" && options.hash_mib != self.options.hash_mib {
             // Free the old table first, so that both never take memory at once.
             self.tt = Arc::new(TranspositionTable::new(1)?);
@@ -122,7 +151,7 @@ impl Engine {
             self.pending = None;
         }
         self.options = options;
-        Ok(())
+        Ok(notes)
     }
 
     /// Forgets what earlier searches learnt and goes back to the start
@@ -250,6 +279,7 @@ impl Engine {
             multipv: self.options.multipv,
             skill: self.options.skill,
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),
+            endgame: self.endgame.clone(),
         };
         let tt = Arc::clone(&self.tt);
         let thread_control = control.clone();

@@ -112,6 +112,7 @@ fn engine_move(
         multipv: 1,
         skill,
         move_overhead: Duration::ZERO,
+        endgame: None,
     };
     let mut best = None;
     run_search(

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use arrayvec::ArrayVec;
 
+use crate::endgame::{DbOutcome, EndgameDb};
 use crate::eval::evaluate;
 use crate::limits::{SearchLimits, TimeManager};
 use crate::moves::{MAX_MOVES, Move, MoveList};
@@ -118,7 +119,16 @@ pub struct SearchContext {
     pub nodes: AtomicU64,
     /// The number of best lines to report.
     pub multipv: usize,
+    /// Endgame databases, if loaded.
+    pub endgame: Option<Arc<EndgameDb>>,
+    /// Positions answered by the databases.
+    pub dbhits: AtomicU64,
 }
+
+/// The score of a database win whose next removal is on the spot; a win
+/// with its removal `n` plies from the root scores `DB_WIN - n`. Above any
+/// evaluation, below every proven mate.
+pub const DB_WIN: i32 = 20_000;
 
 impl SearchContext {
     /// Whether the search should end now that the limits are applied.
@@ -368,7 +378,7 @@ impl<'a> Worker<'a> {
             nodes: self.ctx.nodes.load(Ordering::Relaxed) + self.unflushed,
             time: self.ctx.time.elapsed(),
             hashfull: self.ctx.tt.hashfull(),
-            dbhits: 0,
+            dbhits: self.ctx.dbhits.load(Ordering::Relaxed),
             pv: rm.pv.to_vec(),
         }
     }
@@ -482,6 +492,11 @@ impl<'a> Worker<'a> {
         beta = beta.min(MATE - ply as i32 - 1);
         if alpha >= beta {
             return alpha;
+        }
+
+        // Step 3a. The endgame databases know this position exactly.
+        if let Some(score) = self.probe_endgame(pos, ply) {
+            return score;
         }
 
         if depth <= 0 {
@@ -615,6 +630,24 @@ impl<'a> Worker<'a> {
             },
         );
         best_score
+    }
+
+    /// The exact score of a position the databases hold, with the draw
+    /// rule in mind: a win whose next removal comes after the N-move rule
+    /// has drawn the game is a draw, and so is such a loss.
+    fn probe_endgame(&self, pos: &Position, ply: usize) -> Option<i32> {
+        let value = self.ctx.endgame.as_ref()?.probe(pos)?;
+        self.ctx.dbhits.fetch_add(1, Ordering::Relaxed);
+        let distance = i32::from(value.distance);
+        let in_time = pos
+            .rules()
+            .draw_plies()
+            .is_none_or(|limit| pos.plies_since_removal() + u32::from(value.distance) <= limit);
+        Some(match value.outcome {
+            DbOutcome::Win if in_time => DB_WIN - ply as i32 - distance,
+            DbOutcome::Loss if in_time => -(DB_WIN - ply as i32 - distance),
+            DbOutcome::Win | DbOutcome::Loss | DbOutcome::Draw => 0,
+        })
     }
 
     /// Follows mill-closing moves until the position is quiet, standing on

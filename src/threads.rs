@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use rand::Rng;
 
+use crate::endgame::EndgameDb;
 use crate::eval::STONE;
 use crate::limits::{Limit, SearchLimits, TimeManager};
 use crate::moves::Move;
@@ -31,6 +32,8 @@ pub struct SearchRequest {
     pub skill: u8,
     /// Time kept in reserve per move.
     pub move_overhead: Duration,
+    /// Endgame databases to probe, if any.
+    pub endgame: Option<Arc<EndgameDb>>,
 }
 
 /// The flags through which a running search is steered.
@@ -90,6 +93,8 @@ pub fn run_search(
         stop: Arc::clone(&control.stop),
         pondering: Arc::clone(&control.pondering),
         nodes: AtomicU64::new(0),
+        endgame: request.endgame.clone(),
+        dbhits: AtomicU64::new(0),
         multipv: if weakened {
             request.multipv.max(4)
         } else {

@@ -393,7 +393,9 @@ fn execute(
         }
         Command::IsReady => say(out, "readyok"),
         Command::SetOption { name, value } => match engine.set_option(&name, &value) {
-            Ok(()) => Ok(()),
+            Ok(notes) => notes
+                .iter()
+                .try_for_each(|note| say(out, &format!("info string {note}"))),
             Err(err) => error(out, format!("setoption: {err}")),
         },
         Command::NewGame => match engine.new_game() {

@@ -180,3 +180,161 @@ fn short_wins_and_losses_are_confirmed_by_a_plain_search() {
         "{wins} wins, {losses} losses checked"
     );
 }
+
+/// The engine's move with the databases, at a small depth.
+fn engine_move(game: &morris::Game, db: &std::sync::Arc<EndgameDb>) -> morris::Move {
+    use std::time::{Duration, Instant};
+    let request = morris::SearchRequest {
+        root: *game.position(),
+        game_keys: game.keys().to_vec(),
+        limits: morris::SearchLimits::depth(2),
+        threads: 1,
+        multipv: 1,
+        skill: morris::MAX_SKILL,
+        move_overhead: Duration::ZERO,
+        endgame: Some(std::sync::Arc::clone(db)),
+    };
+    let tt = std::sync::Arc::new(morris::TranspositionTable::new(1).unwrap());
+    let mut best = None;
+    morris::run_search(
+        &request,
+        tt,
+        &morris::SearchControl::default(),
+        Instant::now(),
+        |event| {
+            if let morris::SearchEvent::BestMove { best: mv, .. } = event {
+                best = mv;
+            }
+        },
+    );
+    best.expect("a move in a live position")
+}
+
+#[test]
+fn won_positions_are_won_against_the_best_defence() {
+    let (dir, _) = database();
+    let (db, _) = EndgameDb::open(dir).unwrap();
+    let db = std::sync::Arc::new(db);
+    for (mover, other) in [(3, 3), (3, 4), (4, 3), (4, 4)] {
+        let sector = SectorIndex::new(mover, other);
+        // The longest wins of the sector are the hardest to convert.
+        let longest = db
+            .headers()
+            .iter()
+            .find(|h| (h.mover, h.other) == (mover as u8, other as u8))
+            .unwrap()
+            .longest_win;
+        let wanted = longest.min(3) as u16;
+        let mut played = 0;
+        let mut index = 0;
+        while played < 3 && index < sector.len() {
+            let (m, o) = sector.decode(index);
+            index += 1;
+            if sector.canonical(m, o).index != index - 1 {
+                continue;
+            }
+            let start = position(m, o);
+            let Some(value) = db.probe(&start) else {
+                continue;
+            };
+            if value.outcome != DbOutcome::Win || value.distance < wanted {
+                continue;
+            }
+            let mut game = morris::Game::new(start);
+            while game.outcome().is_none() {
+                let mv = engine_move(&game, &db);
+                game.try_play(mv).expect("the engine plays legal moves");
+            }
+            let outcome = game.outcome().unwrap();
+            assert_eq!(
+                outcome.winner(),
+                Some(Color::White),
+                "{mover}-{other} from {}: {outcome}",
+                start.fen()
+            );
+            played += 1;
+        }
+        assert!(played > 0, "no long win found in {mover}-{other}");
+    }
+}
+
+#[test]
+fn damaged_and_foreign_files_are_refused_by_name() {
+    use morris::DbProblem;
+    use morris::endgame::SectorFile;
+    let (dir, _) = database();
+    let good = std::fs::read(dir.join("nine-flying-3-3.mdb")).unwrap();
+    let scratch = std::env::temp_dir().join(format!("morris-endgame-bad-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).unwrap();
+    let try_file = |name: &str, bytes: &[u8]| {
+        let path = scratch.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let err = SectorFile::open(&path).err().expect("refused");
+        assert_eq!(err.path, path);
+        std::fs::remove_file(&path).unwrap();
+        err.problem
+    };
+    assert_eq!(
+        try_file("nine-flying-3-3.mdb", &good[..10]),
+        DbProblem::TooShort
+    );
+    let truncated = &good[..good.len() - 2];
+    assert!(matches!(
+        try_file("nine-flying-3-3.mdb", truncated),
+        DbProblem::Length { .. }
+    ));
+    let mut flipped = good.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 0x40;
+    assert_eq!(
+        try_file("nine-flying-3-3.mdb", &flipped),
+        DbProblem::Checksum
+    );
+    let mut foreign = good.clone();
+    foreign[..8].copy_from_slice(b"NOTMORRI");
+    assert_eq!(
+        try_file("nine-flying-3-3.mdb", &foreign),
+        DbProblem::BadMagic
+    );
+    assert!(matches!(
+        try_file("nine-flying-3-4.mdb", &good),
+        DbProblem::Sector { .. }
+    ));
+    // A folder with one good and one damaged file loads the good one.
+    std::fs::write(scratch.join("nine-flying-3-3.mdb"), &good).unwrap();
+    std::fs::write(scratch.join("nine-flying-4-3.mdb"), &good[..100]).unwrap();
+    let (db, rejected) = EndgameDb::open(&scratch).unwrap();
+    assert_eq!(db.len(), 1);
+    assert_eq!(rejected.len(), 1);
+    assert!(rejected[0].to_string().contains("nine-flying-4-3.mdb"));
+    // Through the protocol: the engine says what it left out and plays on.
+    let script = format!(
+        "setoption name EndgameDB value {}\nsetoption name EndgameDB value /nonexistent/folder\nisready\nposition fen W.W/.../BB./....../..B/.W./... b 0 0 0 40\ngo depth 2\n",
+        scratch.display()
+    );
+    let mut out = Vec::new();
+    morris::uci::run(std::io::Cursor::new(script.into_bytes()), &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains("info string endgame database left out: "),
+        "{out}"
+    );
+    assert!(
+        out.contains("info string endgame databases: 1 sectors loaded"),
+        "{out}"
+    );
+    assert!(
+        out.contains("info string error: setoption: option 'EndgameDB'"),
+        "{out}"
+    );
+    assert!(out.contains("readyok"));
+    let info = out
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("info depth 2"))
+        .unwrap();
+    assert!(!info.contains(" dbhits 0 "), "{info}");
+    assert!(out.contains("bestmove "));
+    let _ = std::fs::remove_dir_all(&scratch);
+}

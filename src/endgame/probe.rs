@@ -92,6 +92,16 @@ impl EndgameDb {
     }
 }
 
+impl std::fmt::Debug for EndgameDb {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut sectors: Vec<&(usize, usize)> = self.sectors.keys().collect();
+        sectors.sort();
+        f.debug_struct("EndgameDb")
+            .field("sectors", &sectors)
+            .finish()
+    }
+}
+
 impl SmallerSectors for EndgameDb {
     fn value(&self, mover: Bitboard, other: Bitboard) -> Option<DbValue> {
         EndgameDb::value(self, mover, other)

@@ -178,6 +178,7 @@ fn morris_move(args: &Args, game: &Game, tt: Arc<TranspositionTable>) -> (Move, 
         multipv: 1,
         skill: morris::MAX_SKILL,
         move_overhead: Duration::ZERO,
+        endgame: None,
     };
     let mut best = None;
     let mut depth = 0;
