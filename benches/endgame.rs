@@ -1,0 +1,83 @@
+//! Endgame databases: generation speed and probe speed.
+//!
+//! Run with `cargo bench --bench endgame`. The sectors up to 4-4 are built
+//! into a temporary folder first (about ten seconds).
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use morris::endgame::{EndgameDb, SectorIndex, build_pair, generate};
+use morris::{Bitboard, Color, Position, Rules, Setup};
+
+fn folder() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("morris-endgame-bench-{}", std::process::id()));
+    generate(&dir, 4, &|_| {}, |_| {}).expect("generation");
+    dir
+}
+
+/// Positions of the 4-4 sector spread over its indices, as the search
+/// would meet them (not canonical).
+fn sample_positions() -> Vec<Position> {
+    let sector = SectorIndex::new(4, 4);
+    (0..sector.len())
+        .step_by(997)
+        .map(|index| {
+            let (mover, other): (Bitboard, Bitboard) = sector.decode(index);
+            let setup = Setup {
+                stones: [mover, other],
+                side_to_move: Color::White,
+                in_hand: [0, 0],
+                plies_since_removal: 0,
+                fullmove_number: 1,
+            };
+            Position::from_setup(&setup, Rules::default()).expect("position")
+        })
+        .collect()
+}
+
+fn bench_generation(c: &mut Criterion) {
+    let dir = folder();
+    let (smaller, _) = EndgameDb::open(&dir).expect("open");
+    let mut group = c.benchmark_group("generate");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(SectorIndex::new(3, 3).len()));
+    group.bench_function("3-3", |b| b.iter(|| build_pair(3, 3, &smaller, &|_| {})));
+    let pair = SectorIndex::new(4, 3).len() + SectorIndex::new(3, 4).len();
+    group.throughput(Throughput::Elements(pair));
+    group.bench_function("4-3 and 3-4", |b| {
+        b.iter(|| build_pair(4, 3, &smaller, &|_| {}))
+    });
+    group.finish();
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+fn bench_probe(c: &mut Criterion) {
+    let dir = folder();
+    let positions = sample_positions();
+    let mut group = c.benchmark_group("probe");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("cold (open, then probe)", |b| {
+        b.iter(|| {
+            let (db, _) = EndgameDb::open(&dir).expect("open");
+            positions
+                .iter()
+                .filter(|p| db.probe(black_box(p)).is_some())
+                .count()
+        })
+    });
+    let (db, _) = EndgameDb::open(&dir).expect("open");
+    group.bench_function("warm", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .filter(|p| db.probe(black_box(p)).is_some())
+                .count()
+        })
+    });
+    group.finish();
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+criterion_group!(benches, bench_generation, bench_probe);
+criterion_main!(benches);
