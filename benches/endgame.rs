@@ -7,12 +7,12 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use morris::endgame::{EndgameDb, SectorIndex, build_pair, generate};
+use morris::endgame::{EndgameDb, SectorIndex, SectorRange, build_pair, generate};
 use morris::{Bitboard, Color, Position, Rules, Setup};
 
 fn folder() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("morris-endgame-bench-{}", std::process::id()));
-    generate(&dir, 4, &|_| {}, |_| {}).expect("generation");
+    generate(&dir, SectorRange::per_side(4), &|_| {}, |_| {}).expect("generation");
     dir
 }
 

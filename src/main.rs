@@ -32,6 +32,9 @@ enum Command {
         /// Build every sector in which each side has at most this many stones.
         #[arg(long, default_value_t = 5)]
         max_stones: usize,
+        /// Build only the sectors with at most this many stones in all.
+        #[arg(long)]
+        max_total: Option<usize>,
         /// Worker threads (default: one per core).
         #[arg(long)]
         threads: Option<usize>,
@@ -138,8 +141,15 @@ fn main() -> Result<()> {
         Some(Command::GenDb {
             out,
             max_stones,
+            max_total,
             threads,
-        }) => gen_db(&out, max_stones, threads),
+        }) => {
+            let range = morris::endgame::SectorRange {
+                per_side: max_stones,
+                total: max_total.unwrap_or(2 * max_stones),
+            };
+            gen_db(&out, range, threads)
+        }
         Some(Command::DbStats { dir }) => db_stats(&dir),
         Some(Command::Probe { fen, db }) => probe(&fen, &db),
         Some(Command::Bench { depth }) => {
@@ -196,12 +206,25 @@ fn run_perft(args: &PerftArgs) -> Result<()> {
     Ok(())
 }
 
-fn gen_db(out: &std::path::Path, max_stones: usize, threads: Option<usize>) -> Result<()> {
+fn gen_db(
+    out: &std::path::Path,
+    range: morris::endgame::SectorRange,
+    threads: Option<usize>,
+) -> Result<()> {
     use morris::endgame::{SectorIndex, generate};
-    let total: u64 = (3..=max_stones)
-        .flat_map(|a| (3..=max_stones).map(move |b| SectorIndex::new(a, b).len()))
-        .sum();
-    let bar = indicatif::ProgressBar::new(total);
+    let sectors: Vec<SectorIndex> = range
+        .pairs()
+        .into_iter()
+        .flat_map(|(a, b)| {
+            if a == b {
+                vec![(a, b)]
+            } else {
+                vec![(a, b), (b, a)]
+            }
+        })
+        .map(|(a, b)| SectorIndex::new(a, b))
+        .collect();
+    let bar = indicatif::ProgressBar::new(sectors.iter().map(|s| s.len()).sum());
     bar.set_style(
         indicatif::ProgressStyle::with_template(
             "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} positions, {per_sec}, about {eta} left  {msg}",
@@ -213,21 +236,24 @@ fn gen_db(out: &std::path::Path, max_stones: usize, threads: Option<usize>) -> R
         .build()
         .context("starting the worker threads")?;
     let start = Instant::now();
+    let mut finished = 0;
     pool.install(|| {
-        generate(out, max_stones, &|_| {}, |report| {
+        // Decided positions move the bar within a sector; a finished
+        // sector sets it to the positions of every sector done so far.
+        generate(out, range, &|decided| bar.inc(decided), |report| {
             let h = report.header;
-            bar.inc(h.entries);
-            bar.set_message(format!(
-                "{}-{} {}",
-                h.mover,
-                h.other,
-                if report.reused { "kept" } else { "built" }
-            ));
+            finished += h.entries;
+            bar.set_position(finished);
+            let what = if report.reused { "kept" } else { "built" };
+            bar.println(format!("{}-{} {what}", h.mover, h.other));
         })
     })?;
-    bar.finish();
+    bar.finish_and_clear();
     println!(
-        "Built every sector up to {max_stones} stones a side in {:.1} s",
+        "Built {} sectors (up to {} stones a side, {} in all) in {:.1} s",
+        sectors.len(),
+        range.per_side,
+        range.total,
         start.elapsed().as_secs_f64()
     );
     Ok(())

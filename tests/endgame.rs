@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use morris::endgame::{DbOutcome, DbValue, EndgameDb, SectorIndex, generate};
+use morris::endgame::{DbOutcome, DbValue, EndgameDb, SectorIndex, SectorRange, generate};
 use morris::{Bitboard, Color, Position, Rules, Setup, Symmetry};
 
 /// The sectors up to four stones a side, built once for all tests.
@@ -14,7 +14,7 @@ fn database() -> &'static (PathBuf, EndgameDb) {
     DB.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("morris-endgame-test-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        generate(&dir, 4, &|_| {}, |_| {}).expect("generation");
+        generate(&dir, SectorRange::per_side(4), &|_| {}, |_| {}).expect("generation");
         let (db, rejected) = EndgameDb::open(&dir).expect("open");
         assert!(rejected.is_empty(), "{rejected:?}");
         (dir, db)

@@ -17,7 +17,7 @@ mod probe;
 pub use build::{BuiltSector, SmallerSectors, build_pair};
 pub use file::{SectorFile, sector_file_name, write_sector};
 pub use index::{Canonical, SectorIndex, binomial};
-pub use probe::{EndgameDb, GenerationReport, generate};
+pub use probe::{EndgameDb, GenerationReport, SectorRange, generate};
 
 /// Win, loss or draw for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -117,17 +117,48 @@ pub struct GenerationReport {
     pub reused: bool,
 }
 
-/// Builds, in `dir`, every sector in which each side has 3 to `max_stones`
-/// stones, smallest first, a pair (a, b) and (b, a) at a time; sectors
-/// whose files are present and valid are kept. `progress` hears of each
-/// batch of decided positions; `done` of each sector finished.
+/// Which sectors to build: each side 3 to `per_side` stones, and at most
+/// `total` stones in all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SectorRange {
+    /// The most stones of one side.
+    pub per_side: usize,
+    /// The most stones of both sides together.
+    pub total: usize,
+}
+
+impl SectorRange {
+    /// Every sector with at most `per_side` stones a side.
+    pub fn per_side(per_side: usize) -> SectorRange {
+        SectorRange {
+            per_side,
+            total: 2 * per_side,
+        }
+    }
+
+    /// The sector pairs (a <= b) in the range, in the order they are built.
+    pub fn pairs(self) -> Vec<(usize, usize)> {
+        let max = self.per_side.clamp(3, 12);
+        let mut pairs: Vec<(usize, usize)> = (3..=max)
+            .flat_map(|a| (a..=max).map(move |b| (a, b)))
+            .filter(|&(a, b)| a + b <= self.total)
+            .collect();
+        pairs.sort_by_key(|&(a, b)| (a + b, a));
+        pairs
+    }
+}
+
+/// Builds, in `dir`, every sector of `range`, smallest first, a pair
+/// (a, b) and (b, a) at a time; sectors whose files are present and valid
+/// are kept. `progress` hears of each batch of decided positions; `done`
+/// of each sector finished.
 ///
 /// # Errors
 ///
 /// A file that cannot be written.
 pub fn generate(
     dir: &Path,
-    max_stones: usize,
+    range: SectorRange,
     progress: &(dyn Fn(u64) + Sync),
     mut done: impl FnMut(&GenerationReport),
 ) -> Result<(), DbError> {
@@ -135,13 +166,8 @@ pub fn generate(
         path: dir.to_owned(),
         problem: DbProblem::Io(e.to_string()),
     })?;
-    let max = max_stones.clamp(3, 12);
-    let mut pairs: Vec<(usize, usize)> = (3..=max)
-        .flat_map(|a| (a..=max).map(move |b| (a, b)))
-        .collect();
-    pairs.sort_by_key(|&(a, b)| (a + b, a));
     let mut db = EndgameDb::default();
-    for (a, b) in pairs {
+    for (a, b) in range.pairs() {
         let sectors = if a == b {
             vec![(a, b)]
         } else {
