@@ -49,7 +49,7 @@ enum Command {
         /// The position string.
         fen: String,
         /// Folder of database files.
-        #[arg(long)]
+        #[arg(long, default_value = "db")]
         db: std::path::PathBuf,
     },
     /// Search a fixed set of positions; the node count is a signature of the search.
