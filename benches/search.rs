@@ -5,12 +5,10 @@
 
 use std::hint::black_box;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use morris::{
-    BENCH_POSITIONS, MAX_SKILL, Position, Rules, SearchControl, SearchEvent, SearchLimits,
-    SearchRequest, TranspositionTable, evaluate, run_search,
+    BENCH_POSITIONS, Position, Rules, SearchLimits, SearchRequest, TranspositionTable, evaluate,
 };
 
 const DEPTH: u32 = 8;
@@ -25,29 +23,8 @@ fn positions() -> Vec<Position> {
 /// Searches `root` to `DEPTH` with a fresh table; returns the nodes.
 fn search(root: Position) -> u64 {
     let tt = Arc::new(TranspositionTable::new(16).expect("table"));
-    let request = SearchRequest {
-        root,
-        game_keys: vec![root.key()],
-        limits: SearchLimits::depth(DEPTH),
-        threads: 1,
-        multipv: 1,
-        skill: MAX_SKILL,
-        move_overhead: Duration::ZERO,
-        endgame: None,
-    };
-    let mut nodes = 0;
-    run_search(
-        &request,
-        tt,
-        &SearchControl::default(),
-        Instant::now(),
-        |event| {
-            if let SearchEvent::Info(info) = event {
-                nodes = info.nodes;
-            }
-        },
-    );
-    nodes
+    let request = SearchRequest::new(root, &[root.key()], SearchLimits::depth(DEPTH));
+    request.run(tt).last_info.map_or(0, |info| info.nodes)
 }
 
 fn bench_search(c: &mut Criterion) {

@@ -7,8 +7,7 @@ use std::time::{Duration, Instant};
 use crate::limits::SearchLimits;
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::search::SearchEvent;
-use crate::threads::{MAX_SKILL, SearchControl, SearchRequest, run_search};
+use crate::threads::SearchRequest;
 use crate::tt::TranspositionTable;
 
 /// Nine Men's Morris positions from every phase: the opening, placing with
@@ -53,28 +52,8 @@ pub fn run_bench(depth: u32, mut progress: impl FnMut(usize, u64)) -> BenchRepor
             Ok(tt) => Arc::new(tt),
             Err(_) => continue,
         };
-        let request = SearchRequest {
-            root,
-            game_keys: vec![root.key()],
-            limits: SearchLimits::depth(depth),
-            threads: 1,
-            multipv: 1,
-            skill: MAX_SKILL,
-            move_overhead: Duration::ZERO,
-            endgame: None,
-        };
-        let mut nodes = 0;
-        run_search(
-            &request,
-            tt,
-            &SearchControl::default(),
-            Instant::now(),
-            |event| {
-                if let SearchEvent::Info(info) = event {
-                    nodes = info.nodes;
-                }
-            },
-        );
+        let request = SearchRequest::new(root, &[root.key()], SearchLimits::depth(depth));
+        let nodes = request.run(tt).last_info.map_or(0, |info| info.nodes);
         progress(index, nodes);
         total += nodes;
     }

@@ -72,6 +72,6 @@ pub use search::{
 pub use setup::Setup;
 pub use symmetry::Symmetry;
 pub use tables::Tables;
-pub use threads::{MAX_SKILL, SearchControl, SearchRequest, run_search};
+pub use threads::{MAX_SKILL, SearchControl, SearchRequest, SearchResult, run_search};
 pub use tt::{Bound, Entry, TranspositionTable};
 pub use types::{Color, Phase, Square};

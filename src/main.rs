@@ -265,27 +265,21 @@ fn db_stats(dir: &std::path::Path) -> Result<()> {
         eprintln!("skipped: {err}");
     }
     let headers = db.headers();
-    for h in &headers {
-        let [wins, draws, losses] = h.placement_counts;
-        println!(
-            "{}-{} positions {} wins {wins} draws {draws} losses {losses} longest-win {}",
-            h.mover,
-            h.other,
-            wins + draws + losses,
-            h.longest_win
-        );
-    }
+    let table = |counts: fn(&morris::endgame::Header) -> [u64; 3]| {
+        for h in &headers {
+            let [wins, draws, losses] = counts(h);
+            println!(
+                "{}-{} positions {} wins {wins} draws {draws} losses {losses} longest-win {}",
+                h.mover,
+                h.other,
+                wins + draws + losses,
+                h.longest_win
+            );
+        }
+    };
+    table(|h| h.placement_counts);
     println!("over symmetry classes:");
-    for h in &headers {
-        let [wins, draws, losses] = h.class_counts;
-        println!(
-            "{}-{} positions {} wins {wins} draws {draws} losses {losses} longest-win {}",
-            h.mover,
-            h.other,
-            wins + draws + losses,
-            h.longest_win
-        );
-    }
+    table(|h| h.class_counts);
     Ok(())
 }
 

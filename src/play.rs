@@ -2,14 +2,13 @@
 
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::game::Game;
 use crate::limits::{Limit, SearchLimits};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::search::SearchEvent;
-use crate::threads::{MAX_SKILL, SearchControl, SearchRequest, run_search};
+use crate::threads::{MAX_SKILL, SearchRequest};
 use crate::tt::TranspositionTable;
 use crate::types::{Color, Square};
 
@@ -102,31 +101,17 @@ fn engine_move(
     tt: &Arc<TranspositionTable>,
 ) -> Option<Move> {
     let request = SearchRequest {
-        root: *game.position(),
-        game_keys: game.keys().to_vec(),
-        limits: SearchLimits {
-            limits: vec![Limit::MoveTime(move_time)],
-            ..SearchLimits::default()
-        },
-        threads: 1,
-        multipv: 1,
         skill,
-        move_overhead: Duration::ZERO,
-        endgame: None,
+        ..SearchRequest::new(
+            *game.position(),
+            game.keys(),
+            SearchLimits {
+                limits: vec![Limit::MoveTime(move_time)],
+                ..SearchLimits::default()
+            },
+        )
     };
-    let mut best = None;
-    run_search(
-        &request,
-        Arc::clone(tt),
-        &SearchControl::default(),
-        Instant::now(),
-        |event| {
-            if let SearchEvent::BestMove { best: mv, .. } = event {
-                best = mv;
-            }
-        },
-    );
-    best
+    request.run(Arc::clone(tt)).best
 }
 
 /// Reads the person's move: a full token, or an action followed (after a

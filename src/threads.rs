@@ -12,7 +12,7 @@ use crate::eval::STONE;
 use crate::limits::{Limit, SearchLimits, TimeManager};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::search::{RootMove, SearchContext, SearchEvent, Worker};
+use crate::search::{RootMove, SearchContext, SearchEvent, SearchInfo, Worker};
 use crate::tt::TranspositionTable;
 
 /// What to search and how.
@@ -34,6 +34,54 @@ pub struct SearchRequest {
     pub move_overhead: Duration,
     /// Endgame databases to probe, if any.
     pub endgame: Option<Arc<EndgameDb>>,
+}
+
+/// What a search run to its end found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play, `None` when there is none.
+    pub best: Option<Move>,
+    /// The reply expected.
+    pub ponder: Option<Move>,
+    /// The report of the last completed depth.
+    pub last_info: Option<SearchInfo>,
+}
+
+impl SearchRequest {
+    /// A one-thread, full-strength search of `root` (reached through
+    /// `game_keys`, the root's key last) under `limits`.
+    pub fn new(root: Position, game_keys: &[u64], limits: SearchLimits) -> SearchRequest {
+        SearchRequest {
+            root,
+            game_keys: game_keys.to_vec(),
+            limits,
+            threads: 1,
+            multipv: 1,
+            skill: MAX_SKILL,
+            move_overhead: Duration::ZERO,
+            endgame: None,
+        }
+    }
+
+    /// Runs the search on the calling thread to its end; the limits must
+    /// end it (neither `infinite` nor `ponder`).
+    pub fn run(&self, tt: Arc<TranspositionTable>) -> SearchResult {
+        let mut result = SearchResult::default();
+        run_search(
+            self,
+            tt,
+            &SearchControl::default(),
+            Instant::now(),
+            |event| match event {
+                SearchEvent::Info(info) => result.last_info = Some(info),
+                SearchEvent::BestMove { best, ponder } => {
+                    result.best = best;
+                    result.ponder = ponder;
+                }
+            },
+        );
+        result
+    }
 }
 
 /// The flags through which a running search is steered.

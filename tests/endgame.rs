@@ -183,31 +183,16 @@ fn short_wins_and_losses_are_confirmed_by_a_plain_search() {
 
 /// The engine's move with the databases, at a small depth.
 fn engine_move(game: &morris::Game, db: &std::sync::Arc<EndgameDb>) -> morris::Move {
-    use std::time::{Duration, Instant};
     let request = morris::SearchRequest {
-        root: *game.position(),
-        game_keys: game.keys().to_vec(),
-        limits: morris::SearchLimits::depth(2),
-        threads: 1,
-        multipv: 1,
-        skill: morris::MAX_SKILL,
-        move_overhead: Duration::ZERO,
         endgame: Some(std::sync::Arc::clone(db)),
+        ..morris::SearchRequest::new(
+            *game.position(),
+            game.keys(),
+            morris::SearchLimits::depth(2),
+        )
     };
     let tt = std::sync::Arc::new(morris::TranspositionTable::new(1).unwrap());
-    let mut best = None;
-    morris::run_search(
-        &request,
-        tt,
-        &morris::SearchControl::default(),
-        Instant::now(),
-        |event| {
-            if let morris::SearchEvent::BestMove { best: mv, .. } = event {
-                best = mv;
-            }
-        },
-    );
-    best.expect("a move in a live position")
+    request.run(tt).best.expect("a move in a live position")
 }
 
 #[test]

@@ -15,7 +15,7 @@ mod index;
 mod probe;
 
 pub use build::{BuiltSector, SmallerSectors, build_pair};
-pub use file::{SectorFile, sector_file_name, write_sector};
+pub use file::{Header, SectorFile, sector_file_name, write_sector};
 pub use index::{Canonical, SectorIndex, binomial};
 pub use probe::{EndgameDb, GenerationReport, SectorRange, generate};
 

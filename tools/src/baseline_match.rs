@@ -18,8 +18,7 @@ use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
 use morris::{
-    Color, Game, Limit, MATE, Move, Position, SearchControl, SearchEvent, SearchLimits,
-    SearchRequest, TranspositionTable, run_search,
+    Color, Game, Limit, MATE, Move, Position, SearchLimits, SearchRequest, TranspositionTable,
 };
 
 #[derive(Parser)]
@@ -167,31 +166,13 @@ fn morris_move(args: &Args, game: &Game, tt: Arc<TranspositionTable>) -> (Move, 
         Some(depth) => Limit::Depth(depth),
         None => Limit::MoveTime(Duration::from_millis(args.movetime)),
     };
-    let request = SearchRequest {
-        root: *game.position(),
-        game_keys: game.keys().to_vec(),
-        limits: SearchLimits {
-            limits: vec![limit],
-            ..SearchLimits::default()
-        },
-        threads: 1,
-        multipv: 1,
-        skill: morris::MAX_SKILL,
-        move_overhead: Duration::ZERO,
-        endgame: None,
+    let limits = SearchLimits {
+        limits: vec![limit],
+        ..SearchLimits::default()
     };
-    let mut best = None;
-    let mut depth = 0;
-    run_search(
-        &request,
-        tt,
-        &SearchControl::default(),
-        Instant::now(),
-        |event| match event {
-            SearchEvent::Info(info) => depth = info.depth,
-            SearchEvent::BestMove { best: mv, .. } => best = mv,
-        },
-    );
+    let result = SearchRequest::new(*game.position(), game.keys(), limits).run(tt);
+    let best = result.best;
+    let depth = result.last_info.map_or(0, |info| info.depth);
     (
         best.unwrap_or_else(|| game.position().legal_moves()[0]),
         depth,
