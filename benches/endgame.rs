@@ -7,8 +7,8 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use morris::endgame::{EndgameDb, SectorIndex, SectorRange, build_pair, generate};
-use morris::{Bitboard, Color, Position, Rules, Setup};
+use morris::Position;
+use morris::endgame::{EndgameDb, SectorIndex, SectorRange, build_pair, generate, sector_position};
 
 fn folder() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("morris-endgame-bench-{}", std::process::id()));
@@ -23,15 +23,8 @@ fn sample_positions() -> Vec<Position> {
     (0..sector.len())
         .step_by(997)
         .map(|index| {
-            let (mover, other): (Bitboard, Bitboard) = sector.decode(index);
-            let setup = Setup {
-                stones: [mover, other],
-                side_to_move: Color::White,
-                in_hand: [0, 0],
-                plies_since_removal: 0,
-                fullmove_number: 1,
-            };
-            Position::from_setup(&setup, Rules::default()).expect("position")
+            let (mover, other) = sector.decode(index);
+            sector_position(mover, other)
         })
         .collect()
 }

@@ -210,11 +210,6 @@ impl<'a> Worker<'a> {
         &self.root_moves
     }
 
-    /// The deepest iteration completed.
-    pub fn completed_depth(&self) -> u32 {
-        self.completed_depth
-    }
-
     /// Iterative deepening until a limit or `stop`; the main worker (id 0)
     /// reports each completed depth through `report`.
     pub fn iterate(&mut self, mut report: impl FnMut(SearchInfo)) {

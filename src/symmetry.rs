@@ -33,9 +33,6 @@ impl Symmetry {
         all
     };
 
-    /// The identity.
-    pub const IDENTITY: Symmetry = Symmetry(0);
-
     /// Clockwise quarter turns, then a left-right mirror if bit 2 is set,
     /// then the inner and outer rings swapped if bit 3 is set.
     const fn map(self, sq: Square) -> Square {

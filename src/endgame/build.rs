@@ -27,8 +27,9 @@ use crate::position::Position;
 use crate::rules::Rules;
 use crate::types::Color;
 
-/// The position with `mover` to move (as White) against `other`.
-pub(crate) fn sector_position(mover: Bitboard, other: Bitboard) -> Position {
+/// The position of a sector with `mover` to move (as White) against
+/// `other`, nothing in hand, under the rules the databases are built for.
+pub fn sector_position(mover: Bitboard, other: Bitboard) -> Position {
     Position::from_parts([mover, other], [0, 0], Color::White, Rules::default(), 0, 1)
 }
 

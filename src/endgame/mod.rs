@@ -14,7 +14,7 @@ mod file;
 mod index;
 mod probe;
 
-pub use build::{BuiltSector, SmallerSectors, build_pair};
+pub use build::{BuiltSector, SmallerSectors, build_pair, sector_position};
 pub use file::{Header, SectorFile, sector_file_name, write_sector};
 pub use index::{Canonical, SectorIndex, binomial};
 pub use probe::{EndgameDb, GenerationReport, SectorRange, generate};
