@@ -2,6 +2,9 @@
 
 use std::time::Instant;
 
+use std::io::Write;
+use std::process::ExitCode;
+
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
@@ -81,6 +84,32 @@ struct PerftArgs {
     no_flying: bool,
 }
 
+/// Writes a line to standard output, returning the error (a closed pipe,
+/// say) instead of panicking as `println!` does.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        writeln!(std::io::stdout().lock(), $($arg)*)?
+    };
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        // A reader that went away (`morris perft 6 --divide | head`) is not an error.
+        Err(err)
+            if err
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 #[derive(clap::Args)]
 struct PlayArgs {
     /// Your colour: white, black or random.
@@ -100,7 +129,7 @@ struct PlayArgs {
     no_flying: bool,
 }
 
-fn main() -> Result<()> {
+fn run() -> Result<()> {
     match Cli::parse().command {
         None | Some(Command::Uci) => {
             let stdin = std::io::BufReader::new(std::io::stdin());
@@ -161,9 +190,9 @@ fn main() -> Result<()> {
                 );
             });
             let millis = report.time.as_millis();
-            println!("Total time (ms) : {millis}");
-            println!("Nodes searched  : {}", report.nodes);
-            println!(
+            out!("Total time (ms) : {millis}");
+            out!("Nodes searched  : {}", report.nodes);
+            out!(
                 "Nodes/second    : {}",
                 u128::from(report.nodes) * 1000 / millis.max(1)
             );
@@ -195,14 +224,14 @@ fn run_perft(args: &PerftArgs) -> Result<()> {
     };
     if args.divide {
         for (mv, count) in &counts {
-            println!("{mv}: {count}");
+            out!("{mv}: {count}");
         }
-        println!();
+        out!();
     }
     let nps = total as f64 / elapsed.as_secs_f64().max(1e-9);
-    println!("Time: {} ms", elapsed.as_millis());
-    println!("Nodes per second: {nps:.0}");
-    println!("Nodes searched: {total}");
+    out!("Time: {} ms", elapsed.as_millis());
+    out!("Nodes per second: {nps:.0}");
+    out!("Nodes searched: {total}");
     Ok(())
 }
 
@@ -249,7 +278,7 @@ fn gen_db(
         })
     })?;
     bar.finish_and_clear();
-    println!(
+    out!(
         "Built {} sectors (up to {} stones a side, {} in all) in {:.1} s",
         sectors.len(),
         range.per_side,
@@ -265,10 +294,10 @@ fn db_stats(dir: &std::path::Path) -> Result<()> {
         eprintln!("skipped: {err}");
     }
     let headers = db.headers();
-    let table = |counts: fn(&morris::endgame::Header) -> [u64; 3]| {
+    let table = |counts: fn(&morris::endgame::Header) -> [u64; 3]| -> Result<()> {
         for h in &headers {
             let [wins, draws, losses] = counts(h);
-            println!(
+            out!(
                 "{}-{} positions {} wins {wins} draws {draws} losses {losses} longest-win {}",
                 h.mover,
                 h.other,
@@ -276,10 +305,11 @@ fn db_stats(dir: &std::path::Path) -> Result<()> {
                 h.longest_win
             );
         }
+        Ok(())
     };
-    table(|h| h.placement_counts);
-    println!("over symmetry classes:");
-    table(|h| h.class_counts);
+    table(|h| h.placement_counts)?;
+    out!("over symmetry classes:");
+    table(|h| h.class_counts)?;
     Ok(())
 }
 
@@ -297,7 +327,7 @@ fn probe(fen: &str, dir: &std::path::Path) -> Result<()> {
         .to_lowercase(),
         None => "not in the databases".to_owned(),
     };
-    println!("position: {}", describe(db.probe(&pos)));
+    out!("position: {}", describe(db.probe(&pos)));
     for mv in pos.legal_moves() {
         let mut child = pos;
         child.play_unchecked(mv);
@@ -305,7 +335,7 @@ fn probe(fen: &str, dir: &std::path::Path) -> Result<()> {
             Some(outcome) => format!("ends the game: {outcome}"),
             None => format!("leaves the opponent: {}", describe(db.probe(&child))),
         };
-        println!("{mv}: {text}");
+        out!("{mv}: {text}");
     }
     Ok(())
 }
