@@ -260,9 +260,8 @@ impl Engine {
         if let Some(action) = self.pending {
             // Search only the turns that begin with the action given.
             let completions = root
-                .legal_moves()
+                .completions(action)
                 .into_iter()
-                .filter(|mv| mv.from == action.from && mv.to == action.to)
                 .filter(|mv| limits.search_moves.is_empty() || limits.search_moves.contains(mv));
             limits.search_moves = completions.collect();
         } else if let Some(outcome) = self.game.outcome() {

@@ -57,13 +57,20 @@ impl SearchLimits {
         }
     }
 
+    /// The smallest value of the limits `pick` accepts.
+    fn smallest<T: Ord>(&self, pick: impl Fn(&Limit) -> Option<T>) -> Option<T> {
+        self.limits.iter().filter_map(pick).min()
+    }
+
     /// The depth limit, if any; the default depth when nothing limits the search.
     pub fn max_depth(&self) -> Option<u32> {
-        let depth = self.limits.iter().filter_map(|l| match l {
-            Limit::Depth(d) => Some(*d),
-            _ => None,
-        });
-        match depth.min() {
+        match self.smallest(|l| {
+            if let Limit::Depth(d) = l {
+                Some(*d)
+            } else {
+                None
+            }
+        }) {
             Some(d) => Some(d),
             None if self.limits.is_empty() && !self.infinite && !self.ponder => {
                 Some(SearchLimits::DEFAULT_DEPTH)
@@ -74,24 +81,24 @@ impl SearchLimits {
 
     /// The node limit, if any.
     pub fn max_nodes(&self) -> Option<u64> {
-        self.limits
-            .iter()
-            .filter_map(|l| match l {
-                Limit::Nodes(n) => Some(*n),
-                _ => None,
-            })
-            .min()
+        self.smallest(|l| {
+            if let Limit::Nodes(n) = l {
+                Some(*n)
+            } else {
+                None
+            }
+        })
     }
 
     /// The mate limit in own turns, if any.
     pub fn mate(&self) -> Option<u32> {
-        self.limits
-            .iter()
-            .filter_map(|l| match l {
-                Limit::Mate(n) => Some(*n),
-                _ => None,
-            })
-            .min()
+        self.smallest(|l| {
+            if let Limit::Mate(n) = l {
+                Some(*n)
+            } else {
+                None
+            }
+        })
     }
 
     /// Whether the search plays to a clock or a move time (and so may stop

@@ -78,6 +78,14 @@ impl Position {
         self.generate(true)
     }
 
+    /// The legal moves that begin with `action` (its origin and
+    /// destination): the ways to finish a turn given without its removal.
+    pub fn completions(&self, action: Move) -> MoveList {
+        let mut moves = self.legal_moves();
+        moves.retain(|mv| mv.from == action.from && mv.to == action.to);
+        moves
+    }
+
     fn generate(&self, mills_only: bool) -> MoveList {
         let mut moves = MoveList::new();
         if self.side_to_move_is_short() {

@@ -259,12 +259,7 @@ fn ask_removal(
     game: &Game,
     action: Move,
 ) -> io::Result<Option<Move>> {
-    let choices: Vec<Move> = game
-        .position()
-        .legal_moves()
-        .into_iter()
-        .filter(|m| m.from == action.from && m.to == action.to)
-        .collect();
+    let choices = game.position().completions(action);
     let names: Vec<String> = choices
         .iter()
         .filter_map(|m| m.removal)

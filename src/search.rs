@@ -161,6 +161,8 @@ pub struct Worker<'a> {
     history: Box<[[i32; 24]; 25]>,
     nodes: u64,
     unflushed: u64,
+    /// The node limit, looked up once rather than at every node.
+    node_limit: Option<u64>,
     seldepth: usize,
     stopped: bool,
     completed_depth: u32,
@@ -199,6 +201,7 @@ impl<'a> Worker<'a> {
             history: Box::new([[0; 24]; 25]),
             nodes: 0,
             unflushed: 0,
+            node_limit: ctx.limits.max_nodes(),
             seldepth: 0,
             stopped: false,
             completed_depth: 0,
@@ -383,7 +386,7 @@ impl<'a> Worker<'a> {
     fn count_node(&mut self) {
         self.nodes += 1;
         self.unflushed += 1;
-        if let Some(limit) = self.ctx.limits.max_nodes() {
+        if let Some(limit) = self.node_limit {
             if self.ctx.nodes.load(Ordering::Relaxed) + self.unflushed >= limit {
                 self.stop_all();
             }

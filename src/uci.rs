@@ -467,10 +467,11 @@ fn describe(engine: &Engine) -> String {
     let game = engine.game();
     let pos = game.position();
     let side = pos.side_to_move();
-    let mut moves: Vec<String> = pos.legal_moves().iter().map(Move::to_string).collect();
-    if let Some(action) = engine.pending() {
-        moves.retain(|m| m.starts_with(&action.to_string()));
-    }
+    let moves = match engine.pending() {
+        Some(action) => pos.completions(action),
+        None => pos.legal_moves(),
+    };
+    let moves: Vec<String> = moves.iter().map(Move::to_string).collect();
     let mut text = pos.diagram();
     text.push_str(&format!("\nFen: {}\n", pos.fen()));
     text.push_str(&format!("Variant: {}\n", pos.rules().variant));

@@ -466,3 +466,26 @@ fn lasker_may_slide_instead_of_placing() {
         }
     );
 }
+
+#[test]
+fn completions_finish_the_given_action_only() {
+    // In Lasker Morris a placement on g7 and slides from g7 share a prefix
+    // in writing; only the placement's removals complete the placement.
+    let pos = position(
+        "WW./.B./B../W.B..W/.../.B./... w 6 6 1 5",
+        Rules::new(Variant::Lasker),
+    );
+    let mut placement: Vec<String> = pos
+        .completions(mv("g7"))
+        .iter()
+        .map(Move::to_string)
+        .collect();
+    placement.sort();
+    assert_eq!(placement, ["g7xc4", "g7xc5", "g7xd2", "g7xd6"]);
+    let slide: Vec<String> = pos
+        .completions(mv("d7-g7"))
+        .iter()
+        .map(Move::to_string)
+        .collect();
+    assert_eq!(slide, ["d7-g7"]);
+}
