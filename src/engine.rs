@@ -1,6 +1,7 @@
 //! The engine front end: the game being played, the options, the table and
 //! the running search, behind the calls the protocol makes.
 
+use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -14,11 +15,11 @@ use crate::error::{GoError, IllegalReason, OptionError, PositionError};
 use crate::game::{Game, Outcome};
 use crate::limits::SearchLimits;
 use crate::moves::Move;
-use crate::options::{EngineOptions, MoveNotation};
+use crate::options::EngineOptions;
 use crate::position::Position;
 use crate::search::SearchEvent;
 use crate::threads::{SearchControl, SearchRequest, run_search};
-use crate::tt::TranspositionTable;
+use crate::tt::{Bound, TranspositionTable};
 use crate::types::Square;
 
 /// How a `go` began.
@@ -36,7 +37,18 @@ struct RunningSearch {
     infinite: bool,
     /// The action of a split turn whose removal is being searched.
     pending: Option<Move>,
-    notation: MoveNotation,
+}
+
+/// The answer of a finished search, for the protocol to write.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BestMove {
+    /// The move to play, `None` when there is none.
+    pub best: Option<Move>,
+    /// The reply expected, to ponder on.
+    pub ponder: Option<Move>,
+    /// The mill-closing action, given without its removal, that `best`
+    /// completes: only the removal is news to the GUI.
+    pub completes: Option<Move>,
 }
 
 /// The engine: a game, options, a transposition table and at most one
@@ -267,9 +279,6 @@ impl Engine {
         } else if let Some(outcome) = self.game.outcome() {
             return Ok(GoStart::GameOver(outcome));
         }
-        let control = SearchControl::default();
-        control.pondering.store(limits.ponder, Ordering::Relaxed);
-        let infinite = limits.infinite;
         let request = SearchRequest {
             root,
             game_keys: self.game.keys().to_vec(),
@@ -280,23 +289,40 @@ impl Engine {
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),
             endgame: self.endgame.clone(),
         };
+        self.launch(
+            request,
+            start,
+            events,
+            |request, tt, control, start, send| run_search(request, tt, control, start, send),
+        );
+        Ok(GoStart::Searching)
+    }
+
+    /// Runs `search` over `request` on a thread of its own (see
+    /// [`spawn_guarded`]) and counts it as the running search.
+    fn launch(
+        &mut self,
+        request: SearchRequest,
+        start: Instant,
+        events: Sender<SearchEvent>,
+        search: SearchFn,
+    ) {
+        let control = SearchControl::default();
+        control
+            .pondering
+            .store(request.limits.ponder, Ordering::Relaxed);
+        let infinite = request.limits.infinite;
         let tt = Arc::clone(&self.tt);
         let thread_control = control.clone();
-        let thread = std::thread::spawn(move || {
-            run_search(&request, tt, &thread_control, start, |event| {
-                // The receiver outlives every search; a send fails only
-                // while the engine shuts down, when the event is moot.
-                let _ = events.send(event);
-            });
+        let thread = spawn_guarded(events, fallback_move(&request), move |send| {
+            search(&request, tt, &thread_control, start, send);
         });
         self.search = Some(RunningSearch {
             control,
             thread,
             infinite,
             pending: self.pending,
-            notation: self.options.notation,
         });
-        Ok(GoStart::Searching)
     }
 
     /// Asks the running search, if any, to end; its best move follows.
@@ -313,35 +339,17 @@ impl Engine {
         }
     }
 
-    /// Ends the bookkeeping of a search that sent its best move, and writes
-    /// the `bestmove` reply in the notation in force when it started.
-    pub fn finish_search(&mut self, best: Option<Move>, ponder: Option<Move>) -> String {
+    /// Ends the bookkeeping of a search that sent its best move.
+    pub fn finish_search(&mut self, best: Option<Move>, ponder: Option<Move>) -> BestMove {
         let Some(search) = self.search.take() else {
-            return "bestmove (none)".to_owned();
+            return BestMove::default();
         };
         // The thread has sent its last event and is returning.
         let _ = search.thread.join();
-        let Some(best) = best else {
-            return "bestmove (none)".to_owned();
-        };
-        let text = |mv: Move| match (search.notation, mv.removal) {
-            (MoveNotation::Split, Some(_)) => Move {
-                removal: None,
-                ..mv
-            }
-            .to_string(),
-            _ => mv.to_string(),
-        };
-        let best_text = match (search.pending, best.removal) {
-            (Some(_), Some(removal)) => format!("x{removal}"),
-            _ => text(best),
-        };
-        // A ponder move in split notation would be half a turn; leave it out.
-        match ponder.filter(|p| search.notation == MoveNotation::Compound || p.removal.is_none()) {
-            Some(ponder) if search.pending.is_none() => {
-                format!("bestmove {best_text} ponder {}", text(ponder))
-            }
-            _ => format!("bestmove {best_text}"),
+        BestMove {
+            best,
+            ponder: best.and(ponder),
+            completes: best.and(search.pending),
         }
     }
 
@@ -351,5 +359,147 @@ impl Engine {
         if let Some(search) = self.search.take() {
             let _ = search.thread.join();
         }
+    }
+}
+
+/// A whole search: [`run_search`], or a stand-in in tests.
+type SearchFn = fn(
+    &SearchRequest,
+    Arc<TranspositionTable>,
+    &SearchControl,
+    Instant,
+    &mut dyn FnMut(SearchEvent),
+);
+
+/// The move to play if the search fails before it finds one: the first it
+/// would have searched.
+fn fallback_move(request: &SearchRequest) -> Option<Move> {
+    match request.limits.search_moves.first() {
+        Some(&mv) => Some(mv),
+        None => request.root.legal_moves().first().copied(),
+    }
+}
+
+/// Runs `search` on a thread of its own, passing its events on. Should it
+/// panic, the protocol still gets its answer: a [`SearchEvent::Failed`],
+/// then the best move reported so far (or `fallback`), so that the engine
+/// is never left waiting for a search that is gone.
+fn spawn_guarded(
+    events: Sender<SearchEvent>,
+    fallback: Option<Move>,
+    search: impl FnOnce(&mut dyn FnMut(SearchEvent)) + Send + 'static,
+) -> JoinHandle<()> {
+    std::thread::spawn(move || {
+        let mut best_so_far = fallback;
+        let mut answered = false;
+        let mut send = |event: SearchEvent| {
+            match &event {
+                SearchEvent::Info(info) if info.multipv == 1 && info.bound == Bound::Exact => {
+                    best_so_far = info.pv.first().copied().or(best_so_far);
+                }
+                SearchEvent::BestMove { .. } => answered = true,
+                _ => {}
+            }
+            // The receiver outlives every search; a send fails only while
+            // the engine shuts down, when the event is moot.
+            let _ = events.send(event);
+        };
+        let result = panic::catch_unwind(AssertUnwindSafe(|| search(&mut send)));
+        if let Err(payload) = result {
+            let reason = payload
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a search thread panicked".to_owned());
+            let _ = events.send(SearchEvent::Failed { reason });
+            if !answered {
+                let _ = events.send(SearchEvent::BestMove {
+                    best: best_so_far,
+                    ponder: None,
+                });
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crossbeam_channel::unbounded;
+
+    use super::*;
+    use crate::search::SearchInfo;
+
+    fn events_of(search: SearchFn) -> (Engine, Vec<SearchEvent>) {
+        let mut engine = Engine::new().unwrap();
+        let (events, received) = unbounded();
+        let request = SearchRequest::new(Position::startpos(), &[], SearchLimits::depth(3));
+        engine.launch(request, Instant::now(), events, search);
+        let mut seen = Vec::new();
+        while let Ok(event) = received.recv() {
+            let done = matches!(event, SearchEvent::BestMove { .. });
+            seen.push(event);
+            if done {
+                break;
+            }
+        }
+        (engine, seen)
+    }
+
+    #[test]
+    fn a_search_that_panics_still_answers_and_the_engine_goes_on() {
+        let (mut engine, events) = events_of(|_, _, _, _, send| {
+            let pv = vec!["f4".parse().unwrap(), "d6".parse().unwrap()];
+            send(SearchEvent::Info(SearchInfo {
+                depth: 1,
+                seldepth: 1,
+                multipv: 1,
+                score: crate::search::Score::Cp(0),
+                bound: Bound::Exact,
+                nodes: 1,
+                time: Duration::ZERO,
+                hashfull: 0,
+                dbhits: 0,
+                pv,
+            }));
+            panic!("planted failure");
+        });
+        let [SearchEvent::Info(_), SearchEvent::Failed { reason }, last] = &events[..] else {
+            panic!("{events:?}");
+        };
+        assert_eq!(reason, "planted failure");
+        // The best move reported before the failure is played.
+        let SearchEvent::BestMove { best, ponder } = *last else {
+            panic!("{last:?}");
+        };
+        assert_eq!(best, Some("f4".parse().unwrap()));
+        let answer = engine.finish_search(best, ponder);
+        assert_eq!(answer.best, best);
+        assert!(!engine.is_searching());
+        let (events, received) = unbounded();
+        assert_eq!(
+            engine.go(SearchLimits::depth(2), events),
+            Ok(GoStart::Searching)
+        );
+        while let Ok(event) = received.recv() {
+            if let SearchEvent::BestMove { best, ponder } = event {
+                assert!(best.is_some_and(|mv| Position::startpos().is_legal(mv)));
+                engine.finish_search(best, ponder);
+                break;
+            }
+        }
+    }
+
+    #[test]
+    fn a_search_that_panics_at_once_plays_a_legal_move() {
+        let (_, events) = events_of(|_, _, _, _, _| panic!("{}", String::from("at once")));
+        let [
+            SearchEvent::Failed { reason },
+            SearchEvent::BestMove { best, .. },
+        ] = &events[..]
+        else {
+            panic!("{events:?}");
+        };
+        assert_eq!(reason, "at once");
+        assert!(best.is_some_and(|mv| Position::startpos().is_legal(mv)));
     }
 }

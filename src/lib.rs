@@ -50,7 +50,7 @@ mod zobrist;
 
 pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchReport, run_bench};
 pub use bitboard::{Bitboard, Squares};
-pub use engine::{Engine, GoStart};
+pub use engine::{BestMove, Engine, GoStart};
 pub use error::{
     DbError, DbProblem, FenError, FenField, GoError, IllegalMoveError, IllegalReason,
     MoveSyntaxProblem, OptionError, ParseFenError, ParseMoveError, ParseSquareError,

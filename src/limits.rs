@@ -21,7 +21,8 @@ pub struct Clock {
 pub enum Limit {
     /// Search this many plies deep.
     Depth(u32),
-    /// Search about this many nodes (exactly, with one thread).
+    /// Search about this many nodes (exactly, with one thread, once depth
+    /// 1 is complete).
     Nodes(u64),
     /// Spend this long.
     MoveTime(Duration),
@@ -144,9 +145,10 @@ impl TimeManager {
                 // A move time is spent whole, unless the move is forced.
                 Limit::MoveTime(t) => tighten(None, t.saturating_sub(overhead).max(floor)),
                 Limit::Clock(clock) => {
-                    let Some(left) = clock.time[side.index()] else {
-                        continue;
-                    };
+                    // A clock given only for the other side leaves this
+                    // side no time of its own: it moves at once rather than
+                    // searching without end.
+                    let left = clock.time[side.index()].unwrap_or(Duration::ZERO);
                     let increment = clock.increment[side.index()];
                     let usable = left.saturating_sub(overhead).max(floor);
                     let moves = clock
@@ -202,6 +204,17 @@ mod tests {
         }
     }
 
+    impl SearchLimits {
+        fn with_only_white_clock(mut self) -> SearchLimits {
+            for limit in &mut self.limits {
+                if let Limit::Clock(clock) = limit {
+                    clock.time[Color::Black.index()] = None;
+                }
+            }
+            self
+        }
+    }
+
     #[test]
     fn clock_budget_stays_inside_the_time_left() {
         let overhead = Duration::from_millis(30);
@@ -237,6 +250,18 @@ mod tests {
         );
         assert_eq!(tm.maximum(), Some(Duration::from_millis(970)));
         assert_eq!(tm.optimum(), None);
+    }
+
+    #[test]
+    fn a_clock_for_the_other_side_only_leaves_no_time() {
+        // White's clock alone, Black to move: Black must not search forever.
+        let tm = TimeManager::new(
+            Instant::now(),
+            &clock(60_000, 0, None).with_only_white_clock(),
+            Color::Black,
+            Duration::from_millis(30),
+        );
+        assert_eq!(tm.maximum(), Some(Duration::from_millis(1)));
     }
 
     #[test]

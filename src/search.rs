@@ -94,6 +94,20 @@ pub struct SearchInfo {
 pub enum SearchEvent {
     /// A line of the current depth.
     Info(SearchInfo),
+    /// The root move being searched, in a long search.
+    CurrMove {
+        /// The depth being searched.
+        depth: u32,
+        /// The move.
+        mv: Move,
+        /// Its place in the root move order, from 1.
+        number: u32,
+    },
+    /// The search failed (a thread panicked); a best move still follows.
+    Failed {
+        /// What went wrong.
+        reason: String,
+    },
     /// The search is over: the move to play and the reply expected.
     BestMove {
         /// The move, or `None` when the position has none.
@@ -145,6 +159,10 @@ impl SearchContext {
 /// and looks at the clock.
 const NODE_BATCH: u64 = 1024;
 
+/// How long a search runs before it also reports the root move it is on
+/// and every aspiration fail: in a short search these would only be noise.
+const DETAILS_AFTER: Duration = Duration::from_secs(1);
+
 /// One search thread.
 pub struct Worker<'a> {
     ctx: &'a SearchContext,
@@ -166,6 +184,8 @@ pub struct Worker<'a> {
     seldepth: usize,
     stopped: bool,
     completed_depth: u32,
+    /// When the main worker starts reporting details (see [`DETAILS_AFTER`]).
+    details_after: Duration,
 }
 
 impl<'a> Worker<'a> {
@@ -205,6 +225,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             stopped: false,
             completed_depth: 0,
+            details_after: DETAILS_AFTER,
         }
     }
 
@@ -214,8 +235,10 @@ impl<'a> Worker<'a> {
     }
 
     /// Iterative deepening until a limit or `stop`; the main worker (id 0)
-    /// reports each completed depth through `report`.
-    pub fn iterate(&mut self, mut report: impl FnMut(SearchInfo)) {
+    /// reports each completed depth through `report`, details of long
+    /// searches, and a last report of where the search ended. Depth 1 is
+    /// always completed, so that there is a move with a score to play.
+    pub fn iterate(&mut self, mut report: impl FnMut(SearchEvent)) {
         let limits = &self.ctx.limits;
         let max_depth = limits
             .max_depth()
@@ -223,6 +246,7 @@ impl<'a> Worker<'a> {
         let multipv = self.ctx.multipv.clamp(1, self.root_moves.len().max(1));
         let mut best_move_changes = 0.0;
         let mut last_best = None;
+        let mut reported_nodes = None;
         for depth in 1..=max_depth {
             // Helpers skip some depths so that the threads spread over more
             // of the tree (lazy SMP).
@@ -234,7 +258,7 @@ impl<'a> Worker<'a> {
                 rm.score = -INFINITY;
             }
             for pv_index in 0..multipv {
-                self.search_with_aspiration(depth as i32, pv_index);
+                self.search_with_aspiration(depth as i32, pv_index, &mut report);
                 if self.stopped {
                     break;
                 }
@@ -249,14 +273,25 @@ impl<'a> Worker<'a> {
             self.completed_depth = depth;
             if self.id == 0 {
                 for pv_index in 0..multipv {
-                    report(self.info(depth, pv_index));
+                    report(SearchEvent::Info(self.info(depth, pv_index, Bound::Exact)));
                 }
+                reported_nodes = Some(self.total_nodes());
             }
             let best = self.root_moves.first().map(|rm| rm.mv);
             best_move_changes = best_move_changes / 2.0 + if best != last_best { 1.0 } else { 0.0 };
             last_best = best;
             if self.id == 0 && self.done_after_iteration(best_move_changes) {
                 break;
+            }
+        }
+        // The last report may be long out of date (or, for a tiny node
+        // limit, never sent): say where the search ended.
+        if self.id == 0 && reported_nodes != Some(self.total_nodes()) {
+            // A best move rescored by the unfinished depth speaks for it.
+            let unfinished = self.root_moves[0].score != -INFINITY;
+            let depth = self.completed_depth + u32::from(unfinished);
+            for pv_index in 0..multipv {
+                report(SearchEvent::Info(self.info(depth, pv_index, Bound::Exact)));
             }
         }
     }
@@ -289,7 +324,12 @@ impl<'a> Worker<'a> {
         ctx.time.elapsed().as_secs_f64() >= optimum.as_secs_f64() * instability * 0.6
     }
 
-    fn search_with_aspiration(&mut self, depth: i32, pv_index: usize) {
+    fn search_with_aspiration(
+        &mut self,
+        depth: i32,
+        pv_index: usize,
+        report: &mut impl FnMut(SearchEvent),
+    ) {
         let previous = self.root_moves[pv_index].previous_score;
         let mut delta = 30;
         let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
@@ -298,21 +338,32 @@ impl<'a> Worker<'a> {
             (-INFINITY, INFINITY)
         };
         loop {
-            let score = self.search_root(depth, alpha, beta, pv_index);
+            let score = self.search_root(depth, alpha, beta, pv_index, report);
             self.sort_root_moves(pv_index, self.root_moves.len());
             if self.stopped {
                 return;
             }
-            if score <= alpha && alpha > -INFINITY {
+            let bound = if score <= alpha && alpha > -INFINITY {
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
+                Bound::Upper
             } else if score >= beta && beta < INFINITY {
                 beta = (score + delta).min(INFINITY);
+                Bound::Lower
             } else {
                 return;
+            };
+            if self.reports_details() && self.ctx.multipv == 1 {
+                report(SearchEvent::Info(self.info(depth as u32, pv_index, bound)));
             }
             delta += delta;
         }
+    }
+
+    /// Whether this is the main worker of a search long enough to report
+    /// details.
+    fn reports_details(&self) -> bool {
+        self.id == 0 && self.ctx.time.elapsed() >= self.details_after
     }
 
     fn sort_root_moves(&mut self, from: usize, to: usize) {
@@ -320,10 +371,24 @@ impl<'a> Worker<'a> {
             .sort_by_key(|rm| std::cmp::Reverse((rm.score, rm.previous_score)));
     }
 
-    fn search_root(&mut self, depth: i32, mut alpha: i32, beta: i32, pv_index: usize) -> i32 {
+    fn search_root(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        pv_index: usize,
+        report: &mut impl FnMut(SearchEvent),
+    ) -> i32 {
         let mut best = -INFINITY;
         for i in pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
+            if self.reports_details() {
+                report(SearchEvent::CurrMove {
+                    depth: depth as u32,
+                    mv,
+                    number: i as u32 + 1,
+                });
+            }
             let mut child = self.root;
             child.play_unchecked(mv);
             self.keys.push(child.key());
@@ -360,12 +425,12 @@ impl<'a> Worker<'a> {
         best
     }
 
-    fn info(&self, depth: u32, pv_index: usize) -> SearchInfo {
+    fn info(&self, depth: u32, pv_index: usize, bound: Bound) -> SearchInfo {
         let rm = &self.root_moves[pv_index];
-        let (score, bound) = if rm.score == -INFINITY {
-            (rm.previous_score, Bound::Exact)
+        let score = if rm.score == -INFINITY {
+            rm.previous_score
         } else {
-            (rm.score, Bound::Exact)
+            rm.score
         };
         SearchInfo {
             depth,
@@ -373,7 +438,7 @@ impl<'a> Worker<'a> {
             multipv: pv_index as u32 + 1,
             score: Score::from_search(score),
             bound,
-            nodes: self.ctx.nodes.load(Ordering::Relaxed) + self.unflushed,
+            nodes: self.total_nodes(),
             time: self.ctx.time.elapsed(),
             hashfull: self.ctx.tt.hashfull(),
             dbhits: self.ctx.dbhits.load(Ordering::Relaxed),
@@ -381,19 +446,29 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Counts a node; every batch, shares the count and looks at the limits.
+    /// Nodes of every thread, this one's unshared count included.
+    fn total_nodes(&self) -> u64 {
+        self.ctx.nodes.load(Ordering::Relaxed) + self.unflushed
+    }
+
+    /// Counts a node; every batch, shares the count and looks at the
+    /// limits. The main worker heeds them only once depth 1 is complete.
     #[inline]
     fn count_node(&mut self) {
         self.nodes += 1;
         self.unflushed += 1;
+        let may_stop = self.id > 0 || self.completed_depth > 0;
         if let Some(limit) = self.node_limit {
-            if self.ctx.nodes.load(Ordering::Relaxed) + self.unflushed >= limit {
+            if may_stop && self.total_nodes() >= limit {
                 self.stop_all();
             }
         }
         if self.unflushed >= NODE_BATCH {
             self.ctx.nodes.fetch_add(self.unflushed, Ordering::Relaxed);
             self.unflushed = 0;
+            if !may_stop {
+                return;
+            }
             if self.ctx.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             } else if self.ctx.out_of_time() {
@@ -799,5 +874,53 @@ fn score_from_tt(score: i16, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use super::*;
+    use crate::types::Color;
+
+    #[test]
+    fn aspiration_fails_are_reported_as_bounds_in_long_searches() {
+        let root = Position::startpos();
+        let limits = SearchLimits::depth(4);
+        let ctx = SearchContext {
+            tt: Arc::new(TranspositionTable::new(1).unwrap()),
+            stop: Arc::default(),
+            pondering: Arc::default(),
+            time: TimeManager::new(Instant::now(), &limits, Color::White, Duration::ZERO),
+            limits,
+            nodes: AtomicU64::new(0),
+            multipv: 1,
+            endgame: None,
+            dbhits: AtomicU64::new(0),
+        };
+        let moves = root.legal_moves();
+        let mut worker = Worker::new(&ctx, 0, root, &[root.key()], &moves);
+        worker.details_after = Duration::ZERO;
+        // A last depth that promised far too much: the window around it
+        // fails low before the true score is found.
+        for rm in &mut worker.root_moves {
+            rm.previous_score = 800;
+        }
+        let mut events = Vec::new();
+        worker.search_with_aspiration(4, 0, &mut |event| events.push(event));
+        let bounds: Vec<Bound> = events
+            .iter()
+            .filter_map(|e| match e {
+                SearchEvent::Info(info) => Some(info.bound),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(bounds.first(), Some(&Bound::Upper), "{events:?}");
+        let searched = events
+            .iter()
+            .filter(|e| matches!(e, SearchEvent::CurrMove { number: 1, .. }))
+            .count();
+        assert_eq!(searched, bounds.len() + 1);
     }
 }

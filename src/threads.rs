@@ -78,6 +78,7 @@ impl SearchRequest {
                     result.best = best;
                     result.ponder = ponder;
                 }
+                SearchEvent::CurrMove { .. } | SearchEvent::Failed { .. } => {}
             },
         );
         result
@@ -159,14 +160,11 @@ pub fn run_search(
             });
         }
         let mut main = Worker::new(&ctx, 0, request.root, &request.game_keys, &root_moves);
-        main.iterate(|info| {
-            let mut info = info;
-            if weakened {
-                info.multipv = info.multipv.min(request.multipv as u32);
-            }
-            if !weakened || info.multipv as usize <= request.multipv {
-                send(SearchEvent::Info(info));
-            }
+        main.iterate(|event| match event {
+            // A weakened search looks at more lines than it was asked to
+            // report.
+            SearchEvent::Info(info) if weakened && info.multipv as usize > request.multipv => {}
+            event => send(event),
         });
         main.flush_nodes();
         // `infinite` and `ponder` searches answer only when told to.

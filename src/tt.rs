@@ -38,16 +38,26 @@ pub struct Entry {
 }
 
 const ENTRIES_PER_CLUSTER: usize = 4;
+const CLUSTER_BYTES: usize = ENTRIES_PER_CLUSTER * std::mem::size_of::<Slot>();
 const GENERATION_BITS: u32 = 6;
 const GENERATION_MASK: u8 = (1 << GENERATION_BITS) - 1;
 
-#[derive(Default)]
-#[repr(align(64))]
-struct Cluster([[AtomicU64; 2]; ENTRIES_PER_CLUSTER]);
+/// An entry: the key check, then the data.
+type Slot = [AtomicU64; 2];
+/// One cache line of entries.
+type Cluster = [Slot; ENTRIES_PER_CLUSTER];
 
 /// A lock-free table of search results, sized in MiB.
 pub struct TranspositionTable {
-    clusters: Vec<Cluster>,
+    /// Zeroed memory straight from the allocator: the system hands out
+    /// untouched pages, so a table of gigabytes costs nothing until used,
+    /// and clearing it is allocating it anew. One cluster more than used,
+    /// so that the clusters can start on a cache line.
+    slots: Box<[Slot]>,
+    /// The slot at which the first cluster starts.
+    first: usize,
+    clusters: usize,
+    mib: usize,
     generation: AtomicU8,
 }
 
@@ -92,24 +102,34 @@ impl TranspositionTable {
     ///
     /// [`OptionError::HashAllocation`] if the memory cannot be had.
     pub fn new(mib: usize) -> Result<TranspositionTable, OptionError> {
-        let count = (mib.max(1) << 20) / std::mem::size_of::<Cluster>();
-        let mut clusters = Vec::new();
-        clusters
-            .try_reserve_exact(count)
-            .map_err(|_| OptionError::HashAllocation { mib })?;
-        clusters.resize_with(count, Cluster::default);
+        let clusters = (mib.max(1) << 20) / CLUSTER_BYTES;
+        let slots: Box<[Slot]> =
+            bytemuck::allocation::try_zeroed_slice_box((clusters + 1) * ENTRIES_PER_CLUSTER)
+                .map_err(|()| OptionError::HashAllocation { mib })?;
+        let misalignment = slots.as_ptr() as usize % CLUSTER_BYTES;
+        let first = (CLUSTER_BYTES - misalignment) % CLUSTER_BYTES / std::mem::size_of::<Slot>();
         Ok(TranspositionTable {
+            slots,
+            first,
             clusters,
+            mib,
             generation: AtomicU8::new(0),
         })
     }
 
     /// Forgets every entry.
     pub fn clear(&mut self) {
-        for cluster in &mut self.clusters {
-            *cluster = Cluster::default();
+        // Fresh zeroed memory is untouched until used, so the old and the
+        // new table never take physical memory at once.
+        match TranspositionTable::new(self.mib) {
+            Ok(fresh) => *self = fresh,
+            Err(_) => {
+                for slot in self.slots.iter_mut() {
+                    *slot = Slot::default();
+                }
+                *self.generation.get_mut() = 0;
+            }
         }
-        *self.generation.get_mut() = 0;
     }
 
     /// Marks the start of a new search, so that older entries are replaced first.
@@ -121,14 +141,17 @@ impl TranspositionTable {
     #[inline]
     fn cluster(&self, key: u64) -> &Cluster {
         // Multiply-shift maps the key onto the table without a division.
-        let index = ((u128::from(key) * self.clusters.len() as u128) >> 64) as usize;
-        &self.clusters[index]
+        let index = ((u128::from(key) * self.clusters as u128) >> 64) as usize;
+        let start = self.first + index * ENTRIES_PER_CLUSTER;
+        self.slots[start..start + ENTRIES_PER_CLUSTER]
+            .try_into()
+            .expect("a cluster is ENTRIES_PER_CLUSTER slots")
     }
 
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        self.cluster(key).0.iter().find_map(|slot| {
+        self.cluster(key).iter().find_map(|slot| {
             let data = slot[1].load(Ordering::Relaxed);
             let check = slot[0].load(Ordering::Relaxed);
             if check ^ data != key {
@@ -147,7 +170,7 @@ impl TranspositionTable {
         let cluster = self.cluster(key);
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
-        for (i, slot) in cluster.0.iter().enumerate() {
+        for (i, slot) in cluster.iter().enumerate() {
             let data = slot[1].load(Ordering::Relaxed);
             let check = slot[0].load(Ordering::Relaxed);
             let Some((old, old_generation)) = Entry::unpack(data) else {
@@ -178,22 +201,21 @@ impl TranspositionTable {
             }
         }
         let data = entry.pack(generation);
-        cluster.0[victim][0].store(key ^ data, Ordering::Relaxed);
-        cluster.0[victim][1].store(data, Ordering::Relaxed);
+        cluster[victim][0].store(key ^ data, Ordering::Relaxed);
+        cluster[victim][1].store(data, Ordering::Relaxed);
     }
 
     /// How full the table is with entries of the current search, in
     /// thousandths, from a sample of the first clusters.
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed);
-        let sample = &self.clusters[..self.clusters.len().min(250)];
+        let sample = &self.slots[self.first..][..self.clusters.min(250) * ENTRIES_PER_CLUSTER];
         let used = sample
             .iter()
-            .flat_map(|c| c.0.iter())
             .filter_map(|slot| Entry::unpack(slot[1].load(Ordering::Relaxed)))
             .filter(|&(_, g)| g == generation)
             .count();
-        (used * 1000 / (sample.len() * ENTRIES_PER_CLUSTER).max(1)) as u32
+        (used * 1000 / sample.len().max(1)) as u32
     }
 }
 

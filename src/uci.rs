@@ -4,15 +4,15 @@
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
-use crossbeam_channel::{Receiver, select, unbounded};
+use crossbeam_channel::{Receiver, Sender, select, unbounded};
 
 use crate::bench::{BENCH_DEPTH, run_bench};
-use crate::engine::{Engine, GoStart};
+use crate::engine::{BestMove, Engine, GoStart};
 use crate::error::ProtocolError;
 use crate::eval::breakdown;
 use crate::limits::{Clock, Limit, SearchLimits};
 use crate::moves::Move;
-use crate::options::option_specs;
+use crate::options::{MoveNotation, option_specs};
 use crate::perft::divide;
 use crate::search::{Score, SearchEvent, SearchInfo};
 use crate::tt::Bound;
@@ -193,6 +193,38 @@ fn parse_position(rest: &[&str]) -> Result<Command, ProtocolError> {
     })
 }
 
+/// The keywords of `go`; a `searchmoves` list ends at the next of them.
+const GO_KEYWORDS: [&str; 12] = [
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "movetime",
+    "depth",
+    "nodes",
+    "mate",
+    "infinite",
+    "ponder",
+    "searchmoves",
+];
+
+/// A time in milliseconds. GUIs send a negative time left after a flag
+/// fall or when their overhead exceeds the increment; it means none.
+fn milliseconds(keyword: &str, token: &str) -> Result<Duration, ProtocolError> {
+    const MAX_MS: i64 = 1 << 40;
+    token
+        .parse::<i64>()
+        .ok()
+        .filter(|&ms| ms <= MAX_MS)
+        .map(|ms| Duration::from_millis(ms.max(0) as u64))
+        .ok_or_else(|| ProtocolError::BadNumber {
+            command: "go",
+            keyword: keyword.to_owned(),
+            token: token.to_owned(),
+        })
+}
+
 fn parse_go(rest: &[&str]) -> Result<Command, ProtocolError> {
     if let ["perft", depth] = rest {
         return Ok(Command::Perft(
@@ -202,45 +234,50 @@ fn parse_go(rest: &[&str]) -> Result<Command, ProtocolError> {
     let mut limits = SearchLimits::default();
     let mut clock = Clock::default();
     let mut has_clock = false;
-    let mut tokens = rest.iter();
-    while let Some(&keyword) = tokens.next() {
-        let mut value = |max: u64| {
-            let token = tokens.next().ok_or(ProtocolError::Missing {
+    let mut tokens = rest.iter().copied().peekable();
+    while let Some(keyword) = tokens.next() {
+        let mut value = || {
+            tokens.next().ok_or(ProtocolError::Missing {
                 command: "go",
                 what: "a number after a limit",
-            })?;
-            number("go", keyword, token, 0, max)
+            })
         };
-        const MS: u64 = 1 << 40;
         match keyword {
-            "wtime" | "btime" => {
-                let side = if keyword == "wtime" {
+            "wtime" | "btime" | "winc" | "binc" => {
+                let side = if keyword.starts_with('w') {
                     Color::White
                 } else {
                     Color::Black
                 };
-                clock.time[side.index()] = Some(Duration::from_millis(value(MS)?));
-                has_clock = true;
-            }
-            "winc" | "binc" => {
-                let side = if keyword == "winc" {
-                    Color::White
+                let ms = milliseconds(keyword, value()?)?;
+                if keyword.ends_with("time") {
+                    clock.time[side.index()] = Some(ms);
+                    has_clock = true;
                 } else {
-                    Color::Black
-                };
-                clock.increment[side.index()] = Duration::from_millis(value(MS)?);
+                    clock.increment[side.index()] = ms;
+                }
             }
-            "movestogo" => clock.moves_to_go = Some(value(10_000)? as u32),
+            "movestogo" => {
+                clock.moves_to_go = Some(number("go", keyword, value()?, 0, 10_000)? as u32)
+            }
             "movetime" => limits
                 .limits
-                .push(Limit::MoveTime(Duration::from_millis(value(MS)?))),
-            "depth" => limits.limits.push(Limit::Depth(value(1_000)? as u32)),
-            "nodes" => limits.limits.push(Limit::Nodes(value(u64::MAX)?)),
-            "mate" => limits.limits.push(Limit::Mate(value(1_000)? as u32)),
+                .push(Limit::MoveTime(milliseconds(keyword, value()?)?)),
+            "depth" => limits.limits.push(Limit::Depth(
+                number("go", keyword, value()?, 0, 1_000)? as u32
+            )),
+            "nodes" => {
+                limits
+                    .limits
+                    .push(Limit::Nodes(number("go", keyword, value()?, 0, u64::MAX)?))
+            }
+            "mate" => limits.limits.push(Limit::Mate(
+                number("go", keyword, value()?, 0, 1_000)? as u32
+            )),
             "infinite" => limits.infinite = true,
             "ponder" => limits.ponder = true,
             "searchmoves" => {
-                for token in tokens.by_ref() {
+                while let Some(token) = tokens.next_if(|t| !GO_KEYWORDS.contains(t)) {
                     let mv: Move = token.parse().map_err(ProtocolError::BadSearchMove)?;
                     limits.search_moves.push(mv);
                 }
@@ -285,6 +322,65 @@ pub fn format_info(info: &SearchInfo) -> String {
     )
 }
 
+/// The `bestmove` line of a finished search, in `notation`.
+pub fn format_bestmove(answer: &BestMove, notation: MoveNotation) -> String {
+    let Some(best) = answer.best else {
+        return "bestmove (none)".to_owned();
+    };
+    // In split notation a mill-closing turn is written as its action, and
+    // the GUI's next message is that action, not the reply: no ponder move
+    // may follow it, and a reply that closes a mill has no one-token form.
+    let split = notation == MoveNotation::Split;
+    let ponder = answer
+        .ponder
+        .filter(|p| !split || p.removal.is_none())
+        .map(|p| format!(" ponder {p}"))
+        .unwrap_or_default();
+    match (answer.completes, best.removal) {
+        (Some(_), Some(removal)) => format!("bestmove x{removal}{ponder}"),
+        (None, Some(_)) if split => format!(
+            "bestmove {}",
+            Move {
+                removal: None,
+                ..best
+            }
+        ),
+        _ => format!("bestmove {best}{ponder}"),
+    }
+}
+
+/// The longest run of text without spaces an error line repeats: input
+/// tokens are echoed in errors, and a megabyte token must not come back
+/// whole.
+const MAX_ECHOED_TOKEN: usize = 40;
+
+/// An error text fit for one line of output: control characters escaped,
+/// over-long tokens cut.
+fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(512));
+    for word in text.split(' ') {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        let mut chars = word.chars();
+        for c in chars.by_ref().take(MAX_ECHOED_TOKEN) {
+            if c.is_control() {
+                out.extend(c.escape_default());
+            } else {
+                out.push(c);
+            }
+        }
+        if let Some(last) = chars.next_back() {
+            out.push_str("...");
+            // Keep the closing quote or punctuation of a cut token.
+            if last.is_ascii_punctuation() {
+                out.push(last);
+            }
+        }
+    }
+    out
+}
+
 /// Writes a line and flushes it at once.
 fn say(out: &mut impl Write, line: &str) -> io::Result<()> {
     writeln!(out, "{line}")?;
@@ -316,147 +412,194 @@ fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<String> {
 }
 
 /// Speaks the protocol on `input` and `output` until `quit` or the end of
-/// input; a search still running at the end of input is finished first
-/// (or stopped, if it would wait for `stop`).
+/// input, which is taken as `quit`: a running search is stopped and its
+/// best move written before the engine ends.
 ///
 /// # Errors
 ///
 /// Only a failure to write to `output`.
 pub fn run(input: impl BufRead + Send + 'static, output: &mut impl Write) -> io::Result<()> {
     let lines = spawn_reader(input);
-    let (events_in, events) = unbounded();
-    let mut engine = match Engine::new() {
+    let engine = match Engine::new() {
         Ok(engine) => engine,
         Err(err) => return say(output, &format!("info string error: {err}")),
     };
+    let (events_in, events) = unbounded();
+    let mut session = Session {
+        engine,
+        events_in,
+        events,
+        out: output,
+    };
     loop {
         select! {
-            recv(lines) -> line => match line {
-                Ok(line) => {
-                    let command = match parse(&line) {
-                        Ok(Some(command)) => command,
-                        Ok(None) => continue,
-                        Err(err) => {
-                            say(output, &format!("info string error: {err}"))?;
-                            continue;
-                        }
-                    };
-                    if command == Command::Quit {
-                        break;
-                    }
-                    execute(&mut engine, command, &events_in, output)?;
-                }
-                Err(_) => {
-                    if engine.search_waits_for_stop() {
-                        engine.stop();
-                    }
-                    while engine.is_searching() {
-                        let Ok(event) = events.recv() else { break };
-                        report(&mut engine, event, output)?;
-                    }
-                    break;
+            recv(lines) -> line => {
+                let Ok(line) = line else { break };
+                match parse(&line) {
+                    Ok(Some(Command::Quit)) => break,
+                    Ok(Some(command)) => session.execute(command)?,
+                    Ok(None) => {}
+                    Err(err) => session.error(&err.to_string())?,
                 }
             },
-            recv(events) -> event => {
+            recv(session.events) -> event => {
                 if let Ok(event) = event {
-                    report(&mut engine, event, output)?;
+                    session.report(event)?;
                 }
             }
         }
     }
-    engine.shut_down();
+    session.engine.stop();
+    session.wait_for_search()?;
+    session.engine.shut_down();
     Ok(())
 }
 
-fn report(engine: &mut Engine, event: SearchEvent, out: &mut impl Write) -> io::Result<()> {
-    match event {
-        SearchEvent::Info(info) => say(out, &format_info(&info)),
-        SearchEvent::BestMove { best, ponder } => say(out, &engine.finish_search(best, ponder)),
-    }
+/// The engine, the channel its searches report on, and the output.
+struct Session<'a, W: Write> {
+    engine: Engine,
+    events_in: Sender<SearchEvent>,
+    events: Receiver<SearchEvent>,
+    out: &'a mut W,
 }
 
-fn execute(
-    engine: &mut Engine,
-    command: Command,
-    events: &crossbeam_channel::Sender<SearchEvent>,
-    out: &mut impl Write,
-) -> io::Result<()> {
-    let error = |out: &mut _, text: String| say(out, &format!("info string error: {text}"));
-    match command {
-        Command::Uci => {
-            say(out, concat!("id name morris ", env!("CARGO_PKG_VERSION")))?;
-            say(out, "id author the morris developers")?;
-            for spec in option_specs() {
-                say(out, &spec.to_string())?;
+impl<W: Write> Session<'_, W> {
+    fn say(&mut self, line: &str) -> io::Result<()> {
+        say(self.out, line)
+    }
+
+    fn error(&mut self, text: &str) -> io::Result<()> {
+        say(self.out, &format!("info string error: {}", printable(text)))
+    }
+
+    fn report(&mut self, event: SearchEvent) -> io::Result<()> {
+        match event {
+            SearchEvent::Info(info) => self.say(&format_info(&info)),
+            SearchEvent::CurrMove { depth, mv, number } => self.say(&format!(
+                "info depth {depth} currmove {mv} currmovenumber {number}"
+            )),
+            SearchEvent::Failed { reason } => self.error(&format!("search failed: {reason}")),
+            SearchEvent::BestMove { best, ponder } => {
+                let answer = self.engine.finish_search(best, ponder);
+                let notation = self.engine.options().notation;
+                self.say(&format_bestmove(&answer, notation))
             }
-            say(out, "uciok")
         }
-        Command::IsReady => say(out, "readyok"),
-        Command::SetOption { name, value } => match engine.set_option(&name, &value) {
-            Ok(notes) => notes
-                .iter()
-                .try_for_each(|note| say(out, &format!("info string {note}"))),
-            Err(err) => error(out, format!("setoption: {err}")),
-        },
-        Command::NewGame => match engine.new_game() {
-            Ok(()) => Ok(()),
-            Err(err) => error(out, format!("ucinewgame: {err}")),
-        },
-        Command::Position { fen, moves } => match engine.set_position(fen.as_deref(), &moves) {
-            Ok(()) => Ok(()),
-            Err(err) => error(out, format!("position: {err}")),
-        },
-        Command::Go(limits) => match engine.go(limits, events.clone()) {
+    }
+
+    /// Reports the running search's events until its best move: after
+    /// `stop`, the commands that follow are for the next search.
+    fn wait_for_search(&mut self) -> io::Result<()> {
+        while self.engine.is_searching() {
+            // The session holds a sender, so the channel never closes; a
+            // search always ends with its best move, even when it fails.
+            let Ok(event) = self.events.recv() else { break };
+            self.report(event)?;
+        }
+        Ok(())
+    }
+
+    /// Reports the events already sent, so that a search that has ended
+    /// is no longer counted as running.
+    fn catch_up(&mut self) -> io::Result<()> {
+        while let Ok(event) = self.events.try_recv() {
+            self.report(event)?;
+        }
+        Ok(())
+    }
+
+    fn execute(&mut self, command: Command) -> io::Result<()> {
+        match command {
+            Command::Uci => {
+                self.say(concat!("id name morris ", env!("CARGO_PKG_VERSION")))?;
+                self.say("id author the morris developers")?;
+                for spec in option_specs() {
+                    self.say(&spec.to_string())?;
+                }
+                self.say("uciok")
+            }
+            Command::IsReady => self.say("readyok"),
+            Command::SetOption { name, value } => match self.engine.set_option(&name, &value) {
+                Ok(notes) => notes
+                    .iter()
+                    .try_for_each(|note| self.say(&format!("info string {note}"))),
+                Err(err) => self.error(&format!("setoption: {err}")),
+            },
+            Command::NewGame => match self.engine.new_game() {
+                Ok(()) => Ok(()),
+                Err(err) => self.error(&format!("ucinewgame: {err}")),
+            },
+            Command::Position { fen, moves } => {
+                match self.engine.set_position(fen.as_deref(), &moves) {
+                    Ok(()) => Ok(()),
+                    Err(err) => self.error(&format!("position: {err}")),
+                }
+            }
+            Command::Go(limits) => self.go(limits),
+            Command::Stop => {
+                self.engine.stop();
+                self.wait_for_search()
+            }
+            Command::PonderHit => {
+                self.engine.ponderhit();
+                Ok(())
+            }
+            Command::Quit => Ok(()),
+            Command::Perft(depth) => {
+                let pos = *self.engine.game().position();
+                let counts = divide(&pos, depth);
+                for (mv, nodes) in &counts {
+                    self.say(&format!("{mv}: {nodes}"))?;
+                }
+                let total: u64 = if depth == 0 {
+                    1
+                } else {
+                    counts.iter().map(|&(_, n)| n).sum()
+                };
+                self.say("")?;
+                self.say(&format!("Nodes searched: {total}"))
+            }
+            Command::Display => {
+                let text = describe(&self.engine);
+                self.say(&text)
+            }
+            Command::Eval => {
+                let text = breakdown(self.engine.game().position()).to_string();
+                self.say(&text)
+            }
+            Command::Bench(depth) => {
+                if self.engine.is_searching() {
+                    return self.error("bench: a search is running (send stop first)");
+                }
+                let report = run_bench(depth, |_, _| {});
+                let millis = report.time.as_millis();
+                self.say(&format!("Total time (ms) : {millis}"))?;
+                self.say(&format!("Nodes searched  : {}", report.nodes))?;
+                let nps = u128::from(report.nodes) * 1000 / millis.max(1);
+                self.say(&format!("Nodes/second    : {nps}"))
+            }
+        }
+    }
+
+    fn go(&mut self, limits: SearchLimits) -> io::Result<()> {
+        self.catch_up()?;
+        let side = self.engine.game().position().side_to_move();
+        let own_clock_missing = limits.limits.iter().any(
+            |limit| matches!(limit, Limit::Clock(clock) if clock.time[side.index()].is_none()),
+        );
+        if own_clock_missing && !self.engine.is_searching() {
+            let side = side.to_string().to_lowercase();
+            self.say(&format!(
+                "info string warning: go: no time given for {side}, the side to move; moving at once"
+            ))?;
+        }
+        match self.engine.go(limits, self.events_in.clone()) {
             Ok(GoStart::Searching) => Ok(()),
             Ok(GoStart::GameOver(outcome)) => {
-                say(out, &format!("info string game over: {outcome}"))?;
-                say(out, "bestmove (none)")
+                self.say(&format!("info string game over: {outcome}"))?;
+                self.say("bestmove (none)")
             }
-            Err(err) => error(out, format!("go: {err}")),
-        },
-        Command::Stop => {
-            engine.stop();
-            Ok(())
-        }
-        Command::PonderHit => {
-            engine.ponderhit();
-            Ok(())
-        }
-        Command::Quit => Ok(()),
-        Command::Perft(depth) => {
-            let pos = *engine.game().position();
-            let counts = divide(&pos, depth);
-            for (mv, nodes) in &counts {
-                say(out, &format!("{mv}: {nodes}"))?;
-            }
-            let total: u64 = if depth == 0 {
-                1
-            } else {
-                counts.iter().map(|&(_, n)| n).sum()
-            };
-            say(out, "")?;
-            say(out, &format!("Nodes searched: {total}"))
-        }
-        Command::Display => say(out, &describe(engine)),
-        Command::Eval => say(out, &breakdown(engine.game().position()).to_string()),
-        Command::Bench(depth) => {
-            if engine.is_searching() {
-                return error(
-                    out,
-                    "bench: a search is running (send stop first)".to_owned(),
-                );
-            }
-            let report = run_bench(depth, |_, _| {});
-            let millis = report.time.as_millis();
-            say(out, &format!("Total time (ms) : {millis}"))?;
-            say(out, &format!("Nodes searched  : {}", report.nodes))?;
-            say(
-                out,
-                &format!(
-                    "Nodes/second    : {}",
-                    u128::from(report.nodes) * 1000 / millis.max(1)
-                ),
-            )
+            Err(err) => self.error(&format!("go: {err}")),
         }
     }
 }

@@ -2,21 +2,9 @@
 
 mod common;
 
-use std::io::Cursor;
-
 use common::process::EngineProcess;
+use common::session::session;
 use morris::{Game, Move, Position, Rules};
-
-/// Runs the protocol over `script` in memory and returns what it wrote.
-fn session(script: &[u8]) -> Vec<String> {
-    let mut out = Vec::new();
-    morris::uci::run(Cursor::new(script.to_vec()), &mut out).expect("in-memory output");
-    String::from_utf8(out)
-        .expect("output is UTF-8")
-        .lines()
-        .map(String::from)
-        .collect()
-}
 
 fn bestmove(lines: &[String]) -> &str {
     lines
@@ -219,8 +207,70 @@ fn split_notation_on_input() {
     );
     // A list that ends right after the action asks for the removal alone.
     let lines = session(b"position startpos moves a7 a1 d7 d1 g7\ngo depth 3\n");
-    let reply = bestmove(&lines);
+    let reply = bestmove(&lines).split(' ').next().unwrap();
     assert!(reply == "xa1" || reply == "xd1", "{reply}");
+}
+
+/// The position after `tokens` from the start, split tokens allowed.
+fn after(tokens: &[&str]) -> Position {
+    let mut pos = Position::startpos();
+    let mut pending: Option<Move> = None;
+    for token in tokens {
+        if let Some(point) = token.strip_prefix('x') {
+            let action = pending.take().expect("a removal follows an action");
+            pos.play(action.removing(point.parse().unwrap()));
+        } else {
+            let mv: Move = token.parse().unwrap();
+            if pos.is_legal(mv) {
+                pos.play(mv);
+            } else {
+                pending = Some(mv);
+            }
+        }
+    }
+    assert!(pending.is_none(), "{tokens:?} ends in an action");
+    pos
+}
+
+#[test]
+fn ponder_moves_are_what_the_gui_can_send_next() {
+    // White closes a7-d7-g7 with g7. In split notation the GUI's next
+    // message is that action, so no ponder move goes with it.
+    let opening = ["a7", "a1", "d7", "d1"];
+    let script = format!(
+        "setoption name MoveNotation value split\nposition startpos moves {}\ngo depth 5\n",
+        opening.join(" ")
+    );
+    assert_eq!(bestmove(&session(script.as_bytes())), "g7");
+    // The removal is answered alone; its ponder move is Black's reply.
+    let script = format!(
+        "setoption name MoveNotation value split\nposition startpos moves {} g7\ngo depth 5\n",
+        opening.join(" ")
+    );
+    let lines = session(script.as_bytes());
+    let reply: Vec<&str> = bestmove(&lines).split(' ').collect();
+    let [removal, "ponder", ponder] = reply[..] else {
+        panic!("a removal with a ponder move: {reply:?}");
+    };
+    let mut tokens = opening.to_vec();
+    tokens.extend(["g7", removal]);
+    assert!(
+        after(&tokens).is_legal(ponder.parse().unwrap()),
+        "{reply:?}"
+    );
+    // In compound notation the whole turn goes out, the reply with it.
+    let script = format!(
+        "position startpos moves {}\ngo depth 5\n",
+        opening.join(" ")
+    );
+    let lines = session(script.as_bytes());
+    let reply: Vec<&str> = bestmove(&lines).split(' ').collect();
+    let [best, "ponder", ponder] = reply[..] else {
+        panic!("a move with a ponder move: {reply:?}");
+    };
+    let mut pos = after(&opening);
+    pos.play(best.parse().unwrap());
+    assert!(pos.is_legal(ponder.parse().unwrap()), "{reply:?}");
 }
 
 #[test]
@@ -503,4 +553,167 @@ fn two_threads_search_and_agree_on_mates() {
         .find(|l| l.starts_with("info depth"))
         .unwrap();
     assert!(last_info.contains(" score mate 1 "), "{last_info}");
+}
+
+#[test]
+fn commands_after_stop_are_for_the_next_search() {
+    let mut engine = EngineProcess::start();
+    for _ in 0..10 {
+        engine.send("position startpos");
+        engine.send("go infinite");
+        engine.send("isready");
+        engine.read_until(|l| l == "readyok");
+        // All at once, as a GUI that does not wait for the bestmove sends them.
+        engine.send_bytes(b"stop\nposition startpos moves d6\ngo depth 1\n");
+        let stopped = engine.read_until(|l| l.starts_with("bestmove"));
+        let next = engine.read_until(|l| l.starts_with("bestmove") || l.contains("error"));
+        assert!(
+            !stopped.iter().chain(&next).any(|l| l.contains("error")),
+            "{stopped:?} {next:?}"
+        );
+        let best: Move = bestmove(&next).split(' ').next().unwrap().parse().unwrap();
+        assert!(after(&["d6"]).is_legal(best), "{best}");
+    }
+    assert_eq!(engine.finish(true), Some(0));
+}
+
+#[test]
+fn the_end_of_input_ends_every_search_with_its_best_move() {
+    for go in [
+        "go depth 40",
+        "go nodes 1000000000000",
+        "go mate 5",
+        "go movetime 100000000",
+        "go infinite",
+        "go ponder",
+    ] {
+        let mut engine = EngineProcess::start();
+        engine.send("position startpos moves d6 d2");
+        engine.send(go);
+        let (lines, status) = engine.close_input();
+        assert_eq!(status, Some(0), "{go}");
+        let best: Move = bestmove(&lines).split(' ').next().unwrap().parse().unwrap();
+        assert!(after(&["d6", "d2"]).is_legal(best), "{go}: {best}");
+    }
+}
+
+#[test]
+fn a_clock_for_the_other_side_only_moves_at_once() {
+    let lines = session(b"position startpos moves d6\ngo wtime 1000 winc 100\n");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string warning: go: no time given for black")),
+        "{lines:?}"
+    );
+    let best: Move = bestmove(&lines).split(' ').next().unwrap().parse().unwrap();
+    assert!(after(&["d6"]).is_legal(best));
+}
+
+#[test]
+fn searchmoves_end_at_the_next_keyword_and_negative_times_are_none() {
+    let lines = session(b"position startpos\ngo searchmoves a7 g1 depth 5\n");
+    let best = bestmove(&lines).split(' ').next().unwrap().to_owned();
+    assert!(best == "a7" || best == "g1", "{best}");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 5 ")));
+    let lines = session(b"position startpos moves d6\ngo wtime -50 btime -50 winc -10 binc 0\n");
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    let best: Move = bestmove(&lines).split(' ').next().unwrap().parse().unwrap();
+    assert!(after(&["d6"]).is_legal(best));
+}
+
+#[test]
+fn an_info_line_comes_right_before_every_best_move() {
+    for go in [
+        "go nodes 1",
+        "go depth 4",
+        "go movetime 50",
+        "go nodes 3000",
+    ] {
+        let script = format!("position startpos moves d6 d2\n{go}\n");
+        let lines = session(script.as_bytes());
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with("bestmove"))
+            .expect("a best move");
+        let info = &lines[at.checked_sub(1).expect("a line before the best move")];
+        assert!(info.starts_with("info depth "), "{go}: {lines:?}");
+        let best = bestmove(&lines).split(' ').next().unwrap();
+        let pv = info.split(" pv ").nth(1).expect("a pv");
+        assert_eq!(pv.split(' ').next(), Some(best), "{go}: {info}");
+    }
+}
+
+#[test]
+fn long_searches_say_which_root_move_they_are_on() {
+    let mut engine = EngineProcess::start();
+    engine.send("position startpos moves d6 d2");
+    engine.send("go infinite");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    engine.send("stop");
+    let lines = engine.read_until(|l| l.starts_with("bestmove"));
+    let current: Vec<&String> = lines.iter().filter(|l| l.contains(" currmove ")).collect();
+    assert!(!current.is_empty(), "{lines:?}");
+    for line in current {
+        let tokens: Vec<&str> = line.split(' ').collect();
+        let ["info", "depth", _, "currmove", mv, "currmovenumber", number] = tokens[..] else {
+            panic!("{line}");
+        };
+        assert!(after(&["d6", "d2"]).is_legal(mv.parse().unwrap()), "{line}");
+        assert!(number.parse::<u32>().unwrap() >= 1);
+    }
+    assert_eq!(engine.finish(true), Some(0));
+}
+
+#[test]
+fn error_lines_escape_control_characters_and_cut_long_tokens() {
+    let long = "a".repeat(1 << 20);
+    let script = format!(
+        "go \u{1}\u{2}\u{1b}[31m\nposition startpos moves {long}\nsetoption name {long} value 1\nisready\n"
+    );
+    let lines = session(script.as_bytes());
+    assert_eq!(lines.len(), 4, "{}", lines.join("\n").len());
+    for line in &lines[..3] {
+        assert!(line.starts_with("info string error: "), "{line}");
+        assert!(line.len() < 300, "{} bytes", line.len());
+        assert!(!line.chars().any(char::is_control), "{line:?}");
+    }
+    assert_eq!(lines[3], "readyok");
+}
+
+/// The engine's resident memory in KiB, from /proc.
+#[cfg(target_os = "linux")]
+fn resident_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_large_table_takes_memory_only_as_it_is_used() {
+    let mut engine = EngineProcess::start();
+    engine.send("uci");
+    let listing = engine.read_until(|l| l == "uciok");
+    let hash_line = listing
+        .iter()
+        .find(|l| l.starts_with("option name Hash "))
+        .unwrap();
+    let max: u64 = hash_line.rsplit(' ').next().unwrap().parse().unwrap();
+    let mib = max.min(2048);
+    engine.send(&format!("setoption name Hash value {mib}"));
+    engine.send("ucinewgame");
+    engine.send("isready");
+    let lines = engine.read_until(|l| l == "readyok");
+    assert_eq!(lines, ["readyok"]);
+    assert!(
+        resident_kib(engine.pid()) < mib * 1024 / 4,
+        "{} KiB resident for a {mib} MiB table",
+        resident_kib(engine.pid())
+    );
+    // The table works: a search fills some of it.
+    engine.send("position startpos");
+    engine.send("go depth 6");
+    engine.read_until(|l| l.starts_with("bestmove"));
+    assert_eq!(engine.finish(true), Some(0));
 }

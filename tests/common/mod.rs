@@ -7,6 +7,7 @@
 pub mod data;
 pub mod process;
 pub mod reference;
+pub mod session;
 
 pub use data::PerftCase;
 

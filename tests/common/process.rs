@@ -72,6 +72,31 @@ impl EngineProcess {
         }
     }
 
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Closes the input, reads every line the engine still writes, and
+    /// returns them with the exit status code.
+    pub fn close_input(self) -> (Vec<String>, Option<i32>) {
+        let EngineProcess {
+            mut child,
+            stdin,
+            lines: output,
+        } = self;
+        drop(stdin);
+        let mut lines = Vec::new();
+        loop {
+            match output.recv_timeout(PATIENCE) {
+                Ok(line) => lines.push(line),
+                Err(RecvTimeoutError::Disconnected) => break,
+                Err(RecvTimeoutError::Timeout) => panic!("morris did not end in {PATIENCE:?}"),
+            }
+        }
+        (lines, child.wait().expect("wait for morris").code())
+    }
+
     /// Sends `quit` (or closes input) and returns the exit status code.
     pub fn finish(mut self, quit: bool) -> Option<i32> {
         if quit {
