@@ -11,11 +11,11 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::Sender;
 
 use crate::endgame::EndgameDb;
-use crate::error::{GoError, IllegalReason, OptionError, PositionError};
+use crate::error::{GoError, HashAllocError, IllegalReason, OptionError, PositionError};
 use crate::game::{Game, Outcome};
 use crate::limits::SearchLimits;
 use crate::moves::Move;
-use crate::options::EngineOptions;
+use crate::options::{EngineOption, EngineOptions};
 use crate::position::Position;
 use crate::search::SearchEvent;
 use crate::threads::{SearchControl, SearchRequest, run_search};
@@ -70,7 +70,7 @@ impl Engine {
     /// # Errors
     ///
     /// If the default table cannot be allocated.
-    pub fn new() -> Result<Engine, OptionError> {
+    pub fn new() -> Result<Engine, HashAllocError> {
         let options = EngineOptions::default();
         Ok(Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mib)?),
@@ -124,16 +124,19 @@ impl Engine {
             return Err(OptionError::Busy);
         }
         let mut options = self.options.clone();
-        let name = options.set(name, value)?;
+        let option = options.set(name, value)?;
         let mut notes = Vec::new();
-        if name == "EndgameDB" {
+        if option == EngineOption::ClearHash {
+            self.clear_hash();
+        }
+        if option == EngineOption::EndgameDb {
             if options.endgame_db.is_empty() {
                 self.endgame = None;
             } else {
                 let (db, rejected) =
                     EndgameDb::open(Path::new(&options.endgame_db)).map_err(|err| {
                         OptionError::BadValue {
-                            name: "EndgameDB",
+                            name: option.name(),
                             value: options.endgame_db.clone(),
                             expected: format!("a readable folder ({err})"),
                         }
@@ -147,14 +150,14 @@ impl Engine {
                 self.endgame = (!db.is_empty()).then(|| Arc::new(db));
             }
         }
-        if name == "Hash" && options.hash_mib != self.options.hash_mib {
+        if option == EngineOption::Hash && options.hash_mib != self.options.hash_mib {
             // Free the old table first, so that both never take memory at once.
             self.tt = Arc::new(TranspositionTable::new(1)?);
             match TranspositionTable::new(options.hash_mib) {
                 Ok(tt) => self.tt = Arc::new(tt),
                 Err(err) => {
                     self.tt = Arc::new(TranspositionTable::new(self.options.hash_mib)?);
-                    return Err(err);
+                    return Err(err.into());
                 }
             }
         }
@@ -176,13 +179,18 @@ impl Engine {
         if self.is_searching() {
             return Err(GoError::AlreadySearching);
         }
+        self.clear_hash();
+        self.game = Game::new(Position::new(self.options.rules));
+        self.pending = None;
+        Ok(())
+    }
+
+    /// Empties the transposition table; no search may be running.
+    fn clear_hash(&mut self) {
         // No search holds the table now, so it can be cleared in place.
         if let Some(tt) = Arc::get_mut(&mut self.tt) {
             tt.clear();
         }
-        self.game = Game::new(Position::new(self.options.rules));
-        self.pending = None;
-        Ok(())
     }
 
     /// Sets the game: from `fen` (the start position if `None`) through the

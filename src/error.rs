@@ -280,11 +280,16 @@ pub enum OptionError {
     #[error("options cannot change while a search runs (send stop first)")]
     Busy,
     /// The transposition table could not be allocated.
-    #[error("option 'Hash': cannot allocate {mib} MiB; the table keeps its size")]
-    HashAllocation {
-        /// The size asked for.
-        mib: usize,
-    },
+    #[error("option 'Hash': {0}; the table keeps its size")]
+    Hash(#[from] HashAllocError),
+}
+
+/// The memory for a transposition table could not be had.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[error("cannot allocate {mib} MiB for the transposition table")]
+pub struct HashAllocError {
+    /// The size asked for, in MiB.
+    pub mib: usize,
 }
 
 /// A `position` command that cannot be applied.

@@ -52,15 +52,15 @@ pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchReport, run_bench};
 pub use bitboard::{Bitboard, Squares};
 pub use engine::{BestMove, Engine, GoStart};
 pub use error::{
-    DbError, DbProblem, FenError, FenField, GoError, IllegalMoveError, IllegalReason,
-    MoveSyntaxProblem, OptionError, ParseFenError, ParseMoveError, ParseSquareError,
+    DbError, DbProblem, FenError, FenField, GoError, HashAllocError, IllegalMoveError,
+    IllegalReason, MoveSyntaxProblem, OptionError, ParseFenError, ParseMoveError, ParseSquareError,
     ParseVariantError, PositionError, ProtocolError, SetupError,
 };
 pub use eval::{Breakdown, STONE, Term, breakdown, evaluate};
 pub use game::{DrawReason, Game, Outcome, WinReason};
 pub use limits::{Clock, Limit, SearchLimits, TimeManager};
 pub use moves::{MAX_MOVES, Move, MoveList};
-pub use options::{EngineOptions, MoveNotation, OptionKind, OptionSpec, option_specs};
+pub use options::{EngineOption, EngineOptions, MoveNotation, OptionKind};
 pub use perft::{divide, perft};
 pub use position::Position;
 pub use record::{GameRecord, GameResult, RecordError, parse_records};

@@ -5,7 +5,8 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use crate::error::OptionError;
-use crate::rules::{Rules, Variant};
+use crate::rules::Rules;
+use crate::threads::MAX_SKILL;
 use crate::tt::TranspositionTable;
 
 /// How the engine writes a mill-closing move in `bestmove`.
@@ -13,10 +14,10 @@ use crate::tt::TranspositionTable;
 pub enum MoveNotation {
     /// One token per turn: `d6-d5xb4`.
     #[default]
-    Compound,
+    Compound = 0,
     /// The action first (`d6-d5`), then, once the GUI sends the position
     /// with that action, the removal alone (`xb4`).
-    Split,
+    Split = 1,
 }
 
 /// The values of every option.
@@ -84,22 +85,157 @@ pub enum OptionKind {
     },
     /// Free text, empty by default.
     Text,
+    /// An action, with no value.
+    Button,
 }
 
-/// An option's name and kind.
+/// Every option the engine has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OptionSpec {
-    /// The name, as listed (matched without regard to case).
-    pub name: &'static str,
-    /// Type, default and range.
-    pub kind: OptionKind,
+pub enum EngineOption {
+    /// `Hash`: the transposition table's size in MiB.
+    Hash,
+    /// `Clear Hash`: forget what earlier searches learnt.
+    ClearHash,
+    /// `Threads`: search threads.
+    Threads,
+    /// `MultiPV`: best lines reported.
+    MultiPv,
+    /// `Ponder`: whether the GUI may send `go ponder`.
+    Ponder,
+    /// `Move Overhead`: milliseconds kept in reserve per move.
+    MoveOverhead,
+    /// `Skill Level`: 0 (weakest) to 20 (full strength).
+    SkillLevel,
+    /// `Variant`: the game played.
+    Variant,
+    /// `Flying`: whether a side down to three stones may fly.
+    Flying,
+    /// `NMoveRule`: moves per side without a removal that draw.
+    NMoveRule,
+    /// `EndgameDB`: the folder of endgame databases.
+    EndgameDb,
+    /// `MoveNotation`: how mill-closing moves are written.
+    MoveNotation,
 }
 
-impl fmt::Display for OptionSpec {
+/// The words of `MoveNotation`, in the order of [`MoveNotation`]'s variants.
+const NOTATIONS: [&str; 2] = ["compound", "split"];
+
+impl EngineOption {
+    /// Every option, in the order `uci` lists them.
+    pub const ALL: [EngineOption; 12] = [
+        EngineOption::Hash,
+        EngineOption::ClearHash,
+        EngineOption::Threads,
+        EngineOption::MultiPv,
+        EngineOption::Ponder,
+        EngineOption::MoveOverhead,
+        EngineOption::SkillLevel,
+        EngineOption::Variant,
+        EngineOption::Flying,
+        EngineOption::NMoveRule,
+        EngineOption::EndgameDb,
+        EngineOption::MoveNotation,
+    ];
+
+    /// The option's name, as listed (matched without regard to case).
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineOption::Hash => "Hash",
+            EngineOption::ClearHash => "Clear Hash",
+            EngineOption::Threads => "Threads",
+            EngineOption::MultiPv => "MultiPV",
+            EngineOption::Ponder => "Ponder",
+            EngineOption::MoveOverhead => "Move Overhead",
+            EngineOption::SkillLevel => "Skill Level",
+            EngineOption::Variant => "Variant",
+            EngineOption::Flying => "Flying",
+            EngineOption::NMoveRule => "NMoveRule",
+            EngineOption::EndgameDb => "EndgameDB",
+            EngineOption::MoveNotation => "MoveNotation",
+        }
+    }
+
+    /// The option of that name, in any case.
+    pub fn named(name: &str) -> Option<EngineOption> {
+        EngineOption::ALL
+            .into_iter()
+            .find(|option| option.name().eq_ignore_ascii_case(name))
+    }
+
+    /// The option's type, range and default (the defaults are those of
+    /// [`EngineOptions::default`]).
+    pub fn kind(self) -> OptionKind {
+        let defaults = EngineOptions::default();
+        let spin = |default: i64, min: i64, max: i64| OptionKind::Spin { default, min, max };
+        match self {
+            EngineOption::Hash => spin(defaults.hash_mib as i64, 1, max_hash_mib()),
+            EngineOption::ClearHash => OptionKind::Button,
+            EngineOption::Threads => spin(defaults.threads as i64, 1, 256),
+            EngineOption::MultiPv => spin(defaults.multipv as i64, 1, 256),
+            EngineOption::Ponder => OptionKind::Check {
+                default: defaults.ponder,
+            },
+            EngineOption::MoveOverhead => spin(defaults.move_overhead_ms as i64, 0, 10_000),
+            EngineOption::SkillLevel => spin(i64::from(defaults.skill), 0, i64::from(MAX_SKILL)),
+            EngineOption::Variant => OptionKind::Combo {
+                default: defaults.rules.variant.name(),
+                vars: &["nine", "twelve", "lasker"],
+            },
+            EngineOption::Flying => OptionKind::Check {
+                default: defaults.rules.flying,
+            },
+            EngineOption::NMoveRule => spin(i64::from(defaults.rules.n_move_rule), 0, 1000),
+            EngineOption::EndgameDb => OptionKind::Text,
+            EngineOption::MoveNotation => OptionKind::Combo {
+                default: NOTATIONS[defaults.notation as usize],
+                vars: &NOTATIONS,
+            },
+        }
+    }
+
+    /// `value` as this spin option's number.
+    fn number(self, value: &str) -> Result<i64, OptionError> {
+        let OptionKind::Spin { min, max, .. } = self.kind() else {
+            return Err(self.bad(value, "no value"));
+        };
+        let number: i64 = value
+            .parse()
+            .map_err(|_| self.bad(value, "a whole number"))?;
+        if !(min..=max).contains(&number) {
+            return Err(OptionError::OutOfRange {
+                name: self.name(),
+                value: number,
+                min,
+                max,
+            });
+        }
+        Ok(number)
+    }
+
+    /// `value` as this check option's flag.
+    fn flag(self, value: &str) -> Result<bool, OptionError> {
+        match value.to_ascii_lowercase().as_str() {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(self.bad(value, "true or false")),
+        }
+    }
+
+    fn bad(self, value: &str, expected: &str) -> OptionError {
+        OptionError::BadValue {
+            name: self.name(),
+            value: value.to_owned(),
+            expected: expected.to_owned(),
+        }
+    }
+}
+
+impl fmt::Display for EngineOption {
     /// The `option name ...` line of the `uci` reply.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "option name {} type ", self.name)?;
-        match self.kind {
+        write!(f, "option name {} type ", self.name())?;
+        match self.kind() {
             OptionKind::Spin { default, min, max } => {
                 write!(f, "spin default {default} min {min} max {max}")
             }
@@ -109,6 +245,7 @@ impl fmt::Display for OptionSpec {
                 vars.iter().try_for_each(|v| write!(f, " var {v}"))
             }
             OptionKind::Text => write!(f, "string default <empty>"),
+            OptionKind::Button => write!(f, "button"),
         }
     }
 }
@@ -131,158 +268,61 @@ fn max_hash_mib() -> i64 {
     })
 }
 
-/// Every option, in the order `uci` lists them.
-pub fn option_specs() -> [OptionSpec; 11] {
-    let defaults = EngineOptions::default();
-    let spin = |default: i64, min: i64, max: i64| OptionKind::Spin { default, min, max };
-    [
-        OptionSpec {
-            name: "Hash",
-            kind: spin(defaults.hash_mib as i64, 1, max_hash_mib()),
-        },
-        OptionSpec {
-            name: "Threads",
-            kind: spin(1, 1, 256),
-        },
-        OptionSpec {
-            name: "MultiPV",
-            kind: spin(1, 1, 256),
-        },
-        OptionSpec {
-            name: "Ponder",
-            kind: OptionKind::Check { default: false },
-        },
-        OptionSpec {
-            name: "Move Overhead",
-            kind: spin(30, 0, 10_000),
-        },
-        OptionSpec {
-            name: "Skill Level",
-            kind: spin(20, 0, 20),
-        },
-        OptionSpec {
-            name: "Variant",
-            kind: OptionKind::Combo {
-                default: "nine",
-                vars: &["nine", "twelve", "lasker"],
-            },
-        },
-        OptionSpec {
-            name: "Flying",
-            kind: OptionKind::Check { default: true },
-        },
-        OptionSpec {
-            name: "NMoveRule",
-            kind: spin(30, 0, 1000),
-        },
-        OptionSpec {
-            name: "EndgameDB",
-            kind: OptionKind::Text,
-        },
-        OptionSpec {
-            name: "MoveNotation",
-            kind: OptionKind::Combo {
-                default: "compound",
-                vars: &["compound", "split"],
-            },
-        },
-    ]
-}
-
-/// A checked option value.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Value {
-    Number(i64),
-    Flag(bool),
-    Word(String),
-}
-
 impl EngineOptions {
-    /// Sets the option `name` (any case) to `value`, returning its listed
-    /// name; nothing changes on error.
+    /// Sets the option `name` (any case) to `value`, returning which option
+    /// it was; nothing changes on error. A button takes no value and
+    /// changes no value: the engine acts on it.
     ///
     /// # Errors
     ///
     /// [`OptionError`] for an unknown name or a value of the wrong type or
     /// out of range.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<&'static str, OptionError> {
-        let spec = option_specs()
-            .into_iter()
-            .find(|s| s.name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| OptionError::Unknown {
-                name: name.to_owned(),
-            })?;
-        let bad = |expected: String| OptionError::BadValue {
-            name: spec.name,
-            value: value.to_owned(),
-            expected,
-        };
-        let parsed = match spec.kind {
-            OptionKind::Spin { min, max, .. } => {
-                let number: i64 = value.parse().map_err(|_| bad("a whole number".into()))?;
-                if !(min..=max).contains(&number) {
-                    return Err(OptionError::OutOfRange {
-                        name: spec.name,
-                        value: number,
-                        min,
-                        max,
-                    });
-                }
-                Value::Number(number)
+    pub fn set(&mut self, name: &str, value: &str) -> Result<EngineOption, OptionError> {
+        let option = EngineOption::named(name).ok_or_else(|| OptionError::Unknown {
+            name: name.to_owned(),
+        })?;
+        match option {
+            EngineOption::Hash => self.hash_mib = option.number(value)? as usize,
+            EngineOption::ClearHash => {}
+            EngineOption::Threads => self.threads = option.number(value)? as usize,
+            EngineOption::MultiPv => self.multipv = option.number(value)? as usize,
+            EngineOption::Ponder => self.ponder = option.flag(value)?,
+            EngineOption::MoveOverhead => self.move_overhead_ms = option.number(value)? as u64,
+            EngineOption::SkillLevel => self.skill = option.number(value)? as u8,
+            EngineOption::Variant => {
+                self.rules.variant = value
+                    .parse()
+                    .map_err(|_| option.bad(value, "one of nine, twelve, lasker"))?;
             }
-            OptionKind::Check { .. } => match value.to_ascii_lowercase().as_str() {
-                "true" => Value::Flag(true),
-                "false" => Value::Flag(false),
-                _ => return Err(bad("true or false".into())),
-            },
-            OptionKind::Combo { vars, .. } => {
-                let word = value.to_ascii_lowercase();
-                let known = vars.contains(&word.as_str())
-                    || (spec.name == "Variant" && word.parse::<Variant>().is_ok());
-                if !known {
-                    return Err(bad(format!("one of {}", vars.join(", "))));
-                }
-                Value::Word(word)
-            }
-            OptionKind::Text => Value::Word(if value == "<empty>" {
-                String::new()
-            } else {
-                value.to_owned()
-            }),
-        };
-        match (spec.name, parsed) {
-            ("Hash", Value::Number(n)) => self.hash_mib = n as usize,
-            ("Threads", Value::Number(n)) => self.threads = n as usize,
-            ("MultiPV", Value::Number(n)) => self.multipv = n as usize,
-            ("Ponder", Value::Flag(b)) => self.ponder = b,
-            ("Move Overhead", Value::Number(n)) => self.move_overhead_ms = n as u64,
-            ("Skill Level", Value::Number(n)) => self.skill = n as u8,
-            ("Variant", Value::Word(w)) => {
-                self.rules.variant = w.parse().map_err(|_| bad("a variant".into()))?;
-            }
-            ("Flying", Value::Flag(b)) => self.rules.flying = b,
-            ("NMoveRule", Value::Number(n)) => self.rules.n_move_rule = n as u16,
-            ("EndgameDB", Value::Word(w)) => self.endgame_db = w,
-            ("MoveNotation", Value::Word(w)) => {
-                self.notation = if w == "split" {
-                    MoveNotation::Split
+            EngineOption::Flying => self.rules.flying = option.flag(value)?,
+            EngineOption::NMoveRule => self.rules.n_move_rule = option.number(value)? as u16,
+            EngineOption::EndgameDb => {
+                self.endgame_db = if value == "<empty>" {
+                    String::new()
                 } else {
-                    MoveNotation::Compound
+                    value.to_owned()
                 };
             }
-            (name, value) => unreachable!("option table and setter disagree on {name}: {value:?}"),
+            EngineOption::MoveNotation => {
+                self.notation = match value.to_ascii_lowercase().as_str() {
+                    "compound" => MoveNotation::Compound,
+                    "split" => MoveNotation::Split,
+                    _ => return Err(option.bad(value, "one of compound, split")),
+                };
+            }
         }
-        Ok(spec.name)
+        Ok(option)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Variant;
 
     #[test]
     fn listing_follows_the_uci_syntax() {
-        let lines: Vec<String> = option_specs().iter().map(ToString::to_string).collect();
+        let lines: Vec<String> = EngineOption::ALL.iter().map(ToString::to_string).collect();
         assert!(lines[0].starts_with("option name Hash type spin default 64 min 1 max "));
         assert!(lines.contains(&"option name Ponder type check default false".to_string()));
         assert!(
@@ -292,6 +332,13 @@ mod tests {
             )
         );
         assert!(lines.contains(&"option name EndgameDB type string default <empty>".to_string()));
+        assert!(lines.contains(&"option name Clear Hash type button".to_string()));
+        assert!(
+            lines.contains(
+                &"option name MoveNotation type combo default compound var compound var split"
+                    .to_string()
+            )
+        );
         assert!(lines.contains(
             &"option name Move Overhead type spin default 30 min 0 max 10000".to_string()
         ));
@@ -300,14 +347,15 @@ mod tests {
     #[test]
     fn every_listed_option_can_be_set_to_its_default() {
         let mut options = EngineOptions::default();
-        for spec in option_specs() {
-            let value = match spec.kind {
+        for option in EngineOption::ALL {
+            let value = match option.kind() {
                 OptionKind::Spin { default, .. } => default.to_string(),
                 OptionKind::Check { default } => default.to_string(),
                 OptionKind::Combo { default, .. } => default.to_string(),
                 OptionKind::Text => "<empty>".to_string(),
+                OptionKind::Button => String::new(),
             };
-            assert_eq!(options.set(spec.name, &value), Ok(spec.name));
+            assert_eq!(options.set(option.name(), &value), Ok(option));
         }
         assert_eq!(options, EngineOptions::default());
     }
@@ -315,9 +363,15 @@ mod tests {
     #[test]
     fn names_match_in_any_case_and_values_are_checked() {
         let mut options = EngineOptions::default();
-        assert_eq!(options.set("skill level", "5"), Ok("Skill Level"));
+        assert_eq!(
+            options.set("skill level", "5"),
+            Ok(EngineOption::SkillLevel)
+        );
         assert_eq!(options.skill, 5);
-        assert_eq!(options.set("VARIANT", "Morabaraba"), Ok("Variant"));
+        assert_eq!(
+            options.set("VARIANT", "Morabaraba"),
+            Ok(EngineOption::Variant)
+        );
         assert_eq!(options.rules.variant, Variant::Twelve);
         let before = options.clone();
         assert!(matches!(

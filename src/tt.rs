@@ -10,7 +10,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use crate::error::OptionError;
+use crate::error::HashAllocError;
 use crate::moves::Move;
 
 /// What the stored score says about the true value.
@@ -100,12 +100,12 @@ impl TranspositionTable {
     ///
     /// # Errors
     ///
-    /// [`OptionError::HashAllocation`] if the memory cannot be had.
-    pub fn new(mib: usize) -> Result<TranspositionTable, OptionError> {
+    /// [`HashAllocError`] if the memory cannot be had.
+    pub fn new(mib: usize) -> Result<TranspositionTable, HashAllocError> {
         let clusters = (mib.max(1) << 20) / CLUSTER_BYTES;
         let slots: Box<[Slot]> =
             bytemuck::allocation::try_zeroed_slice_box((clusters + 1) * ENTRIES_PER_CLUSTER)
-                .map_err(|()| OptionError::HashAllocation { mib })?;
+                .map_err(|()| HashAllocError { mib })?;
         let misalignment = slots.as_ptr() as usize % CLUSTER_BYTES;
         let first = (CLUSTER_BYTES - misalignment) % CLUSTER_BYTES / std::mem::size_of::<Slot>();
         Ok(TranspositionTable {

@@ -12,7 +12,7 @@ use crate::error::ProtocolError;
 use crate::eval::breakdown;
 use crate::limits::{Clock, Limit, SearchLimits};
 use crate::moves::Move;
-use crate::options::{MoveNotation, option_specs};
+use crate::options::{EngineOption, MoveNotation};
 use crate::perft::divide;
 use crate::search::{Score, SearchEvent, SearchInfo};
 use crate::tt::Bound;
@@ -63,6 +63,10 @@ pub enum Command {
     Eval,
     /// `bench [depth]`.
     Bench(u32),
+    /// `debug [on|off]`: accepted; the engine has no debug output.
+    Debug,
+    /// `register ...`: accepted; the engine needs no registration.
+    Register,
 }
 
 /// Reads one line; `Ok(None)` for an empty line.
@@ -92,6 +96,14 @@ pub fn parse(line: &str) -> Result<Option<Command>, ProtocolError> {
         "d" => no_arguments("d", Command::Display),
         "eval" => no_arguments("eval", Command::Eval),
         "setoption" => parse_setoption(rest).map(Some),
+        "debug" => match rest {
+            [] | ["on" | "off"] => Ok(Some(Command::Debug)),
+            [token, ..] => Err(ProtocolError::Unexpected {
+                command: "debug",
+                token: (*token).to_owned(),
+            }),
+        },
+        "register" => Ok(Some(Command::Register)),
         "position" => parse_position(rest).map(Some),
         "go" => parse_go(rest).map(Some),
         "bench" => match rest {
@@ -513,8 +525,8 @@ impl<W: Write> Session<'_, W> {
             Command::Uci => {
                 self.say(concat!("id name morris ", env!("CARGO_PKG_VERSION")))?;
                 self.say("id author the morris developers")?;
-                for spec in option_specs() {
-                    self.say(&spec.to_string())?;
+                for option in EngineOption::ALL {
+                    self.say(&option.to_string())?;
                 }
                 self.say("uciok")
             }
@@ -544,7 +556,7 @@ impl<W: Write> Session<'_, W> {
                 self.engine.ponderhit();
                 Ok(())
             }
-            Command::Quit => Ok(()),
+            Command::Quit | Command::Debug | Command::Register => Ok(()),
             Command::Perft(depth) => {
                 let pos = *self.engine.game().position();
                 let counts = divide(&pos, depth);

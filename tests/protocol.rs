@@ -111,6 +111,7 @@ fn uci_lists_every_option() {
     assert!(lines[1].starts_with("id author "));
     for name in [
         "Hash",
+        "Clear Hash",
         "Threads",
         "MultiPV",
         "Ponder",
@@ -716,4 +717,38 @@ fn a_large_table_takes_memory_only_as_it_is_used() {
     engine.send("go depth 6");
     engine.read_until(|l| l.starts_with("bestmove"));
     assert_eq!(engine.finish(true), Some(0));
+}
+
+#[test]
+fn clear_hash_forgets_earlier_searches() {
+    let search = "position startpos moves d6 d2\ngo depth 7\n";
+    let fresh = session(format!("ucinewgame\n{search}").as_bytes());
+    // Searching twice, the second search finds the first one's results.
+    let warm = session(format!("{search}{search}").as_bytes());
+    let cleared = session(format!("{search}setoption name Clear Hash\n{search}").as_bytes());
+    let second = |lines: &[String]| -> Vec<String> {
+        let first_end = lines
+            .iter()
+            .position(|l| l.starts_with("bestmove"))
+            .unwrap();
+        lines[first_end + 1..]
+            .iter()
+            .map(|l| without_timing(l))
+            .collect()
+    };
+    let fresh: Vec<String> = fresh.iter().map(|l| without_timing(l)).collect();
+    assert_ne!(second(&warm), fresh);
+    assert_eq!(second(&cleared), fresh);
+}
+
+#[test]
+fn debug_and_register_are_accepted() {
+    let lines =
+        session(b"debug on\ndebug off\ndebug\nregister later\nregister name x code y\nisready\n");
+    assert_eq!(lines, ["readyok"]);
+    let lines = session(b"debug sideways\nisready\n");
+    assert!(
+        lines[0].starts_with("info string error: debug: "),
+        "{lines:?}"
+    );
 }
