@@ -82,7 +82,7 @@ impl fmt::Display for Outcome {
 
 impl Position {
     /// The end of the game by the rules that need no history, checked in
-    /// the order of RULES.md: fewer than three stones, full board, blocked.
+    /// the order of docs/RULES.md: fewer than three stones, full board, blocked.
     pub fn terminal_outcome(&self) -> Option<Outcome> {
         let us = self.side_to_move();
         let loss = |reason| {
@@ -195,7 +195,7 @@ impl Game {
         self.keys.iter().filter(|&&k| k == key).count()
     }
 
-    /// How the game has ended, if it has: every rule of RULES.md, in its
+    /// How the game has ended, if it has: every rule of docs/RULES.md, in its
     /// order (fewer than three stones, full board, blocked, repetition,
     /// N-move rule).
     pub fn outcome(&self) -> Option<Outcome> {

@@ -1,6 +1,6 @@
 //! morris: a Nine Men's Morris (Mill) engine.
 //!
-//! The library knows the rules of RULES.md for the `nine`, `twelve` and
+//! The library knows the rules of docs/RULES.md for the `nine`, `twelve` and
 //! `lasker` variants: [`Position`] holds a game state as two 24-bit
 //! [`Bitboard`]s, generates its legal [`Move`]s (whole turns, removal
 //! included), reads and writes position strings through [`Setup`], and a

@@ -47,7 +47,7 @@ impl Position {
         Position::new(Rules::default())
     }
 
-    /// Reads a position string (RULES.md) and checks that the position it
+    /// Reads a position string (docs/RULES.md) and checks that the position it
     /// describes can occur under `rules`.
     ///
     /// # Errors
@@ -236,7 +236,7 @@ impl Position {
         self.key ^= zobrist::black_to_move();
     }
 
-    /// The position string (RULES.md) of this position.
+    /// The position string (docs/RULES.md) of this position.
     pub fn fen(&self) -> String {
         Setup::from(self).to_string()
     }

@@ -1,5 +1,5 @@
 //! Game records in the conventions of PGN: tag pairs, then the numbered
-//! moves in the notation of RULES.md, then the result.
+//! moves in the notation of docs/RULES.md, then the result.
 //!
 //! ```text
 //! [White "morris"]

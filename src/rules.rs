@@ -1,4 +1,4 @@
-//! The rule options of RULES.md: variant, flying and the N-move rule.
+//! The rule options of docs/RULES.md: variant, flying and the N-move rule.
 
 use std::fmt;
 use std::str::FromStr;

@@ -1,4 +1,4 @@
-//! The text protocol of PROTOCOL.md: lines become [`Command`]s (a pure
+//! The text protocol of docs/PROTOCOL.md: lines become [`Command`]s (a pure
 //! parse), commands drive the [`Engine`], search events become lines.
 
 use std::io::{self, BufRead, Write};

@@ -1,4 +1,4 @@
-//! The protocol of PROTOCOL.md, in memory and through the built binary.
+//! The protocol of docs/PROTOCOL.md, in memory and through the built binary.
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Each rule of RULES.md on a hand-built position.
+//! Each rule of docs/RULES.md on a hand-built position.
 
 use morris::{
     Color, DrawReason, Game, IllegalReason, Move, Outcome, Phase, Position, Rules, Square, Variant,

@@ -1,4 +1,4 @@
-//! A second, deliberately plain implementation of RULES.md, sharing no code
+//! A second, deliberately plain implementation of docs/RULES.md, sharing no code
 //! with the library: points by their coordinates, lines found by walking
 //! the drawn rows and columns, the board as an array, moves as text. It is
 //! slow and simple on purpose, so that the library's counts can be checked
@@ -216,7 +216,7 @@ impl RefPosition {
     }
 }
 
-/// A move in the notation of RULES.md.
+/// A move in the notation of docs/RULES.md.
 pub fn notation(mv: RefMove) -> String {
     let (from, to, removed) = mv;
     let mut text = String::new();
