@@ -14,13 +14,12 @@ use crate::endgame::EndgameDb;
 use crate::error::{GoError, HashAllocError, IllegalReason, OptionError, PositionError};
 use crate::game::{Game, Outcome};
 use crate::limits::SearchLimits;
-use crate::moves::Move;
+use crate::moves::{Move, MoveToken};
 use crate::options::{EngineOption, EngineOptions};
 use crate::position::Position;
 use crate::search::SearchEvent;
 use crate::threads::{SearchControl, SearchRequest, run_search};
 use crate::tt::{Bound, TranspositionTable};
-use crate::types::Square;
 
 /// How a `go` began.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -212,45 +211,39 @@ impl Engine {
         let mut game = Game::new(start);
         let mut pending: Option<(usize, Move)> = None;
         for (index, token) in (1..).zip(tokens) {
-            let syntax = |error| PositionError::Syntax {
-                index,
-                token: token.clone(),
-                error,
-            };
             let illegal = |error| PositionError::Illegal {
                 index,
                 token: token.clone(),
                 error,
             };
-            if let Some(point) = token.strip_prefix(['x', 'X']) {
-                let Some((_, action)) = pending.take() else {
+            let parsed = token.parse().map_err(|error| PositionError::Syntax {
+                index,
+                token: token.clone(),
+                error,
+            })?;
+            match (parsed, pending.take()) {
+                (MoveToken::Removal(removal), Some((_, action))) => {
+                    game.try_play(action.removing(removal)).map_err(illegal)?;
+                }
+                (MoveToken::Removal(_), None) => {
                     return Err(PositionError::StrayRemoval {
                         index,
                         token: token.clone(),
                     });
-                };
-                let removal: Square = point.parse().map_err(|_| {
-                    syntax(crate::error::ParseMoveError {
-                        token: token.clone(),
-                        problem: crate::error::MoveSyntaxProblem::BadPoint(point.to_owned()),
-                    })
-                })?;
-                game.try_play(action.removing(removal)).map_err(illegal)?;
-                continue;
-            }
-            if let Some((action_index, action)) = pending {
-                return Err(PositionError::RemovalExpected {
-                    index: action_index,
-                    token: action.to_string(),
-                });
-            }
-            let mv: Move = token.parse().map_err(syntax)?;
-            match game.try_play(mv) {
-                Ok(()) => {}
-                Err(err) if err.reason == IllegalReason::MissingRemoval => {
-                    pending = Some((index, mv))
                 }
-                Err(err) => return Err(illegal(err)),
+                (MoveToken::Turn(_), Some((action_index, action))) => {
+                    return Err(PositionError::RemovalExpected {
+                        index: action_index,
+                        token: action.to_string(),
+                    });
+                }
+                (MoveToken::Turn(mv), None) => match game.try_play(mv) {
+                    Ok(()) => {}
+                    Err(err) if err.reason == IllegalReason::MissingRemoval => {
+                        pending = Some((index, mv));
+                    }
+                    Err(err) => return Err(illegal(err)),
+                },
             }
         }
         self.game = game;

@@ -58,20 +58,17 @@ pub use error::{
 };
 pub use eval::{Breakdown, STONE, Term, breakdown, evaluate};
 pub use game::{DrawReason, Game, Outcome, WinReason};
-pub use limits::{Clock, Limit, SearchLimits, TimeManager};
-pub use moves::{MAX_MOVES, Move, MoveList};
+pub use limits::{Clock, Limit, SearchLimits};
+pub use moves::{MAX_MOVES, Move, MoveList, MoveToken};
 pub use options::{EngineOption, EngineOptions, MoveNotation, OptionKind};
 pub use perft::{divide, perft};
 pub use position::Position;
 pub use record::{GameRecord, GameResult, RecordError, parse_records};
 pub use rules::{Rules, Variant};
-pub use search::{
-    Line, MATE, MATE_BOUND, MAX_PLY, RootMove, Score, SearchContext, SearchEvent, SearchInfo,
-    Worker,
-};
+pub use search::{DB_WIN, MATE, Score, SearchEvent, SearchInfo};
 pub use setup::Setup;
 pub use symmetry::Symmetry;
 pub use tables::Tables;
-pub use threads::{MAX_SKILL, SearchControl, SearchRequest, SearchResult, run_search};
-pub use tt::{Bound, Entry, TranspositionTable};
+pub use threads::{SearchRequest, SearchResult};
+pub use tt::{Bound, TranspositionTable};
 pub use types::{Color, Phase, Square};

@@ -113,7 +113,7 @@ impl SearchLimits {
 
 /// When a search should stop, from its limits and the clock.
 #[derive(Clone, Copy, Debug)]
-pub struct TimeManager {
+pub(crate) struct TimeManager {
     start: Instant,
     optimum: Option<Duration>,
     maximum: Option<Duration>,

@@ -146,6 +146,42 @@ impl FromStr for Move {
     }
 }
 
+/// One token of a move list: a turn (whole, or an action whose removal
+/// follows), or `x<point>`, the removal that finishes a turn written in
+/// split form (`d6-d5 xb4`).
+///
+/// ```
+/// # use morris::{Move, MoveToken, Square};
+/// assert_eq!("xB4".parse(), Ok(MoveToken::Removal(Square::B4)));
+/// assert_eq!("d6-d5".parse(), Ok(MoveToken::Turn(Move::slide(Square::D6, Square::D5))));
+/// # Ok::<(), morris::ParseMoveError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveToken {
+    /// A turn, or the action of one.
+    Turn(Move),
+    /// The removal of the turn whose action came before.
+    Removal(Square),
+}
+
+impl FromStr for MoveToken {
+    type Err = ParseMoveError;
+
+    /// Parses a move (see [`Move`]'s `FromStr`) or `x<point>`.
+    fn from_str(token: &str) -> Result<MoveToken, ParseMoveError> {
+        match token.strip_prefix(['x', 'X']) {
+            Some(point) => point
+                .parse()
+                .map(MoveToken::Removal)
+                .map_err(|_| ParseMoveError {
+                    token: token.to_owned(),
+                    problem: MoveSyntaxProblem::BadPoint(point.to_owned()),
+                }),
+            None => token.parse().map(MoveToken::Turn),
+        }
+    }
+}
+
 /// The most moves a position can have, in any variant.
 ///
 /// A turn is one action and, when it closes a mill, one move per stone it

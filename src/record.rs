@@ -24,7 +24,7 @@ use thiserror::Error;
 
 use crate::error::{FenError, IllegalMoveError, MoveSyntaxProblem, ParseMoveError};
 use crate::game::Game;
-use crate::moves::Move;
+use crate::moves::{Move, MoveToken};
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::types::Color;
@@ -305,23 +305,23 @@ pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
                 line: number,
                 error,
             };
-            if let Some(point) = token.strip_prefix(['x', 'X']) {
-                if let Some(action) = pending_action.take() {
-                    let removal = point.parse().map_err(|_| {
-                        parse_error(ParseMoveError {
-                            token: token.to_owned(),
-                            problem: MoveSyntaxProblem::BadPoint(point.to_owned()),
-                        })
-                    })?;
+            match (token.parse().map_err(parse_error)?, pending_action.take()) {
+                (MoveToken::Removal(removal), Some(action)) => {
                     if let Some(last) = record.moves.last_mut() {
                         *last = action.removing(removal);
                     }
-                    continue;
+                }
+                (MoveToken::Removal(_), None) => {
+                    return Err(parse_error(ParseMoveError {
+                        token: token.to_owned(),
+                        problem: MoveSyntaxProblem::Shape,
+                    }));
+                }
+                (MoveToken::Turn(mv), _) => {
+                    pending_action = mv.removal.is_none().then_some(mv);
+                    record.moves.push(mv);
                 }
             }
-            let mv: Move = token.parse().map_err(parse_error)?;
-            pending_action = mv.removal.is_none().then_some(mv);
-            record.moves.push(mv);
         }
     }
     if in_comment {

@@ -18,16 +18,16 @@ use crate::tt::{Bound, Entry, TranspositionTable};
 /// The score of a win on the spot; a win in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 30_000;
 /// The deepest ply the search reaches.
-pub const MAX_PLY: usize = 128;
+pub(crate) const MAX_PLY: usize = 128;
 /// Scores beyond this (in absolute value) are wins or losses.
-pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+pub(crate) const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// Above any score.
 const INFINITY: i32 = MATE + 1;
 /// How many plies of mill-closing moves the quiescence search follows.
 const QUIESCENCE_PLIES: usize = 8;
 
 /// A principal variation.
-pub type Line = ArrayVec<Move, MAX_PLY>;
+pub(crate) type Line = ArrayVec<Move, MAX_PLY>;
 
 /// A score as the protocol reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,7 +53,7 @@ impl Score {
 
 /// One root move and what the search knows of it.
 #[derive(Clone, Debug)]
-pub struct RootMove {
+pub(crate) struct RootMove {
     /// The move.
     pub mv: Move,
     /// Its score at the depth being searched, `-INFINITY` until searched.
@@ -118,7 +118,7 @@ pub enum SearchEvent {
 }
 
 /// The state all threads of one search share.
-pub struct SearchContext {
+pub(crate) struct SearchContext {
     /// The transposition table.
     pub tt: Arc<TranspositionTable>,
     /// Set to end the search.
@@ -164,7 +164,7 @@ const NODE_BATCH: u64 = 1024;
 const DETAILS_AFTER: Duration = Duration::from_secs(1);
 
 /// One search thread.
-pub struct Worker<'a> {
+pub(crate) struct Worker<'a> {
     ctx: &'a SearchContext,
     id: usize,
     root: Position,

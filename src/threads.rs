@@ -87,7 +87,7 @@ impl SearchRequest {
 
 /// The flags through which a running search is steered.
 #[derive(Clone, Debug, Default)]
-pub struct SearchControl {
+pub(crate) struct SearchControl {
     /// Set to end the search.
     pub stop: Arc<AtomicBool>,
     /// Set while pondering, cleared by `ponderhit`.
@@ -95,12 +95,12 @@ pub struct SearchControl {
 }
 
 /// The full strength `Skill Level`.
-pub const MAX_SKILL: u8 = 20;
+pub(crate) const MAX_SKILL: u8 = 20;
 
 /// Searches `request` on the calling thread and its helpers until a limit,
 /// `stop`, or (for `infinite` and `ponder`) until told; sends every
 /// completed depth and finally the move to play through `send`.
-pub fn run_search(
+pub(crate) fn run_search(
     request: &SearchRequest,
     tt: Arc<TranspositionTable>,
     control: &SearchControl,

@@ -26,7 +26,7 @@ pub enum Bound {
 
 /// A stored search result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// The best move found, if any.
     pub mv: Option<Move>,
     /// The score, with mate scores relative to the stored position.
@@ -150,7 +150,7 @@ impl TranspositionTable {
 
     /// The entry stored for `key`, if any.
     #[inline]
-    pub fn probe(&self, key: u64) -> Option<Entry> {
+    pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
         self.cluster(key).iter().find_map(|slot| {
             let data = slot[1].load(Ordering::Relaxed);
             let check = slot[0].load(Ordering::Relaxed);
@@ -165,7 +165,7 @@ impl TranspositionTable {
     /// least valuable one of the cluster: the shallowest, older searches
     /// counting as shallower.
     #[inline]
-    pub fn store(&self, key: u64, mut entry: Entry) {
+    pub(crate) fn store(&self, key: u64, mut entry: Entry) {
         let generation = self.generation.load(Ordering::Relaxed);
         let cluster = self.cluster(key);
         let mut victim = 0;
