@@ -18,6 +18,7 @@
 //! `{comments}` and the result token are skipped when reading, and a
 //! removal written as its own token (`d6-d5 xb4`) is joined to its move.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use thiserror::Error;
@@ -30,7 +31,7 @@ use crate::rules::{Rules, Variant};
 use crate::types::Color;
 
 /// How a recorded game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum GameResult {
     /// `1-0`.
     WhiteWins,
@@ -39,6 +40,7 @@ pub enum GameResult {
     /// `1/2-1/2`.
     Draw,
     /// `*`: not finished.
+    #[default]
     Unfinished,
 }
 
@@ -75,12 +77,15 @@ impl GameResult {
 }
 
 /// One recorded game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameRecord {
     /// Tag pairs, in order; `Result` among them.
     pub tags: Vec<(String, String)>,
     /// The moves from the start position.
     pub moves: Vec<Move>,
+    /// The comment written after a move, by the move's index in `moves`
+    /// (`book`, or the mover's `score/depth time` as cutechess writes them).
+    pub comments: BTreeMap<usize, String>,
     /// The result.
     pub result: GameResult,
 }
@@ -206,6 +211,10 @@ impl fmt::Display for GameRecord {
                 Color::Black if i == 0 => tokens.push(format!("{number}... {mv}")),
                 Color::Black => tokens.push(mv.to_string()),
             }
+            if let Some(comment) = self.comments.get(&i) {
+                // A brace would end the comment early.
+                tokens.push(format!("{{{}}}", comment.replace('}', ")")));
+            }
             if side == Color::Black {
                 number += 1;
             }
@@ -238,6 +247,7 @@ pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
     let mut records = Vec::new();
     let mut current: Option<GameRecord> = None;
     let mut in_comment = false;
+    let mut comment = String::new();
     let mut pending_action: Option<Move> = None;
     // Whether the current record's moves have begun: a tag after them
     // starts the next record.
@@ -250,11 +260,7 @@ pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
                 _ => {
                     in_movetext = false;
                     records.extend(current.take());
-                    current.insert(GameRecord {
-                        tags: Vec::new(),
-                        moves: Vec::new(),
-                        result: GameResult::Unfinished,
-                    })
+                    current.insert(GameRecord::default())
                 }
             };
             let tag = parse_tag(trimmed).ok_or(RecordError::Tag { line: number })?;
@@ -264,21 +270,26 @@ pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
             record.tags.push(tag);
             continue;
         }
-        let record = current.get_or_insert_with(|| GameRecord {
-            tags: Vec::new(),
-            moves: Vec::new(),
-            result: GameResult::Unfinished,
-        });
+        let record = current.get_or_insert_with(GameRecord::default);
         let mut rest = trimmed;
-        while !rest.is_empty() {
+        while !rest.is_empty() || in_comment {
             if in_comment {
-                match rest.find('}') {
-                    Some(end) => {
-                        in_comment = false;
-                        rest = rest[end + 1..].trim_start();
-                    }
-                    None => rest = "",
+                let (text, end) = match rest.find('}') {
+                    Some(end) => (&rest[..end], Some(end)),
+                    None => (rest, None),
+                };
+                if !comment.is_empty() && !text.is_empty() {
+                    comment.push(' ');
                 }
+                comment.push_str(text.trim());
+                let Some(end) = end else { break };
+                in_comment = false;
+                rest = rest[end + 1..].trim_start();
+                // A comment belongs to the move before it.
+                if let Some(last) = record.moves.len().checked_sub(1) {
+                    record.comments.insert(last, std::mem::take(&mut comment));
+                }
+                comment.clear();
                 continue;
             }
             if let Some(after) = rest.strip_prefix('{') {
@@ -361,6 +372,7 @@ mod tests {
                 .map(|t| t.parse().unwrap())
                 .collect(),
             result,
+            ..GameRecord::default()
         }
     }
 
@@ -381,8 +393,17 @@ mod tests {
                 ],
             ),
         ];
+        let mut games = games.to_vec();
+        games[0].comments.insert(0, "book".to_owned());
+        games[0]
+            .comments
+            .insert(3, "+0.25/9 0.30s {braced}".to_owned());
         let text: String = games.iter().map(ToString::to_string).collect();
-        assert_eq!(parse_records(&text), Ok(games.to_vec()));
+        games[0]
+            .comments
+            .insert(3, "+0.25/9 0.30s {braced)".to_owned());
+        assert_eq!(parse_records(&text), Ok(games));
+        assert!(text.contains("1. d6 {book} d2 2. b4 f4 {+0.25/9"), "{text}");
         assert!(text.contains("30... d6-d5xb4 31. a1 1-0"), "{text}");
     }
 
@@ -403,6 +424,14 @@ mod tests {
         let moves: Vec<String> = records[0].moves.iter().map(ToString::to_string).collect();
         assert_eq!(moves, ["a7", "a1", "d7", "d1", "g7xa1", "b6"]);
         assert_eq!(records[0].result, GameResult::WhiteWins);
+        assert_eq!(
+            records[0].comments.get(&0).map(String::as_str),
+            Some("opening")
+        );
+        assert_eq!(
+            records[0].comments.get(&4).map(String::as_str),
+            Some("a long comment")
+        );
         let game = records[0].replay().unwrap();
         assert_eq!(
             game.position().fen(),

@@ -88,10 +88,19 @@ pub fn build_pair(
             counts: (0..sector.len()).map(|_| AtomicU16::new(0)).collect(),
         })
         .collect();
-    // The sector a non-removal move leads to: the other one of the pair.
-    let partner = |s: usize| if work.len() == 1 { 0 } else { 1 - s };
+    let decided = first_look(&work, smaller, progress);
+    take_moves_back(&work, decided, progress);
+    into_sectors(work)
+}
 
-    // Step 1. Look at every position once.
+/// Step 1. Looks at every canonical position once, deciding those a
+/// removal or a block decides (see the module notes), and counting the
+/// moves of the others; returns the positions decided, by sector.
+fn first_look(
+    work: &[Working],
+    smaller: &dyn SmallerSectors,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Vec<(usize, u64)> {
     let mut frontier: Vec<(usize, u64)> = Vec::new();
     for (s, w) in work.iter().enumerate() {
         let decided: Vec<(usize, u64)> = (0..w.sector.len())
@@ -148,8 +157,15 @@ pub fn build_pair(
         progress(decided.len() as u64);
         frontier.extend(decided);
     }
+    frontier
+}
 
-    // Step 2. Take moves back from the positions decided at each distance.
+/// Step 2. Takes moves back from the positions decided at each distance,
+/// starting from those of step 1 (`frontier`), until nothing new is
+/// decided.
+fn take_moves_back(work: &[Working], frontier: Vec<(usize, u64)>, progress: &(dyn Fn(u64) + Sync)) {
+    // The sector a non-removal move leads to: the other one of the pair.
+    let partner = |s: usize| if work.len() == 1 { 0 } else { 1 - s };
     // Distances 0 and 1 were both found in step 1; group them.
     let mut frontier_by_distance: Vec<Vec<(usize, u64)>> = vec![Vec::new(); 2];
     for (s, index) in frontier {
@@ -220,8 +236,10 @@ pub fn build_pair(
             current.append(&mut pending_next);
         }
     }
+}
 
-    // Step 3. What is still open is a draw.
+/// Step 3. What is still open is a draw: the finished values.
+fn into_sectors(work: Vec<Working>) -> Vec<BuiltSector> {
     work.into_iter()
         .map(|w| {
             let values = w

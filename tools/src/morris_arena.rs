@@ -4,14 +4,73 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use morris::{GameResult, parse_records};
 use morris_tools::arena::args::parse_args;
 use morris_tools::arena::stats::SprtState;
-use morris_tools::arena::tournament::{results_table, run_match};
+use morris_tools::arena::tournament::{check_engines, results_table, run_match};
 
 static INTERRUPT: AtomicBool = AtomicBool::new(false);
 
+/// Exit status of a match stopped by Ctrl-C, as shells report SIGINT.
+const INTERRUPTED: u8 = 130;
+
+/// Replays the records of `path` and reports the first illegal move of
+/// each bad record; the status says whether all were good.
+fn check_records(path: &str) -> ExitCode {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(err) => {
+            eprintln!("{path}: {err}");
+            return ExitCode::from(2);
+        }
+    };
+    let records = match parse_records(&text) {
+        Ok(records) => records,
+        Err(err) => {
+            println!("{path}: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut bad = 0;
+    for (number, record) in (1..).zip(&records) {
+        let game = match record.replay() {
+            Ok(game) => game,
+            Err(err) => {
+                bad += 1;
+                println!("game {number}: {err}");
+                continue;
+            }
+        };
+        let claimed = record.result;
+        let by_rules = game
+            .outcome()
+            .map(|outcome| GameResult::from_winner(outcome.winner()));
+        // A game the rules ended must carry that result; an adjudicated
+        // one (a loss on time, a crash) need not have ended by the rules.
+        if by_rules.is_some_and(|result| result != claimed) {
+            bad += 1;
+            println!(
+                "game {number}: the result is {} but the moves end it {}",
+                claimed.token(),
+                by_rules.map_or("*", GameResult::token)
+            );
+        }
+    }
+    println!("{} games checked, {bad} bad", records.len());
+    if bad == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [flag, path] = args.as_slice() {
+        if flag == "--check" || flag == "-check" {
+            return check_records(path);
+        }
+    }
     let config = match parse_args(&args) {
         Ok(config) => config,
         Err(message) => {
@@ -21,6 +80,17 @@ fn main() -> ExitCode {
     };
     if let Err(err) = ctrlc::set_handler(|| INTERRUPT.store(true, Ordering::Relaxed)) {
         eprintln!("warning: Ctrl-C will not stop the match cleanly: {err}");
+    }
+    match check_engines(&config, &INTERRUPT) {
+        Ok(warnings) => {
+            for warning in warnings {
+                eprintln!("warning: {warning}");
+            }
+        }
+        Err(err) => {
+            eprintln!("error: {err}; the match is not played");
+            return ExitCode::FAILURE;
+        }
     }
     let two = config.engines.len() == 2;
     let result = run_match(&config, &INTERRUPT, |standings, _, game| {
@@ -59,6 +129,12 @@ fn main() -> ExitCode {
         } else {
             eprintln!("{line}");
         }
+        if config
+            .rating_interval
+            .is_some_and(|n| standings.played % n == 0)
+        {
+            eprintln!("\n{}", results_table(&config, standings));
+        }
     });
     if std::io::stderr().is_terminal() {
         eprintln!();
@@ -70,7 +146,8 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if INTERRUPT.load(Ordering::Relaxed) {
+    let interrupted = INTERRUPT.load(Ordering::Relaxed);
+    if interrupted {
         println!("Interrupted after {} games.", standings.played);
     }
     print!("{}", results_table(&config, &standings));
@@ -82,5 +159,9 @@ fn main() -> ExitCode {
         Some(SprtState::Running) => println!("SPRT: no decision yet"),
         None => {}
     }
-    ExitCode::SUCCESS
+    if interrupted {
+        ExitCode::from(INTERRUPTED)
+    } else {
+        ExitCode::SUCCESS
+    }
 }

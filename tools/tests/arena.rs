@@ -1,6 +1,7 @@
 //! The match runner against morris and against deliberately broken engines.
 
 use std::path::PathBuf;
+use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -8,7 +9,7 @@ use morris::{GameResult, Rules, parse_records};
 use morris_tools::arena::engine::{EngineConfig, MoveLimit};
 use morris_tools::arena::game::GameSettings;
 use morris_tools::arena::openings::random_openings;
-use morris_tools::arena::tournament::{MatchConfig, Tournament, run_match};
+use morris_tools::arena::tournament::{MatchConfig, PgnOut, Tournament, check_engines, run_match};
 
 /// The engine binary, built next to this test by `cargo test` at the
 /// workspace root.
@@ -64,7 +65,11 @@ fn config(engines: Vec<EngineConfig>, games: usize, pgn_out: Option<PathBuf>) ->
         openings: random_openings(games.div_ceil(2), 4, 11, Rules::default()),
         tournament: Tournament::RoundRobin,
         sprt: None,
-        pgn_out,
+        pgn_out: pgn_out.map(|path| PgnOut {
+            path,
+            minimal: false,
+        }),
+        rating_interval: None,
         settings: GameSettings {
             rules: Rules::default(),
             time_margin: Duration::from_millis(100),
@@ -150,25 +155,104 @@ fn an_engine_answering_in_split_notation_is_understood() {
 }
 
 #[test]
-fn an_engine_that_cannot_start_loses() {
+fn an_engine_that_cannot_start_stops_the_match_before_it_begins() {
     let missing = EngineConfig {
         name: "ghost".to_owned(),
         cmd: "/nonexistent/engine".to_owned(),
+        limit: Some(MoveLimit::Depth(1)),
         ..EngineConfig::default()
     };
     let engines = vec![morris("morris", MoveLimit::Depth(1)), missing];
-    let standings = run_match(
-        &config(engines, 2, None),
-        &AtomicBool::new(false),
-        |_, _, _| {},
+    let err = check_engines(&config(engines, 2, None), &AtomicBool::new(false)).unwrap_err();
+    assert_eq!(err.name, "ghost");
+    assert!(err.reason.contains("/nonexistent/engine"), "{err}");
+    // The program says so and fails, with no table of results.
+    let output = Command::new(env!("CARGO_BIN_EXE_morris-arena"))
+        .args(["-engine", "cmd=/nonexistent/engine", "name=ghost"])
+        .args([
+            "-engine",
+            &format!("cmd={}", morris_binary()),
+            "name=morris",
+        ])
+        .args(["-each", "depth=1"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("engine ghost: cannot start"), "{stderr}");
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
+fn options_an_engine_does_not_know_are_warned_about() {
+    let mut engine = morris("morris", MoveLimit::Depth(1));
+    engine
+        .options
+        .push(("Contempt".to_owned(), "10".to_owned()));
+    engine.options.push(("Hash".to_owned(), "huge".to_owned()));
+    let engines = vec![engine, morris("other", MoveLimit::Depth(1))];
+    let warnings = check_engines(&config(engines, 2, None), &AtomicBool::new(false)).unwrap();
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w == "engine morris: no option 'Contempt' listed"),
+        "{warnings:?}"
+    );
+    // The engine's own error lines are shown.
+    assert!(
+        warnings.iter().any(
+            |w| w.starts_with("engine morris: info string error: setoption: ")
+                && w.contains("huge")
+        ),
+        "{warnings:?}"
+    );
+}
+
+#[test]
+fn records_are_checked_move_by_move() {
+    let dir = std::env::temp_dir().join(format!("morris-arena-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.pgn");
+    let bad = dir.join("bad.pgn");
+    std::fs::write(&good, "[Result \"*\"]\n\n1. d6 d2 2. b4 *\n").unwrap();
+    std::fs::write(
+        &bad,
+        "[Result \"*\"]\n\n1. d6 d2 *\n\n[Result \"*\"]\n\n1. d6 d6 *\n",
     )
     .unwrap();
-    assert_eq!(standings.scores[0][1].wins, 2);
-    assert!(
-        standings.records[0]
-            .termination
-            .starts_with("ghost could not start")
-    );
+    let check = |path: &PathBuf| {
+        Command::new(env!("CARGO_BIN_EXE_morris-arena"))
+            .args(["--check", &path.display().to_string()])
+            .output()
+            .unwrap()
+    };
+    let output = check(&good);
+    assert_eq!(output.status.code(), Some(0));
+    let output = check(&bad);
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("game 2: move 2"), "{stdout}");
+    assert!(stdout.contains("2 games checked, 1 bad"), "{stdout}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn an_interrupted_match_exits_with_failure() {
+    let engine = format!("cmd={}", morris_binary());
+    let mut arena = Command::new(env!("CARGO_BIN_EXE_morris-arena"))
+        .args(["-engine", &engine, "name=a", "-engine", &engine, "name=b"])
+        .args(["-each", "st=0.2", "-rounds", "50"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let sent = Command::new("kill")
+        .args(["-INT", &arena.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    assert_eq!(arena.wait().unwrap().code(), Some(130));
 }
 
 #[test]
@@ -193,6 +277,19 @@ fn the_deeper_search_scores_better_and_the_records_replay() {
     assert_eq!(records.len(), 8);
     for (record, played) in records.iter().zip(&standings.records) {
         assert_eq!(record, &played.record);
+        assert!(record.tag("Site").is_some() && record.tag("Date").is_some());
+        // The opening's moves are marked, the engines' carry score/depth time.
+        let opening = 4;
+        for index in 0..record.moves.len() {
+            let comment = record.comments.get(&index).expect("a comment per move");
+            if index < opening {
+                assert_eq!(comment, "book");
+            } else {
+                let (evaluation, time) = comment.split_once(' ').expect("score/depth time");
+                assert!(evaluation.contains('/'), "{comment}");
+                assert!(time.ends_with('s'), "{comment}");
+            }
+        }
         let game = record.replay().unwrap();
         let outcome = game.outcome().expect("a morris game ends by the rules");
         assert_eq!(GameResult::from_winner(outcome.winner()), record.result);

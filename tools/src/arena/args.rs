@@ -9,21 +9,28 @@ use morris::{Rules, Variant};
 
 use super::engine::{EngineConfig, MoveLimit};
 use super::game::GameSettings;
-use super::openings::{DEFAULT_OPENINGS, parse_openings, random_openings, read_openings};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+
+use super::openings::{DEFAULT_OPENINGS, Opening, parse_openings, random_openings, read_openings};
 use super::stats::Sprt;
-use super::tournament::{MatchConfig, Tournament};
+use super::tournament::{MatchConfig, PgnOut, Tournament};
 
 /// The usage text.
 pub const USAGE: &str = "\
-usage: morris-arena -engine cmd=<program> [name=<name>] [arg=<argument>]... [option.<Name>=<value>]...
+usage: morris-arena -engine cmd=<program> [name=<name>] [dir=<folder>] [arg=<argument>]... [proto=uci]
+                            [option.<Name>=<value>]... [tc=... | st=<s>] [depth=<n>] [nodes=<n>]
                     -engine ... [-engine ...]
-                    [-each <the same keys, for every engine; also tc=<base>+<inc> | st=<s> | depth=<n> | nodes=<n>>]
-                    [-rounds N] [-games N] [-repeat] [-concurrency N]
-                    [-openings file=<path> | -openings random plies=<n> seed=<s>]
-                    [-sprt elo0=<e> elo1=<e> alpha=<a> beta=<b>] [-pgnout <file>]
-                    [-tournament round-robin|gauntlet] [-variant nine|twelve|lasker]
+                    [-each <keys for every engine>]
+                    [-rounds N] [-games N] [-repeat] [-concurrency N] [-recover]
+                    [-openings file=<path> [order=sequential|random] [seed=<s>] | -openings random plies=<n> seed=<s>]
+                    [-sprt elo0=<e> elo1=<e> alpha=<a> beta=<b>] [-pgnout <file> [min]]
+                    [-ratinginterval N] [-tournament round-robin|gauntlet] [-variant nine|twelve|lasker]
                     [-flying true|false] [-nmoverule N] [-timemargin <ms>] [-hangtimeout <s>]
-Times: tc in seconds (10+0.1 is 10 s plus 0.1 s a move), st in seconds a move.
+       morris-arena --check <file>   (replay game records, report the first illegal move)
+Times in seconds: tc=10+0.1 is 10 s plus 0.1 s a move, tc=40/60 is 60 s for every
+40 moves, tc=inf is no clock (give depth= or nodes=); st=0.2 is 0.2 s a move.
 Each opening is played twice, colours swapped (-games 2, the default).";
 
 fn seconds(text: &str, what: &str) -> Result<Duration, String> {
@@ -48,11 +55,30 @@ fn apply_engine_key(engine: &mut EngineConfig, token: &str) -> Result<(), String
         "cmd" => engine.cmd = value.to_owned(),
         "name" => engine.name = value.to_owned(),
         "arg" => engine.args.push(value.to_owned()),
+        "dir" => engine.dir = Some(PathBuf::from(value)),
+        "proto" if value == "uci" => {}
+        "proto" => return Err(format!("proto={value}: only uci is spoken")),
+        "tc" if value == "inf" => {
+            if matches!(
+                engine.limit,
+                Some(MoveLimit::Clock { .. } | MoveLimit::MoveTime(_))
+            ) {
+                engine.limit = None;
+            }
+        }
         "tc" => {
-            let (base, increment) = value.split_once('+').unwrap_or((value, "0"));
+            let (moves, rest) = match value.split_once('/') {
+                Some((moves, rest)) => (Some(whole(moves, "tc moves")?), rest),
+                None => (None, value),
+            };
+            let (base, increment) = rest.split_once('+').unwrap_or((rest, "0"));
+            if moves == Some(0) {
+                return Err("tc: a control of 0 moves".to_owned());
+            }
             engine.limit = Some(MoveLimit::Clock {
                 base: seconds(base, "tc")?,
                 increment: seconds(increment, "tc")?,
+                moves,
             });
         }
         "st" => engine.limit = Some(MoveLimit::MoveTime(seconds(value, "st")?)),
@@ -83,6 +109,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
     let mut openings_spec: Vec<&str> = Vec::new();
     let mut sprt = None;
     let mut pgn_out = None;
+    let mut rating_interval = None;
     let mut tournament = Tournament::RoundRobin;
     let mut rules = Rules::default();
     let mut time_margin = Duration::from_millis(100);
@@ -109,10 +136,15 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
             "-each" => each.extend(values(&mut i)),
             "-rounds" => rounds = whole(one(&mut i)?, "-rounds")?,
             "-games" => games = whole(one(&mut i)?, "-games")?,
-            "-repeat" => {}
+            // Every game starts fresh engines, so a crash costs one game
+            // and the match goes on: recovery is what the runner always does.
+            "-repeat" | "-recover" => {}
             "-concurrency" => concurrency = whole(one(&mut i)?, "-concurrency")?,
             "-openings" => openings_spec = values(&mut i),
-            "-pgnout" => pgn_out = Some(PathBuf::from(one(&mut i)?)),
+            "-pgnout" => pgn_out = Some(parse_pgn_out(&values(&mut i))?),
+            "-ratinginterval" => {
+                rating_interval = Some(whole(one(&mut i)?, "-ratinginterval")?).filter(|&n| n > 0)
+            }
             "-tournament" => {
                 tournament = match one(&mut i)? {
                     "round-robin" => Tournament::RoundRobin,
@@ -139,34 +171,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
                 time_margin = Duration::from_millis(whole(one(&mut i)?, "-timemargin")?)
             }
             "-hangtimeout" => hang_timeout = seconds(one(&mut i)?, "-hangtimeout")?,
-            "-sprt" => {
-                let mut test = Sprt {
-                    elo0: 0.0,
-                    elo1: 5.0,
-                    alpha: 0.05,
-                    beta: 0.05,
-                };
-                for token in values(&mut i) {
-                    let (key, value) = token
-                        .split_once('=')
-                        .ok_or_else(|| format!("-sprt: '{token}' is not key=value"))?;
-                    let number: f64 = value
-                        .parse()
-                        .map_err(|_| format!("-sprt: '{value}' is not a number"))?;
-                    match key {
-                        "elo0" => test.elo0 = number,
-                        "elo1" => test.elo1 = number,
-                        "alpha" => test.alpha = number,
-                        "beta" => test.beta = number,
-                        _ => return Err(format!("-sprt: unknown key '{key}'")),
-                    }
-                }
-                let rates_ok = |p: f64| p > 0.0 && p < 0.5;
-                if test.elo1 <= test.elo0 || !rates_ok(test.alpha) || !rates_ok(test.beta) {
-                    return Err("-sprt: needs elo0 < elo1 and 0 < alpha, beta < 0.5".to_owned());
-                }
-                sprt = Some(test);
-            }
+            "-sprt" => sprt = Some(parse_sprt(&values(&mut i))?),
             "-help" | "--help" | "-h" => return Err(USAGE.to_owned()),
             other => return Err(format!("unknown option '{other}'\n{USAGE}")),
         }
@@ -175,17 +180,44 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
     if engines.len() < 2 {
         return Err(format!("at least two -engine are needed\n{USAGE}"));
     }
-    if games == 0 || rounds == 0 {
-        return Err("-games and -rounds must be at least 1".to_owned());
+    if games == 0 || rounds == 0 || concurrency == 0 {
+        return Err("-games, -rounds and -concurrency must be at least 1".to_owned());
     }
+    let needed = rounds * games.div_ceil(2);
+    Ok(MatchConfig {
+        engines: engine_configs(&engines, &each)?,
+        rounds,
+        games,
+        concurrency,
+        openings: openings(&openings_spec, rules, needed)?,
+        tournament,
+        sprt,
+        pgn_out,
+        rating_interval,
+        settings: GameSettings {
+            rules,
+            time_margin,
+            hang_timeout,
+        },
+    })
+}
+
+/// The engines of the `-engine` groups, `-each` applied first; names made
+/// unique.
+fn engine_configs(engines: &[Vec<&str>], each: &[&str]) -> Result<Vec<EngineConfig>, String> {
     let mut configs = Vec::new();
-    for (number, keys) in (1..).zip(&engines) {
+    for (number, keys) in (1..).zip(engines) {
         let mut engine = EngineConfig::default();
         for token in each.iter().chain(keys) {
             apply_engine_key(&mut engine, token).map_err(|e| format!("-engine {number}: {e}"))?;
         }
         if engine.cmd.is_empty() {
             return Err(format!("-engine {number}: cmd=<program> is missing"));
+        }
+        if engine.limit.is_none() {
+            return Err(format!(
+                "-engine {number}: no limit (give tc=, st=, depth= or nodes=, here or in -each)"
+            ));
         }
         if engine.name.is_empty() {
             engine.name = format!("engine{number}");
@@ -198,41 +230,103 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
             configs[i].name = format!("{name}-{}", i + 1);
         }
     }
-    let openings = match openings_spec.as_slice() {
-        [] if rules.variant == Variant::Nine => parse_openings(DEFAULT_OPENINGS, rules)?,
-        [] => random_openings(50, 4, 1, rules),
-        [file] if file.starts_with("file=") => {
-            read_openings(file["file=".len()..].as_ref(), rules)?
+    Ok(configs)
+}
+
+/// `-pgnout <file> [min]`.
+fn parse_pgn_out(values: &[&str]) -> Result<PgnOut, String> {
+    match values {
+        [path] => Ok(PgnOut {
+            path: PathBuf::from(path),
+            minimal: false,
+        }),
+        [path, "min"] => Ok(PgnOut {
+            path: PathBuf::from(path),
+            minimal: true,
+        }),
+        _ => Err("-pgnout: <file> [min]".to_owned()),
+    }
+}
+
+/// `-sprt elo0=<e> elo1=<e> alpha=<a> beta=<b>`, each key optional.
+fn parse_sprt(values: &[&str]) -> Result<Sprt, String> {
+    let mut test = Sprt {
+        elo0: 0.0,
+        elo1: 5.0,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+    for token in values {
+        let (key, value) = token
+            .split_once('=')
+            .ok_or_else(|| format!("-sprt: '{token}' is not key=value"))?;
+        let number: f64 = value
+            .parse()
+            .map_err(|_| format!("-sprt: '{value}' is not a number"))?;
+        match key {
+            "elo0" => test.elo0 = number,
+            "elo1" => test.elo1 = number,
+            "alpha" => test.alpha = number,
+            "beta" => test.beta = number,
+            _ => return Err(format!("-sprt: unknown key '{key}'")),
         }
-        ["random", keys @ ..] => {
+    }
+    let rates_ok = |p: f64| p > 0.0 && p < 0.5;
+    if test.elo1 <= test.elo0 || !rates_ok(test.alpha) || !rates_ok(test.beta) {
+        return Err("-sprt: needs elo0 < elo1 and 0 < alpha, beta < 0.5".to_owned());
+    }
+    Ok(test)
+}
+
+/// The openings of `-openings` (the shipped ones when it is not given);
+/// random ones are drawn `needed` at a time.
+fn openings(spec: &[&str], rules: Rules, needed: usize) -> Result<Vec<Opening>, String> {
+    let keys = |tokens: &[&str]| -> Result<Vec<(String, String)>, String> {
+        tokens
+            .iter()
+            .map(|token| {
+                token
+                    .split_once('=')
+                    .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                    .ok_or_else(|| format!("-openings: '{token}' is not key=value"))
+            })
+            .collect()
+    };
+    match spec {
+        [] if rules.variant == Variant::Nine => parse_openings(DEFAULT_OPENINGS, rules),
+        [] => Ok(random_openings(50, 4, 1, rules)),
+        ["random", rest @ ..] => {
             let (mut plies, mut seed) = (4, 1);
-            for token in keys {
-                match token.split_once('=') {
-                    Some(("plies", v)) => plies = whole(v, "-openings plies")?,
-                    Some(("seed", v)) => seed = whole(v, "-openings seed")?,
-                    _ => return Err(format!("-openings: unknown key '{token}'")),
+            for (key, value) in keys(rest)? {
+                match key.as_str() {
+                    "plies" => plies = whole(&value, "-openings plies")?,
+                    "seed" => seed = whole(&value, "-openings seed")?,
+                    _ => return Err(format!("-openings: unknown key '{key}'")),
                 }
             }
-            let needed = rounds * games.div_ceil(2);
-            random_openings(needed, plies, seed, rules)
+            Ok(random_openings(needed, plies, seed, rules))
         }
-        _ => return Err("-openings: file=<path> or random plies=<n> seed=<s>".to_owned()),
-    };
-    Ok(MatchConfig {
-        engines: configs,
-        rounds,
-        games,
-        concurrency,
-        openings,
-        tournament,
-        sprt,
-        pgn_out,
-        settings: GameSettings {
-            rules,
-            time_margin,
-            hang_timeout,
-        },
-    })
+        tokens => {
+            let (mut file, mut random_order, mut seed) = (None, false, 1);
+            for (key, value) in keys(tokens)? {
+                match (key.as_str(), value.as_str()) {
+                    ("file", path) => file = Some(PathBuf::from(path)),
+                    ("order", "random") => random_order = true,
+                    ("order", "sequential") => random_order = false,
+                    ("seed", value) => seed = whole(value, "-openings seed")?,
+                    // The one format there is: position strings and moves.
+                    ("format", _) => {}
+                    _ => return Err(format!("-openings: unknown key '{key}={value}'")),
+                }
+            }
+            let file = file.ok_or("-openings: file=<path> or random plies=<n> seed=<s>")?;
+            let mut openings = read_openings(&file, rules)?;
+            if random_order {
+                openings.shuffle(&mut StdRng::seed_from_u64(seed));
+            }
+            Ok(openings)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -281,7 +375,8 @@ mod tests {
             config.engines[0].limit,
             Some(MoveLimit::Clock {
                 base: Duration::from_secs(10),
-                increment: Duration::from_millis(100)
+                increment: Duration::from_millis(100),
+                moves: None,
             })
         );
         assert_eq!(config.engines[1].name, "engine2");
@@ -290,5 +385,71 @@ mod tests {
         assert!(parse_args(&args("-engine cmd=a -engine cmd=b -each tc=ten")).is_err());
         assert!(parse_args(&args("-engine cmd=a -engine cmd=b -bogus")).is_err());
         assert!(parse_args(&args("-engine cmd=a -engine cmd=b -sprt elo0=5 elo1=0")).is_err());
+    }
+
+    #[test]
+    fn what_cutechess_and_fastchess_users_type() {
+        let config = parse_args(&args(
+            "-engine cmd=a proto=uci dir=/tmp tc=40/60 -engine cmd=b tc=inf depth=6 \
+             -each tc=1+0.1 -recover -ratinginterval 10 -pgnout out.pgn min",
+        ))
+        .unwrap();
+        assert_eq!(config.engines[0].dir, Some(PathBuf::from("/tmp")));
+        assert_eq!(
+            config.engines[0].limit,
+            Some(MoveLimit::Clock {
+                base: Duration::from_secs(60),
+                increment: Duration::ZERO,
+                moves: Some(40),
+            })
+        );
+        // tc=inf drops the clock of -each; the depth remains.
+        assert_eq!(config.engines[1].limit, Some(MoveLimit::Depth(6)));
+        assert_eq!(config.rating_interval, Some(10));
+        assert_eq!(
+            config.pgn_out,
+            Some(PgnOut {
+                path: PathBuf::from("out.pgn"),
+                minimal: true
+            })
+        );
+        let refused = [
+            "-engine cmd=a proto=xboard st=1 -engine cmd=b st=1",
+            "-engine cmd=a st=1 -engine cmd=b st=1 -concurrency 0",
+            "-engine cmd=a st=1 -engine cmd=b st=1 -rounds 0",
+            "-engine cmd=a -engine cmd=b",
+            "-engine cmd=a tc=inf -engine cmd=b st=1",
+            "-engine cmd=a tc=0/10 -engine cmd=b st=1",
+        ];
+        for line in refused {
+            assert!(parse_args(&args(line)).is_err(), "{line}");
+        }
+    }
+
+    #[test]
+    fn an_opening_file_can_be_played_in_random_order() {
+        let path = std::env::temp_dir().join(format!("arena-order-{}.txt", std::process::id()));
+        let lines: Vec<String> = ["d6", "d2", "b4", "f4", "b6", "f6", "a7", "g7"]
+            .iter()
+            .map(|m| format!("{m}\n"))
+            .collect();
+        std::fs::write(&path, lines.concat()).unwrap();
+        let read = |order: &str| {
+            let line = format!(
+                "-engine cmd=a st=1 -engine cmd=b st=1 -openings file={} {order}",
+                path.display()
+            );
+            parse_args(&args(&line)).unwrap().openings
+        };
+        let sequential = read("order=sequential");
+        let shuffled = read("order=random seed=3");
+        assert_eq!(read("order=random seed=3"), shuffled);
+        assert_ne!(sequential, shuffled);
+        let mut sorted = shuffled.clone();
+        sorted.sort_by_key(|o| o.moves[0].to.index());
+        let mut expected = sequential.clone();
+        expected.sort_by_key(|o| o.moves[0].to.index());
+        assert_eq!(sorted, expected);
+        let _ = std::fs::remove_file(path);
     }
 }

@@ -16,6 +16,8 @@ pub struct EngineConfig {
     pub cmd: String,
     /// Its arguments.
     pub args: Vec<String>,
+    /// The folder it runs in, if not the arena's.
+    pub dir: Option<std::path::PathBuf>,
     /// `setoption` pairs sent after `uci`.
     pub options: Vec<(String, String)>,
     /// How long the engine has for each move.
@@ -25,12 +27,15 @@ pub struct EngineConfig {
 /// What limits an engine's moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveLimit {
-    /// A clock: base time and increment per move.
+    /// A clock: base time and increment per move, the base given again
+    /// every `moves` moves if set (a classical `40/90` control).
     Clock {
-        /// Time at the start.
+        /// Time at the start (and of each control).
         base: Duration,
         /// Time added after each move.
         increment: Duration,
+        /// Moves per control; `None` for the whole game.
+        moves: Option<u32>,
     },
     /// A fixed time per move.
     MoveTime(Duration),
@@ -70,7 +75,11 @@ impl EngineProcess {
     ///
     /// The reason the process could not be started.
     pub fn start(config: &EngineConfig) -> std::io::Result<EngineProcess> {
-        let mut child = Command::new(&config.cmd)
+        let mut command = Command::new(&config.cmd);
+        if let Some(dir) = &config.dir {
+            command.current_dir(dir);
+        }
+        let mut child = command
             .args(&config.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -119,6 +128,23 @@ impl EngineProcess {
         deadline: Instant,
         interrupt: &AtomicBool,
     ) -> Result<String, EngineFailure> {
+        let mut lines = self.lines_until(last, deadline, interrupt)?;
+        Ok(lines.pop().unwrap_or_default())
+    }
+
+    /// Every line up to and including the first that `last` accepts; gives
+    /// up at `deadline` or when `interrupt` is set.
+    ///
+    /// # Errors
+    ///
+    /// Timeout, a closed output, or the interrupt.
+    pub fn lines_until(
+        &mut self,
+        last: impl Fn(&str) -> bool,
+        deadline: Instant,
+        interrupt: &AtomicBool,
+    ) -> Result<Vec<String>, EngineFailure> {
+        let mut lines = Vec::new();
         loop {
             if interrupt.load(Ordering::Relaxed) {
                 return Err(EngineFailure::Interrupted);
@@ -128,8 +154,14 @@ impl EngineProcess {
                 return Err(EngineFailure::Timeout);
             }
             match self.lines.recv_timeout((deadline - now).min(POLL)) {
-                Ok(line) if last(&line) => return Ok(line),
-                Ok(_) | Err(RecvTimeoutError::Timeout) => {}
+                Ok(line) => {
+                    let done = last(&line);
+                    lines.push(line);
+                    if done {
+                        return Ok(lines);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => return Err(EngineFailure::Crashed),
             }
         }

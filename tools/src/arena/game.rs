@@ -1,9 +1,10 @@
 //! One game between two engine processes, refereed by the library.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use morris::{Color, Game, GameRecord, GameResult, IllegalReason, Move, Rules};
+use morris::{Color, Game, GameRecord, GameResult, IllegalReason, Move, Position, Rules};
 
 use super::engine::{EngineConfig, EngineFailure, EngineProcess, MoveLimit};
 use super::openings::Opening;
@@ -31,7 +32,7 @@ pub struct PlayedGame {
 }
 
 /// The setoption lines that put an engine under `rules`.
-fn rules_options(rules: Rules) -> Vec<(String, String)> {
+pub fn rules_options(rules: Rules) -> Vec<(String, String)> {
     let mut options = Vec::new();
     if rules.variant != morris::Variant::Nine {
         options.push(("Variant".to_owned(), rules.variant.to_string()));
@@ -47,8 +48,18 @@ fn rules_options(rules: Rules) -> Vec<(String, String)> {
 
 fn limit_text(limit: Option<MoveLimit>) -> String {
     match limit {
-        Some(MoveLimit::Clock { base, increment }) => {
-            format!("{}+{}", base.as_secs_f64(), increment.as_secs_f64())
+        Some(MoveLimit::Clock {
+            base,
+            increment,
+            moves,
+        }) => {
+            let moves = moves.map(|m| format!("{m}/")).unwrap_or_default();
+            let increment = if increment.is_zero() {
+                String::new()
+            } else {
+                format!("+{}", increment.as_secs_f64())
+            };
+            format!("{moves}{}{increment}", base.as_secs_f64())
         }
         Some(MoveLimit::MoveTime(t)) => format!("{}/move", t.as_secs_f64()),
         Some(MoveLimit::Depth(d)) => format!("depth {d}"),
@@ -57,10 +68,190 @@ fn limit_text(limit: Option<MoveLimit>) -> String {
     }
 }
 
+/// The two clocks of a game, for the engines that play to one.
+struct Clocks {
+    limits: [Option<MoveLimit>; 2],
+    left: [Option<Duration>; 2],
+    moves_made: [u32; 2],
+}
+
+impl Clocks {
+    fn new(configs: [&EngineConfig; 2]) -> Clocks {
+        let limits = configs.map(|c| c.limit);
+        Clocks {
+            limits,
+            left: limits.map(|limit| match limit {
+                Some(MoveLimit::Clock { base, .. }) => Some(base),
+                _ => None,
+            }),
+            moves_made: [0; 2],
+        }
+    }
+
+    fn increment(&self, side: Color) -> Duration {
+        match self.limits[side.index()] {
+            Some(MoveLimit::Clock { increment, .. }) => increment,
+            _ => Duration::ZERO,
+        }
+    }
+
+    /// The `go` command for `side` and how long to wait for its answer.
+    fn go(&self, side: Color, settings: &GameSettings) -> (String, Duration) {
+        match self.limits[side.index()] {
+            Some(MoveLimit::Clock { moves, .. }) => {
+                let ms = |c: Color| self.left[c.index()].unwrap_or_default().as_millis();
+                let mut go = format!(
+                    "go wtime {} btime {} winc {} binc {}",
+                    ms(Color::White),
+                    ms(Color::Black),
+                    self.increment(Color::White).as_millis(),
+                    self.increment(Color::Black).as_millis()
+                );
+                if let Some(moves) = moves {
+                    let to_go = moves - self.moves_made[side.index()] % moves;
+                    go.push_str(&format!(" movestogo {to_go}"));
+                }
+                let left = self.left[side.index()].unwrap_or_default();
+                (go, left + settings.time_margin)
+            }
+            Some(MoveLimit::MoveTime(t)) => (
+                format!("go movetime {}", t.as_millis()),
+                t + settings.time_margin,
+            ),
+            Some(MoveLimit::Depth(d)) => (format!("go depth {d}"), settings.hang_timeout),
+            Some(MoveLimit::Nodes(n)) => (format!("go nodes {n}"), settings.hang_timeout),
+            // The command line refuses engines without a limit.
+            None => ("go depth 1".to_owned(), settings.hang_timeout),
+        }
+    }
+
+    /// Charges `side` for a move that took `elapsed`; false if its flag
+    /// fell (past the margin).
+    fn spend(&mut self, side: Color, elapsed: Duration, margin: Duration) -> bool {
+        let Some(left) = self.left[side.index()] else {
+            return true;
+        };
+        if elapsed > left + margin {
+            return false;
+        }
+        self.moves_made[side.index()] += 1;
+        let made = self.moves_made[side.index()];
+        let mut left = left.saturating_sub(elapsed) + self.increment(side);
+        if let Some(MoveLimit::Clock {
+            base,
+            moves: Some(moves),
+            ..
+        }) = self.limits[side.index()]
+        {
+            if made % moves == 0 {
+                left += base;
+            }
+        }
+        self.left[side.index()] = Some(left);
+        true
+    }
+}
+
+/// Starts both engines and sets them up for the game; the colour of the
+/// first that fails, with why.
+fn start_engines(
+    configs: [&EngineConfig; 2],
+    settings: &GameSettings,
+    interrupt: &AtomicBool,
+) -> Result<Vec<EngineProcess>, (Color, String)> {
+    let mut engines = Vec::with_capacity(2);
+    for (color, config) in Color::ALL.into_iter().zip(configs) {
+        let mut options = rules_options(settings.rules);
+        options.extend(config.options.iter().cloned());
+        let mut engine =
+            EngineProcess::start(config).map_err(|e| (color, format!("could not start: {e}")))?;
+        engine
+            .handshake(&options, interrupt)
+            .map_err(|failure| (color, format!("{} at start", failure_text(&failure))))?;
+        let _ = engine.send("ucinewgame");
+        engines.push(engine);
+    }
+    Ok(engines)
+}
+
+/// An engine's answer: its move token and the comment for the record
+/// (`+0.25/9 0.30s` as cutechess writes them, from its last `info`).
+struct Answer {
+    token: String,
+    comment: String,
+}
+
+/// Asks `engine` for its move after `position_command` with `go`. An
+/// engine using split notation answers a mill-closing turn in two parts:
+/// the action, then (given the action) the removal; they are joined.
+fn ask_move(
+    engine: &mut EngineProcess,
+    position: &Position,
+    position_command: &str,
+    go: &str,
+    deadline: Instant,
+    interrupt: &AtomicBool,
+) -> Result<Answer, EngineFailure> {
+    let start = Instant::now();
+    let mut ask = |command: &str| -> Result<(String, Option<String>), EngineFailure> {
+        engine.send(command)?;
+        engine.send(go)?;
+        let lines = engine.lines_until(|l| l.starts_with("bestmove"), deadline, interrupt)?;
+        let token = lines
+            .last()
+            .and_then(|l| l.split_whitespace().nth(1))
+            .unwrap_or("")
+            .to_owned();
+        let evaluation = lines.iter().rev().find_map(|l| evaluation(l));
+        Ok((token, evaluation))
+    };
+    let (mut token, mut evaluation) = ask(position_command)?;
+    if let Ok(action) = token.parse::<Move>() {
+        if position.check_move(action) == Err(IllegalReason::MissingRemoval) {
+            let (removal, removal_evaluation) = ask(&format!("{position_command} {action}"))?;
+            token.push_str(&removal);
+            evaluation = removal_evaluation.or(evaluation);
+        }
+    }
+    let time = format!("{:.2}s", start.elapsed().as_secs_f64());
+    Ok(Answer {
+        token,
+        comment: match evaluation {
+            Some(evaluation) => format!("{evaluation} {time}"),
+            None => time,
+        },
+    })
+}
+
+/// `score/depth` of an `info` line with a score, as cutechess writes it:
+/// `+0.25/9` (stones), `+M3/12` (a win in 3), `-M2/8`.
+fn evaluation(line: &str) -> Option<String> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    if tokens.first() != Some(&"info") {
+        return None;
+    }
+    let after = |key: &str| {
+        let at = tokens.iter().position(|&t| t == key)?;
+        tokens.get(at + 1).copied()
+    };
+    let depth = after("depth")?;
+    let at = tokens.iter().position(|&t| t == "score")?;
+    let value: i64 = tokens.get(at + 2)?.parse().ok()?;
+    let score = match *tokens.get(at + 1)? {
+        "cp" => format!("{:+.2}", value as f64 / 100.0),
+        "mate" if value < 0 => format!("-M{}", -value),
+        "mate" => format!("+M{value}"),
+        _ => return None,
+    };
+    Some(format!("{score}/{depth}"))
+}
+
 /// Plays `opening` between `white` and `black` (each process started for
 /// this game and killed after it). An engine that fails to start, crashes,
 /// hangs, overruns its clock, sends an unparsable or illegal move, or
 /// `bestmove (none)` in a live position loses, with the reason recorded.
+/// The opening's moves are marked `book` in the record, the others with
+/// the mover's score, depth and time.
 pub fn play_game(
     white: &EngineConfig,
     black: &EngineConfig,
@@ -70,60 +261,44 @@ pub fn play_game(
     interrupt: &AtomicBool,
 ) -> PlayedGame {
     let configs = [white, black];
-    let game = match opening.game(settings.rules) {
+    let mut comments = BTreeMap::new();
+    let end = |game: Game, result: GameResult, termination: String, comments| {
+        finish(
+            configs,
+            game,
+            comments,
+            result,
+            termination,
+            settings,
+            round,
+        )
+    };
+    let mut game = match opening.game(settings.rules) {
         Ok(game) => game,
         Err(err) => {
-            return finish(
-                configs,
-                Game::new(morris::Position::new(settings.rules)),
-                GameResult::Unfinished,
-                format!("bad opening: {err}"),
-                settings,
-                round,
-            );
+            let start = Game::new(Position::new(settings.rules));
+            let reason = format!("bad opening: {err}");
+            return end(start, GameResult::Unfinished, reason, comments);
         }
     };
-    let mut engines = Vec::with_capacity(2);
-    for (color, config) in Color::ALL.into_iter().zip(configs) {
-        let mut options = rules_options(settings.rules);
-        options.extend(config.options.iter().cloned());
-        let started = EngineProcess::start(config)
-            .map_err(|e| format!("could not start: {e}"))
-            .and_then(|mut engine| match engine.handshake(&options, interrupt) {
-                Ok(()) => Ok(engine),
-                Err(failure) => Err(format!("{} at start", failure_text(&failure))),
-            });
-        match started {
-            Ok(engine) => engines.push(engine),
-            Err(reason) => {
-                let result = GameResult::from_winner(Some(color.opponent()));
-                return finish(
-                    configs,
-                    game,
-                    result,
-                    format!("{} {reason}", config.name),
-                    settings,
-                    round,
-                );
-            }
-        }
+    for index in 0..game.moves().len() {
+        comments.insert(index, "book".to_owned());
     }
-    let mut clocks = Color::ALL.map(|c| match configs[c.index()].limit {
-        Some(MoveLimit::Clock { base, .. }) => Some(base),
-        _ => None,
-    });
-    let mut game = game;
+    let mut engines = match start_engines(configs, settings, interrupt) {
+        Ok(engines) => engines,
+        Err((color, reason)) => {
+            let result = GameResult::from_winner(Some(color.opponent()));
+            let reason = format!("{} {reason}", configs[color.index()].name);
+            return end(game, result, reason, comments);
+        }
+    };
+    let mut clocks = Clocks::new(configs);
     let mut position_command = match &opening.fen {
         Some(fen) => format!("position fen {fen} moves"),
         None => "position startpos moves".to_owned(),
     };
     for mv in &opening.moves {
         position_command.push_str(&format!(" {mv}"));
-    }
-    for engine in &mut engines {
-        if engine.send("ucinewgame").is_err() {
-            break;
-        }
     }
     loop {
         if let Some(outcome) = game.outcome() {
@@ -132,96 +307,55 @@ pub fn play_game(
                 .split_once('(')
                 .map_or(text.as_str(), |(_, r)| r.trim_end_matches(')'))
                 .to_owned();
-            return finish(
-                configs,
+            return end(
                 game,
                 GameResult::from_winner(outcome.winner()),
                 reason,
-                settings,
-                round,
+                comments,
             );
         }
         let side = game.position().side_to_move();
-        let config = configs[side.index()];
-        let engine = &mut engines[side.index()];
-        let lose = |reason: String| {
-            (
-                GameResult::from_winner(Some(side.opponent())),
-                format!("{} {reason}", config.name),
-            )
-        };
-        let (go, deadline_after) = go_command(
-            config.limit,
-            clocks[side.index()],
-            &clocks,
-            configs,
-            settings,
-        );
+        let name = &configs[side.index()].name;
+        let loss = GameResult::from_winner(Some(side.opponent()));
+        let (go, deadline_after) = clocks.go(side, settings);
         let start = Instant::now();
-        let deadline = start + deadline_after;
-        let mut ask = |position: &str| {
-            engine
-                .send(position)
-                .and_then(|()| engine.send(&go))
-                .and_then(|()| engine.wait_for(|l| l.starts_with("bestmove"), deadline, interrupt))
-                .map(|line| line.split_whitespace().nth(1).unwrap_or("").to_owned())
-        };
-        let answer = ask(&position_command).and_then(|token| match token.parse::<Move>() {
-            // An engine using split notation answers a mill-closing turn in
-            // two parts: the action, then (given the action) the removal.
-            Ok(action)
-                if game.position().check_move(action) == Err(IllegalReason::MissingRemoval) =>
-            {
-                let removal = ask(&format!("{position_command} {action}"))?;
-                Ok(format!("{token}{removal}"))
-            }
-            _ => Ok(token),
-        });
+        let answer = ask_move(
+            &mut engines[side.index()],
+            game.position(),
+            &position_command,
+            &go,
+            start + deadline_after,
+            interrupt,
+        );
         let elapsed = start.elapsed();
-        let reply = match answer {
-            Ok(line) => line,
+        let answer = match answer {
+            Ok(answer) => answer,
             Err(EngineFailure::Interrupted) => {
-                return finish(
-                    configs,
-                    game,
-                    GameResult::Unfinished,
-                    "interrupted".to_owned(),
-                    settings,
-                    round,
-                );
+                let reason = "interrupted".to_owned();
+                return end(game, GameResult::Unfinished, reason, comments);
             }
             Err(failure) => {
-                let (result, reason) = lose(failure_text(&failure).to_owned());
-                return finish(configs, game, result, reason, settings, round);
+                let reason = format!("{name} {}", failure_text(&failure));
+                return end(game, loss, reason, comments);
             }
         };
-        if let Some(left) = &mut clocks[side.index()] {
-            if elapsed > *left + settings.time_margin {
-                let (result, reason) = lose("lost on time".to_owned());
-                return finish(configs, game, result, reason, settings, round);
-            }
-            let increment = match config.limit {
-                Some(MoveLimit::Clock { increment, .. }) => increment,
-                _ => Duration::ZERO,
-            };
-            *left = left.saturating_sub(elapsed) + increment;
+        if !clocks.spend(side, elapsed, settings.time_margin) {
+            return end(game, loss, format!("{name} lost on time"), comments);
         }
-        let token = reply.as_str();
+        let token = answer.token.as_str();
         if token == "(none)" {
-            let (result, reason) = lose("sent bestmove (none) in a live position".to_owned());
-            return finish(configs, game, result, reason, settings, round);
+            let reason = format!("{name} sent bestmove (none) in a live position");
+            return end(game, loss, reason, comments);
         }
-        let mv: Move = match token.parse() {
-            Ok(mv) => mv,
-            Err(_) => {
-                let (result, reason) = lose(format!("sent an unparsable move '{token}'"));
-                return finish(configs, game, result, reason, settings, round);
-            }
+        let Ok(mv) = token.parse::<Move>() else {
+            let reason = format!("{name} sent an unparsable move '{token}'");
+            return end(game, loss, reason, comments);
         };
         if let Err(err) = game.try_play(mv) {
-            let (result, reason) = lose(format!("made an illegal move {mv} ({})", err.reason));
-            return finish(configs, game, result, reason, settings, round);
+            let reason = format!("{name} made an illegal move {mv} ({})", err.reason);
+            return end(game, loss, reason, comments);
         }
+        comments.insert(game.moves().len() - 1, answer.comment);
         position_command.push_str(&format!(" {mv}"));
     }
 }
@@ -234,45 +368,37 @@ fn failure_text(failure: &EngineFailure) -> &'static str {
     }
 }
 
-/// The `go` command for an engine and how long to wait for its answer.
-fn go_command(
-    limit: Option<MoveLimit>,
-    own_clock: Option<Duration>,
-    clocks: &[Option<Duration>; 2],
-    configs: [&EngineConfig; 2],
-    settings: &GameSettings,
-) -> (String, Duration) {
-    match limit {
-        Some(MoveLimit::Clock { .. }) => {
-            let ms = |c: Option<Duration>| c.unwrap_or_default().as_millis();
-            let inc = |config: &EngineConfig| match config.limit {
-                Some(MoveLimit::Clock { increment, .. }) => increment.as_millis(),
-                _ => 0,
-            };
-            (
-                format!(
-                    "go wtime {} btime {} winc {} binc {}",
-                    ms(clocks[0]),
-                    ms(clocks[1]),
-                    inc(configs[0]),
-                    inc(configs[1])
-                ),
-                own_clock.unwrap_or_default() + settings.time_margin,
-            )
-        }
-        Some(MoveLimit::MoveTime(t)) => (
-            format!("go movetime {}", t.as_millis()),
-            t + settings.time_margin,
-        ),
-        Some(MoveLimit::Depth(d)) => (format!("go depth {d}"), settings.hang_timeout),
-        Some(MoveLimit::Nodes(n)) => (format!("go nodes {n}"), settings.hang_timeout),
-        None => ("go depth 1".to_owned(), settings.hang_timeout),
-    }
+/// Today's date as PGN writes it, `YYYY.MM.DD` (UTC).
+fn pgn_date() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// The machine the games are played on, for the `Site` tag.
+fn site() -> String {
+    std::fs::read_to_string("/etc/hostname")
+        .ok()
+        .map(|name| name.trim().to_owned())
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| "?".to_owned())
 }
 
 fn finish(
     configs: [&EngineConfig; 2],
     game: Game,
+    comments: BTreeMap<usize, String>,
     result: GameResult,
     termination: String,
     settings: &GameSettings,
@@ -280,6 +406,8 @@ fn finish(
 ) -> PlayedGame {
     let mut tags = vec![
         ("Event".to_owned(), "morris-arena".to_owned()),
+        ("Site".to_owned(), site()),
+        ("Date".to_owned(), pgn_date()),
         ("Round".to_owned(), round.to_string()),
         ("White".to_owned(), configs[0].name.clone()),
         ("Black".to_owned(), configs[1].name.clone()),
@@ -308,7 +436,77 @@ fn finish(
         record: GameRecord {
             tags,
             moves: game.moves().to_vec(),
+            comments,
             result,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evaluations_are_written_as_cutechess_writes_them() {
+        let line =
+            |score: &str| format!("info depth 9 seldepth 12 multipv 1 score {score} nodes 5 pv d6");
+        assert_eq!(evaluation(&line("cp 25")), Some("+0.25/9".to_owned()));
+        assert_eq!(evaluation(&line("cp -130")), Some("-1.30/9".to_owned()));
+        assert_eq!(evaluation(&line("mate 3")), Some("+M3/9".to_owned()));
+        assert_eq!(evaluation(&line("mate -2")), Some("-M2/9".to_owned()));
+        assert_eq!(
+            evaluation("info depth 9 currmove d6 currmovenumber 1"),
+            None
+        );
+        assert_eq!(evaluation("bestmove d6"), None);
+    }
+
+    #[test]
+    fn a_classical_control_gives_the_base_again_after_its_moves() {
+        let config = EngineConfig {
+            limit: Some(MoveLimit::Clock {
+                base: Duration::from_secs(10),
+                increment: Duration::ZERO,
+                moves: Some(2),
+            }),
+            ..EngineConfig::default()
+        };
+        let settings = GameSettings {
+            rules: Rules::default(),
+            time_margin: Duration::ZERO,
+            hang_timeout: Duration::ZERO,
+        };
+        let mut clocks = Clocks::new([&config, &config]);
+        assert!(
+            clocks
+                .go(Color::White, &settings)
+                .0
+                .ends_with(" movestogo 2")
+        );
+        assert!(clocks.spend(Color::White, Duration::from_secs(3), Duration::ZERO));
+        assert!(
+            clocks
+                .go(Color::White, &settings)
+                .0
+                .ends_with(" movestogo 1")
+        );
+        assert!(clocks.spend(Color::White, Duration::from_secs(3), Duration::ZERO));
+        // Two moves made: 4 s left, and the next 10 s added.
+        assert_eq!(clocks.left[0], Some(Duration::from_secs(14)));
+        assert!(
+            clocks
+                .go(Color::White, &settings)
+                .0
+                .ends_with(" movestogo 2")
+        );
+        assert!(!clocks.spend(Color::White, Duration::from_secs(15), Duration::ZERO));
+    }
+
+    #[test]
+    fn dates_are_in_pgn_form() {
+        let date = pgn_date();
+        assert_eq!(date.len(), 10);
+        assert_eq!(&date[4..5], ".");
+        assert!(date[..4].parse::<u32>().unwrap() >= 2024);
     }
 }

@@ -1,15 +1,17 @@
 //! Matches and tournaments: the schedule, the worker threads, the running
 //! score, the game records and the final table.
 
+use std::fmt;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
+use std::time::Instant;
 
 use morris::GameResult;
 
-use super::engine::EngineConfig;
-use super::game::{GameSettings, PlayedGame, play_game};
+use super::engine::{EngineConfig, EngineProcess, HANDSHAKE_TIMEOUT};
+use super::game::{GameSettings, PlayedGame, play_game, rules_options};
 use super::openings::Opening;
 use super::stats::{Score, Sprt, SprtState};
 
@@ -41,9 +43,20 @@ pub struct MatchConfig {
     /// Stop when the test decides (two engines only).
     pub sprt: Option<Sprt>,
     /// Where the game records go.
-    pub pgn_out: Option<PathBuf>,
+    pub pgn_out: Option<PgnOut>,
+    /// Print the table every this many games.
+    pub rating_interval: Option<usize>,
     /// Rules and time margins.
     pub settings: GameSettings,
+}
+
+/// The record file and its form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnOut {
+    /// The file, rewritten after every game.
+    pub path: PathBuf,
+    /// Tags and moves only, without the per-move comments.
+    pub minimal: bool,
 }
 
 /// One game of the schedule.
@@ -135,17 +148,100 @@ impl Standings {
     }
 }
 
-/// Writes every record to `path` through a temporary file, so that an
+/// Writes every record to the file through a temporary file, so that an
 /// interrupted run never leaves half a file.
 ///
 /// # Errors
 ///
 /// The file cannot be written.
-pub fn write_records(path: &Path, games: &[PlayedGame]) -> std::io::Result<()> {
-    let text: String = games.iter().map(|g| g.record.to_string()).collect();
-    let partial = path.with_extension("partial");
+pub fn write_records(out: &PgnOut, games: &[PlayedGame]) -> std::io::Result<()> {
+    let text: String = games
+        .iter()
+        .map(|g| {
+            if out.minimal {
+                let mut record = g.record.clone();
+                record.comments.clear();
+                record.to_string()
+            } else {
+                g.record.to_string()
+            }
+        })
+        .collect();
+    let partial = out.path.with_extension("partial");
     fs::write(&partial, text)?;
-    fs::rename(&partial, path)
+    fs::rename(&partial, &out.path)
+}
+
+/// An engine that cannot take part: the match does not start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineStartError {
+    /// The engine's name.
+    pub name: String,
+    /// What went wrong.
+    pub reason: String,
+}
+
+impl fmt::Display for EngineStartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "engine {}: {}", self.name, self.reason)
+    }
+}
+
+/// Starts every engine once and sets it up as a game would, before any
+/// game is played; returns warnings for a person (options the engine does
+/// not list, error lines it wrote while being set up).
+///
+/// # Errors
+///
+/// The first engine that cannot be started or does not answer.
+pub fn check_engines(
+    config: &MatchConfig,
+    interrupt: &AtomicBool,
+) -> Result<Vec<String>, EngineStartError> {
+    let mut warnings = Vec::new();
+    for engine in &config.engines {
+        let fail = |reason: String| EngineStartError {
+            name: engine.name.clone(),
+            reason,
+        };
+        let mut process = EngineProcess::start(engine)
+            .map_err(|e| fail(format!("cannot start '{}': {e}", engine.cmd)))?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        let listing = process
+            .send("uci")
+            .and_then(|()| process.lines_until(|l| l.trim() == "uciok", deadline, interrupt))
+            .map_err(|failure| fail(format!("no answer to uci ({failure:?})")))?;
+        let known: Vec<String> = listing
+            .iter()
+            .filter_map(|line| {
+                let rest = line.trim().strip_prefix("option name ")?;
+                let name = rest.split(" type ").next()?;
+                Some(name.to_ascii_lowercase())
+            })
+            .collect();
+        let mut options = rules_options(config.settings.rules);
+        options.extend(engine.options.iter().cloned());
+        for (name, value) in &options {
+            if !known.contains(&name.to_ascii_lowercase()) {
+                warnings.push(format!("engine {}: no option '{name}' listed", engine.name));
+            }
+            process
+                .send(&format!("setoption name {name} value {value}"))
+                .map_err(|_| fail("crashed while being set up".to_owned()))?;
+        }
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        let answer = process
+            .send("isready")
+            .and_then(|()| process.lines_until(|l| l.trim() == "readyok", deadline, interrupt))
+            .map_err(|failure| fail(format!("no answer to isready ({failure:?})")))?;
+        warnings.extend(
+            answer
+                .iter()
+                .filter(|l| l.contains("error") || l.starts_with("No such option"))
+                .map(|l| format!("engine {}: {l}", engine.name)),
+        );
+    }
+    Ok(warnings)
 }
 
 /// Plays the schedule with `concurrency` games at once, calling `progress`
@@ -202,8 +298,8 @@ pub fn run_match(
             }
             standings.add(pairing, played.result);
             standings.records.push(played);
-            if let Some(path) = &config.pgn_out {
-                write_records(path, &standings.records)?;
+            if let Some(out) = &config.pgn_out {
+                write_records(out, &standings.records)?;
             }
             if let (Some(sprt), 2) = (config.sprt, n) {
                 let state = sprt.state(standings.scores[0][1]);
@@ -285,6 +381,7 @@ mod tests {
             tournament,
             sprt: None,
             pgn_out: None,
+            rating_interval: None,
             settings: GameSettings {
                 rules: Rules::default(),
                 time_margin: Duration::ZERO,
