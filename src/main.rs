@@ -127,6 +127,12 @@ struct PlayArgs {
     /// Turn flying off.
     #[arg(long)]
     no_flying: bool,
+    /// Moves per side without a removal that draw (0: off).
+    #[arg(long, default_value_t = Rules::DEFAULT_N_MOVE_RULE)]
+    nmoverule: u16,
+    /// Folder of endgame databases (from gen-db) for perfect endgames.
+    #[arg(long)]
+    db: Option<std::path::PathBuf>,
 }
 
 fn run() -> Result<()> {
@@ -151,14 +157,28 @@ fn run() -> Result<()> {
                     args.level
                 )
             })?;
+            let endgame = match &args.db {
+                Some(dir) => {
+                    let (db, rejected) = morris::endgame::EndgameDb::open(dir)
+                        .with_context(|| format!("--db {}", dir.display()))?;
+                    for err in rejected {
+                        eprintln!("endgame database left out: {err}");
+                    }
+                    eprintln!("endgame databases: {} sectors loaded", db.len());
+                    Some(std::sync::Arc::new(db))
+                }
+                None => None,
+            };
             let settings = morris::play::PlaySettings {
                 human,
                 skill,
                 move_time: std::time::Duration::from_millis(args.movetime),
                 start: Position::new(Rules {
                     flying: !args.no_flying,
+                    n_move_rule: args.nmoverule,
                     ..Rules::new(args.variant)
                 }),
+                endgame,
             };
             morris::play::run(
                 std::io::stdin().lock(),

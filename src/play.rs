@@ -4,16 +4,18 @@ use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::endgame::EndgameDb;
 use crate::game::Game;
 use crate::limits::{Limit, SearchLimits};
 use crate::moves::Move;
 use crate::position::Position;
+use crate::rules::Variant;
 use crate::threads::{MAX_SKILL, SearchRequest};
 use crate::tt::TranspositionTable;
 use crate::types::{Color, Square};
 
 /// How the engine plays against a person.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct PlaySettings {
     /// The person's colour.
     pub human: Color,
@@ -23,6 +25,8 @@ pub struct PlaySettings {
     pub move_time: Duration,
     /// The position the game starts from (and so its rules).
     pub start: Position,
+    /// Endgame databases the engine plays perfectly with, if any.
+    pub endgame: Option<Arc<EndgameDb>>,
 }
 
 /// The `Skill Level` of a named level: `easy`, `medium` or `hard`, or a
@@ -42,9 +46,10 @@ If it closes a mill you will be asked which stone to remove, or add it: d6-d5xb4
 Commands: moves (list the legal moves), hint, undo (take back your last turn
 and the engine's reply), board, help, quit.";
 
-/// The board with the empty points named and the stones as `WW` and `BB`.
+/// The board with the empty points named and the stones as `WW` and `BB`;
+/// in Twelve Men's Morris with its diagonals.
 pub fn board_with_names(pos: &Position) -> String {
-    const TEMPLATE: &str = "\
+    const NINE: &str = "\
 a7----------d7----------g7
 |           |           |
 |   b6------d6------f6  |
@@ -59,8 +64,28 @@ a4--b4--c4      e4--f4--g4
 |           |           |
 a1----------d1----------g1
 ";
-    let mut text = String::with_capacity(TEMPLATE.len());
-    let mut rest = TEMPLATE;
+    const TWELVE: &str = "\
+a7----------d7----------g7
+| \\         |         / |
+|   b6------d6------f6  |
+|   | \\     |     / |   |
+|   |   c5--d5--e5  |   |
+|   |   |       |   |   |
+a4--b4--c4      e4--f4--g4
+|   |   |       |   |   |
+|   |   c3--d3--e3  |   |
+|   | /     |     \\ |   |
+|   b2------d2------f2  |
+| /         |         \\ |
+a1----------d1----------g1
+";
+    let template = if pos.rules().variant == Variant::Twelve {
+        TWELVE
+    } else {
+        NINE
+    };
+    let mut text = String::with_capacity(template.len());
+    let mut rest = template;
     while let Some(start) = rest.find(|c: char| c.is_ascii_lowercase()) {
         text.push_str(&rest[..start]);
         let name = &rest[start..start + 2];
@@ -93,20 +118,21 @@ fn status(game: &Game) -> String {
     )
 }
 
-/// The engine's choice in the game's current position.
+/// The engine's choice in the game's current position, at `skill`.
 fn engine_move(
     game: &Game,
+    settings: &PlaySettings,
     skill: u8,
-    move_time: Duration,
     tt: &Arc<TranspositionTable>,
 ) -> Option<Move> {
     let request = SearchRequest {
         skill,
+        endgame: settings.endgame.clone(),
         ..SearchRequest::new(
             *game.position(),
             game.keys(),
             SearchLimits {
-                limits: vec![Limit::MoveTime(move_time)],
+                limits: vec![Limit::MoveTime(settings.move_time)],
                 ..SearchLimits::default()
             },
         )
@@ -167,7 +193,7 @@ pub fn run(input: impl BufRead, output: &mut impl Write, settings: PlaySettings)
             return Ok(());
         }
         if game.position().side_to_move() != settings.human {
-            let Some(mv) = engine_move(&game, settings.skill, settings.move_time, &tt) else {
+            let Some(mv) = engine_move(&game, &settings, settings.skill, &tt) else {
                 return writeln!(output, "The engine has no move.");
             };
             if game.try_play(mv).is_err() {
@@ -181,6 +207,9 @@ pub fn run(input: impl BufRead, output: &mut impl Write, settings: PlaySettings)
         let Some(Ok(line)) = lines.next() else {
             return writeln!(output, "\nGoodbye.");
         };
+        if line.trim().is_empty() {
+            continue;
+        }
         let mv = match read_move(&game, &line) {
             Input::Move(mv) => mv,
             Input::Invalid(message) => {
@@ -198,7 +227,7 @@ pub fn run(input: impl BufRead, output: &mut impl Write, settings: PlaySettings)
                             .collect();
                         writeln!(output, "Legal moves: {}", moves.join(" "))?;
                     }
-                    "hint" => match engine_move(&game, MAX_SKILL, settings.move_time, &tt) {
+                    "hint" => match engine_move(&game, &settings, MAX_SKILL, &tt) {
                         Some(mv) => writeln!(output, "Hint: {mv}")?,
                         None => writeln!(output, "No hint: there is no move.")?,
                     },
@@ -226,13 +255,17 @@ pub fn run(input: impl BufRead, output: &mut impl Write, settings: PlaySettings)
         let mv = if mv.removal.is_none() && game.position().check_move(mv).is_err() {
             match ask_removal(&mut lines, output, &game, mv)? {
                 Some(mv) => mv,
-                None => continue,
+                None => return writeln!(output, "\nGoodbye."),
             }
         } else {
             mv
         };
-        if let Err(err) = game.try_play(mv) {
-            writeln!(output, "{err}.")?;
+        match game.try_play(mv) {
+            // The engine's moves show the board; a game the person ends
+            // shows it here.
+            Ok(()) if game.outcome().is_some() => writeln!(output, "{}", status(&game))?,
+            Ok(()) => {}
+            Err(err) => writeln!(output, "{err}.")?,
         }
     }
 }
@@ -251,8 +284,8 @@ fn undo_length(game: &Game, human: Color) -> Option<usize> {
     last_human
 }
 
-/// Asks which stone a mill-closing action removes; `None` if the answer
-/// is not one of the removable stones (the person is asked for a move again).
+/// Asks which stone a mill-closing action removes, again until the answer
+/// is one of the removable stones; `None` at the end of input.
 fn ask_removal(
     lines: &mut impl Iterator<Item = io::Result<String>>,
     output: &mut impl Write,
@@ -270,26 +303,24 @@ fn ask_removal(
         "That closes a mill. Remove which stone ({})? ",
         names.join(", ")
     )?;
-    output.flush()?;
-    let Some(Ok(answer)) = lines.next() else {
-        return Ok(None);
-    };
-    let answer = answer
-        .trim()
-        .trim_start_matches(['x', 'X'])
-        .to_ascii_lowercase();
-    match choices
-        .iter()
-        .find(|m| m.removal.is_some_and(|sq| sq.to_string() == answer))
-    {
-        Some(&mv) => Ok(Some(mv)),
-        None => {
-            writeln!(
-                output,
-                "'{answer}' cannot be removed; choose one of {}.",
-                names.join(", ")
-            )?;
-            Ok(None)
+    loop {
+        output.flush()?;
+        let Some(Ok(answer)) = lines.next() else {
+            return Ok(None);
+        };
+        let answer = answer
+            .trim()
+            .trim_start_matches(['x', 'X'])
+            .to_ascii_lowercase();
+        if let Some(&mv) = choices
+            .iter()
+            .find(|m| m.removal.is_some_and(|sq| sq.to_string() == answer))
+        {
+            return Ok(Some(mv));
         }
+        if !answer.is_empty() {
+            write!(output, "'{answer}' cannot be removed. ")?;
+        }
+        write!(output, "Remove which stone ({})? ", names.join(", "))?;
     }
 }

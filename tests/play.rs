@@ -4,7 +4,7 @@ use std::io::Cursor;
 use std::time::Duration;
 
 use morris::play::{PlaySettings, parse_level, run};
-use morris::{Color, Move, Position, Rules};
+use morris::{Color, Move, Position, Rules, Variant};
 
 fn play(start: Position, human: Color, script: &str) -> String {
     let settings = PlaySettings {
@@ -12,6 +12,7 @@ fn play(start: Position, human: Color, script: &str) -> String {
         skill: 20,
         move_time: Duration::from_millis(20),
         start,
+        endgame: None,
     };
     let mut out = Vec::new();
     run(Cursor::new(script.as_bytes().to_vec()), &mut out, settings).expect("in-memory output");
@@ -59,16 +60,42 @@ fn a_mill_asks_which_stone_to_remove_and_the_end_is_explained() {
         Rules::default(),
     )
     .unwrap();
-    let out = play(start, Color::White, "g4-g7\nq9\ng4-g7\nxc3\n");
+    // A wrong answer and an empty one ask again; the mill is kept.
+    let out = play(start, Color::White, "\ng4-g7\nq9\n\nxc3\n");
     assert!(
         out.contains("That closes a mill. Remove which stone (d1, e3, c3)?"),
         "{out}"
     );
-    assert!(out.contains("'q9' cannot be removed"), "{out}");
     assert!(
-        out.contains("Game over: white wins (black has fewer than three stones). You win!"),
+        out.contains("'q9' cannot be removed. Remove which stone (d1, e3, c3)? "),
         "{out}"
     );
+    assert!(
+        !out.contains("not legal") && !out.contains("invalid"),
+        "{out}"
+    );
+    let end = out
+        .split("Game over: white wins (black has fewer than three stones). You win!")
+        .next()
+        .expect("the end");
+    assert_ne!(end, out);
+    // The final board is shown: the mill on a7-d7-g7, c3 empty again.
+    let board = end.rsplit("Remove which stone").next().unwrap();
+    assert!(board.contains("WW----------WW----------WW"), "{board}");
+    assert!(board.contains("|   |   c3--d3--BB  |   |"), "{board}");
+}
+
+#[test]
+fn the_twelve_board_shows_its_diagonals() {
+    let out = play(
+        Position::new(Rules::new(Variant::Twelve)),
+        Color::White,
+        "board\nquit\n",
+    );
+    assert!(out.contains("|   | \\     |     / |   |"), "{out}");
+    assert!(out.contains("| /         |         \\ |"), "{out}");
+    let nine = play(Position::startpos(), Color::White, "quit\n");
+    assert!(!nine.contains('/'), "{nine}");
 }
 
 #[test]
