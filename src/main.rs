@@ -286,6 +286,7 @@ fn gen_db(
         .context("starting the worker threads")?;
     let start = Instant::now();
     let mut finished = 0;
+    let (mut built, mut kept, mut positions_built) = (0, 0, 0);
     pool.install(|| {
         // Decided positions move the bar within a sector; a finished
         // sector sets it to the positions of every sector done so far.
@@ -293,18 +294,31 @@ fn gen_db(
             let h = report.header;
             finished += h.entries;
             bar.set_position(finished);
+            if report.reused {
+                kept += 1;
+            } else {
+                built += 1;
+                positions_built += h.entries;
+            }
             let what = if report.reused { "kept" } else { "built" };
             bar.println(format!("{}-{} {what}", h.mover, h.other));
         })
     })?;
     bar.finish_and_clear();
-    out!(
-        "Built {} sectors (up to {} stones a side, {} in all) in {:.1} s",
-        sectors.len(),
+    let scope = format!(
+        "up to {} stones a side, {} in all, in {}",
         range.per_side,
         range.total,
-        start.elapsed().as_secs_f64()
+        out.display()
     );
+    if built == 0 {
+        out!("Nothing to build: all {kept} sectors ({scope}) were present and valid");
+    } else {
+        out!(
+            "Built {built} sectors ({positions_built} indices) in {:.1} s and kept {kept} already present ({scope})",
+            start.elapsed().as_secs_f64()
+        );
+    }
     Ok(())
 }
 
@@ -312,6 +326,9 @@ fn db_stats(dir: &std::path::Path) -> Result<()> {
     let (db, rejected) = morris::endgame::EndgameDb::open(dir)?;
     for err in rejected {
         eprintln!("skipped: {err}");
+    }
+    if db.is_empty() {
+        anyhow::bail!("no endgame databases in {}", dir.display());
     }
     let headers = db.headers();
     let table = |counts: fn(&morris::endgame::Header) -> [u64; 3]| -> Result<()> {
@@ -334,28 +351,29 @@ fn db_stats(dir: &std::path::Path) -> Result<()> {
 }
 
 fn probe(fen: &str, dir: &std::path::Path) -> Result<()> {
+    use morris::endgame::DbOutcome;
     let pos = Position::from_fen(fen, Rules::default()).context("the position")?;
     let (db, rejected) = morris::endgame::EndgameDb::open(dir)?;
     for err in rejected {
         eprintln!("skipped: {err}");
     }
     let describe = |value: Option<morris::endgame::DbValue>| match value {
+        Some(v) if v.outcome == DbOutcome::Draw => "draw".to_owned(),
         Some(v) => format!(
-            "{:?} in {} plies to the next removal",
-            v.outcome, v.distance
-        )
-        .to_lowercase(),
+            "{}, next removal in {} plies",
+            if v.outcome == DbOutcome::Win {
+                "win"
+            } else {
+                "loss"
+            },
+            v.distance
+        ),
         None => "not in the databases".to_owned(),
     };
     out!("position: {}", describe(db.probe(&pos)));
-    for mv in pos.legal_moves() {
-        let mut child = pos;
-        child.play_unchecked(mv);
-        let text = match child.terminal_outcome() {
-            Some(outcome) => format!("ends the game: {outcome}"),
-            None => format!("leaves the opponent: {}", describe(db.probe(&child))),
-        };
-        out!("{mv}: {text}");
+    out!("moves, best first (the value for the side moving):");
+    for (rank, (mv, value)) in (1..).zip(db.rank_moves(&pos)) {
+        out!("{rank:>3}. {mv}: {}", describe(value));
     }
     Ok(())
 }

@@ -94,6 +94,24 @@ fn every_four_four_value_agrees_with_its_children() {
 }
 
 #[test]
+fn the_best_ranked_move_keeps_the_position_value() {
+    let (_, db) = database();
+    for (mover, other) in [(3, 3), (3, 4), (4, 3)] {
+        let sector = SectorIndex::new(mover, other);
+        for index in (0..sector.len()).step_by(97) {
+            let (m, o) = sector.decode(index);
+            let pos = position(m, o);
+            let ranked = db.rank_moves(&pos);
+            let Some(&(best, value)) = ranked.first() else {
+                continue;
+            };
+            assert_eq!(value, db.probe(&pos), "{}: {best}", pos.fen());
+            assert_eq!(ranked.len(), pos.legal_moves().len());
+        }
+    }
+}
+
+#[test]
 fn symmetric_positions_have_equal_values() {
     let (_, db) = database();
     let sector = SectorIndex::new(4, 3);

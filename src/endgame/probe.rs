@@ -4,12 +4,13 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::DbValue;
 use super::build::{SmallerSectors, build_pair};
 use super::file::{Header, SectorFile, sector_file_name, write_sector};
 use super::index::SectorIndex;
+use super::{DbOutcome, DbValue};
 use crate::bitboard::Bitboard;
 use crate::error::{DbError, DbProblem};
+use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::Variant;
 
@@ -89,6 +90,57 @@ impl EndgameDb {
             return None;
         }
         self.value(pos.stones(us), pos.stones(us.opponent()))
+    }
+
+    /// Every legal move of `pos` with its value for the side making it
+    /// (`None` where the databases do not know it), best first: wins by
+    /// the fewest plies to the next removal, draws, unknown moves, then
+    /// losses by the most plies. A move that wins the game at once is a
+    /// win in 1, as a removal into a lost position is.
+    pub fn rank_moves(&self, pos: &Position) -> Vec<(Move, Option<DbValue>)> {
+        let mut ranked: Vec<(Move, Option<DbValue>)> = pos
+            .legal_moves()
+            .into_iter()
+            .map(|mv| {
+                let mut child = *pos;
+                child.play_unchecked(mv);
+                let value = match child.terminal_outcome() {
+                    Some(outcome) if outcome.winner().is_some() => Some(DbValue::win(1)),
+                    Some(_) => Some(DbValue::draw()),
+                    None => self.probe(&child).map(|theirs| {
+                        // The next removal is this move's, or one ply
+                        // further than theirs.
+                        let distance = if mv.removal.is_some() {
+                            1
+                        } else {
+                            theirs.distance + 1
+                        };
+                        match theirs.outcome {
+                            DbOutcome::Win => DbValue::loss(distance),
+                            DbOutcome::Loss => DbValue::win(distance),
+                            DbOutcome::Draw => DbValue::draw(),
+                        }
+                    }),
+                };
+                (mv, value)
+            })
+            .collect();
+        ranked.sort_by_key(|&(_, value)| match value {
+            Some(DbValue {
+                outcome: DbOutcome::Win,
+                distance,
+            }) => (0, i32::from(distance)),
+            Some(DbValue {
+                outcome: DbOutcome::Draw,
+                ..
+            }) => (1, 0),
+            None => (2, 0),
+            Some(DbValue {
+                outcome: DbOutcome::Loss,
+                distance,
+            }) => (3, -i32::from(distance)),
+        });
+        ranked
     }
 }
 
