@@ -286,7 +286,7 @@ impl Engine {
             limits,
             threads: self.options.threads,
             multipv: self.options.multipv,
-            skill: self.options.skill,
+            skill: self.options.effective_skill(),
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),
             endgame: self.endgame.clone(),
         };

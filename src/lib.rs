@@ -60,7 +60,7 @@ pub use eval::{Breakdown, STONE, Term, breakdown, evaluate};
 pub use game::{DrawReason, Game, Outcome, WinReason};
 pub use limits::{Clock, Limit, SearchLimits};
 pub use moves::{MAX_MOVES, Move, MoveList, MoveToken};
-pub use options::{EngineOption, EngineOptions, MoveNotation, OptionKind};
+pub use options::{ELO_OF_SKILL, EngineOption, EngineOptions, MoveNotation, OptionKind};
 pub use perft::{divide, perft};
 pub use position::Position;
 pub use record::{GameRecord, GameResult, RecordError, parse_records};

@@ -35,6 +35,13 @@ pub struct EngineOptions {
     pub move_overhead_ms: u64,
     /// 0 (weakest) to 20 (full strength).
     pub skill: u8,
+    /// Whether `UCI_Elo` sets the strength instead of `Skill Level`.
+    pub limit_strength: bool,
+    /// The strength asked for with `UCI_LimitStrength`, on the scale of
+    /// [`ELO_OF_SKILL`].
+    pub elo: i32,
+    /// Whether `info` lines carry win/draw/loss chances.
+    pub show_wdl: bool,
     /// The rules: variant, flying and the N-move rule.
     pub rules: Rules,
     /// Folder of endgame database files; empty for none.
@@ -52,10 +59,53 @@ impl Default for EngineOptions {
             ponder: false,
             move_overhead_ms: 30,
             skill: 20,
+            limit_strength: false,
+            elo: ELO_OF_SKILL[ELO_OF_SKILL.len() / 2].1,
+            show_wdl: false,
             rules: Rules::default(),
             endgame_db: String::new(),
             notation: MoveNotation::Compound,
         }
+    }
+}
+
+/// The strength of some `Skill Level`s on the `UCI_Elo` scale: joint
+/// ratings of a round robin between them at 0.1 s a move (README,
+/// "Playing strength"). 0 on the scale is Skill Level 0. Levels 10, 14
+/// and 17 measured alike (650, 624, 602, each ± 50): they share their
+/// pooled rating, and the scale is flat there.
+pub const ELO_OF_SKILL: [(u8, i32); 7] = [
+    (0, 0),
+    (3, 373),
+    (6, 470),
+    (10, 625),
+    (14, 625),
+    (17, 625),
+    (20, 1038),
+];
+
+impl EngineOptions {
+    /// The `Skill Level` the search plays at: `Skill Level` itself, or
+    /// with `UCI_LimitStrength` the least level measured at `UCI_Elo`
+    /// (between two measured strengths, in proportion).
+    pub fn effective_skill(&self) -> u8 {
+        if !self.limit_strength {
+            return self.skill;
+        }
+        let below = ELO_OF_SKILL
+            .iter()
+            .rev()
+            .find(|&&(_, elo)| elo <= self.elo)
+            .unwrap_or(&ELO_OF_SKILL[0]);
+        let above = ELO_OF_SKILL
+            .iter()
+            .find(|&&(_, elo)| elo >= self.elo)
+            .unwrap_or(&ELO_OF_SKILL[ELO_OF_SKILL.len() - 1]);
+        if above.1 == below.1 {
+            return above.0;
+        }
+        let share = f64::from(self.elo - below.1) / f64::from(above.1 - below.1);
+        (f64::from(below.0) + share * f64::from(above.0 - below.0)).round() as u8
     }
 }
 
@@ -106,6 +156,12 @@ pub enum EngineOption {
     MoveOverhead,
     /// `Skill Level`: 0 (weakest) to 20 (full strength).
     SkillLevel,
+    /// `UCI_LimitStrength`: play at the strength `UCI_Elo` names.
+    LimitStrength,
+    /// `UCI_Elo`: the strength to play at with `UCI_LimitStrength`.
+    Elo,
+    /// `UCI_ShowWDL`: add win/draw/loss chances to `info` lines.
+    ShowWdl,
     /// `Variant`: the game played.
     Variant,
     /// `Flying`: whether a side down to three stones may fly.
@@ -123,7 +179,7 @@ const NOTATIONS: [&str; 2] = ["compound", "split"];
 
 impl EngineOption {
     /// Every option, in the order `uci` lists them.
-    pub const ALL: [EngineOption; 12] = [
+    pub const ALL: [EngineOption; 15] = [
         EngineOption::Hash,
         EngineOption::ClearHash,
         EngineOption::Threads,
@@ -131,6 +187,9 @@ impl EngineOption {
         EngineOption::Ponder,
         EngineOption::MoveOverhead,
         EngineOption::SkillLevel,
+        EngineOption::LimitStrength,
+        EngineOption::Elo,
+        EngineOption::ShowWdl,
         EngineOption::Variant,
         EngineOption::Flying,
         EngineOption::NMoveRule,
@@ -148,6 +207,9 @@ impl EngineOption {
             EngineOption::Ponder => "Ponder",
             EngineOption::MoveOverhead => "Move Overhead",
             EngineOption::SkillLevel => "Skill Level",
+            EngineOption::LimitStrength => "UCI_LimitStrength",
+            EngineOption::Elo => "UCI_Elo",
+            EngineOption::ShowWdl => "UCI_ShowWDL",
             EngineOption::Variant => "Variant",
             EngineOption::Flying => "Flying",
             EngineOption::NMoveRule => "NMoveRule",
@@ -178,6 +240,17 @@ impl EngineOption {
             },
             EngineOption::MoveOverhead => spin(defaults.move_overhead_ms as i64, 0, 10_000),
             EngineOption::SkillLevel => spin(i64::from(defaults.skill), 0, i64::from(MAX_SKILL)),
+            EngineOption::LimitStrength => OptionKind::Check {
+                default: defaults.limit_strength,
+            },
+            EngineOption::Elo => spin(
+                i64::from(defaults.elo),
+                i64::from(ELO_OF_SKILL[0].1),
+                i64::from(ELO_OF_SKILL[ELO_OF_SKILL.len() - 1].1),
+            ),
+            EngineOption::ShowWdl => OptionKind::Check {
+                default: defaults.show_wdl,
+            },
             EngineOption::Variant => OptionKind::Combo {
                 default: defaults.rules.variant.name(),
                 vars: &["nine", "twelve", "lasker"],
@@ -289,6 +362,9 @@ impl EngineOptions {
             EngineOption::Ponder => self.ponder = option.flag(value)?,
             EngineOption::MoveOverhead => self.move_overhead_ms = option.number(value)? as u64,
             EngineOption::SkillLevel => self.skill = option.number(value)? as u8,
+            EngineOption::LimitStrength => self.limit_strength = option.flag(value)?,
+            EngineOption::Elo => self.elo = option.number(value)? as i32,
+            EngineOption::ShowWdl => self.show_wdl = option.flag(value)?,
             EngineOption::Variant => {
                 self.rules.variant = value
                     .parse()
@@ -395,5 +471,37 @@ mod tests {
             Err(OptionError::Unknown { .. })
         ));
         assert_eq!(options, before);
+    }
+}
+
+#[cfg(test)]
+mod strength_tests {
+    use super::*;
+
+    #[test]
+    fn uci_elo_picks_the_skill_level_of_that_strength() {
+        let mut options = EngineOptions::default();
+        options.set("Skill Level", "7").unwrap();
+        assert_eq!(options.effective_skill(), 7);
+        options.set("UCI_LimitStrength", "true").unwrap();
+        for (skill, elo) in ELO_OF_SKILL {
+            options.set("UCI_Elo", &elo.to_string()).unwrap();
+            // The least level of that strength.
+            let least = ELO_OF_SKILL.iter().find(|e| e.1 == elo).unwrap().0;
+            assert_eq!(options.effective_skill(), least);
+            assert!(least <= skill);
+        }
+        // Past the flat stretch, stronger asks for more than level 17.
+        options.set("UCI_Elo", "800").unwrap();
+        assert!((18..20).contains(&options.effective_skill()));
+        // Between two measured levels, in proportion.
+        let (low, high) = (ELO_OF_SKILL[1], ELO_OF_SKILL[2]);
+        options
+            .set("UCI_Elo", &((low.1 + high.1) / 2).to_string())
+            .unwrap();
+        let between = options.effective_skill();
+        assert!(low.0 <= between && between <= high.0);
+        let too_strong = ELO_OF_SKILL[ELO_OF_SKILL.len() - 1].1 + 1;
+        assert!(options.set("UCI_Elo", &too_strong.to_string()).is_err());
     }
 }

@@ -38,7 +38,36 @@ pub enum Score {
     Mate(i32),
 }
 
+/// The evaluation at which a side wins half its games against an equal
+/// opponent, and how fast the chance grows with it: the model of
+/// [`Score::wdl`], fitted by maximum likelihood to the 6258 scored moves
+/// of 120 full-strength self-play games at 0.1 s a move (README, "Playing
+/// strength").
+const WDL_MIDPOINT: f64 = 350.0;
+/// See [`WDL_MIDPOINT`].
+const WDL_SCALE: f64 = 150.0;
+
 impl Score {
+    /// Win, draw and loss chances in thousandths for the side to move.
+    /// Exact for mates and endgame database results; for evaluations a
+    /// logistic model: the chance to win grows with the score as a side
+    /// wins half its games at `WDL_MIDPOINT`, and likewise to lose.
+    pub fn wdl(self) -> [u32; 3] {
+        let exact_bound = DB_WIN - MAX_PLY as i32;
+        match self {
+            Score::Mate(n) if n > 0 => [1000, 0, 0],
+            Score::Mate(_) => [0, 0, 1000],
+            Score::Cp(cp) if cp >= exact_bound => [1000, 0, 0],
+            Score::Cp(cp) if cp <= -exact_bound => [0, 0, 1000],
+            Score::Cp(cp) => {
+                let chance = |x: f64| 1.0 / (1.0 + ((WDL_MIDPOINT - x) / WDL_SCALE).exp());
+                let win = (1000.0 * chance(f64::from(cp))).round() as u32;
+                let loss = (1000.0 * chance(-f64::from(cp))).round() as u32;
+                [win, 1000 - win - loss, loss]
+            }
+        }
+    }
+
     /// The reported form of a search score.
     pub fn from_search(score: i32) -> Score {
         if score >= MATE_BOUND {
@@ -628,38 +657,18 @@ impl<'a> Worker<'a> {
             child.play_unchecked(mv);
             self.keys.push(child.key());
             let quiet = mv.removal.is_none();
-            let score = if index == 0 {
-                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, &mut child_line)
-            } else {
-                let reduction = if depth >= 3 && index >= 3 && quiet && !pv_node {
+            let late_quiet = quiet && !pv_node && index >= 3;
+            let window = Window {
+                alpha,
+                beta,
+                first: index == 0,
+                reduction: if late_quiet && depth >= 3 {
                     1 + i32::from(index >= 8 && depth >= 6)
                 } else {
                     0
-                };
-                let mut score = -self.negamax(
-                    &child,
-                    depth - 1 - reduction,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                    &mut child_line,
-                );
-                if score > alpha && reduction > 0 {
-                    score = -self.negamax(
-                        &child,
-                        depth - 1,
-                        ply + 1,
-                        -alpha - 1,
-                        -alpha,
-                        &mut child_line,
-                    );
-                }
-                if score > alpha && score < beta {
-                    score =
-                        -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, &mut child_line);
-                }
-                score
+                },
             };
+            let score = self.search_child(&child, depth, ply, window, &mut child_line);
             self.keys.pop();
             if self.stopped {
                 return 0;
@@ -703,6 +712,46 @@ impl<'a> Worker<'a> {
             },
         );
         best_score
+    }
+
+    /// The score of `child`, one ply below a node at `depth`: the first
+    /// move with the full window; the others with a null window first (a
+    /// late quiet one reduced, searched again at full depth if it beats
+    /// alpha), then with the full window if the value lies inside it
+    /// (principal variation search).
+    #[inline]
+    fn search_child(
+        &mut self,
+        child: &Position,
+        depth: i32,
+        ply: usize,
+        window: Window,
+        line: &mut Line,
+    ) -> i32 {
+        let Window {
+            alpha,
+            beta,
+            first,
+            reduction,
+        } = window;
+        if first {
+            return -self.negamax(child, depth - 1, ply + 1, -beta, -alpha, line);
+        }
+        let mut score = -self.negamax(
+            child,
+            depth - 1 - reduction,
+            ply + 1,
+            -alpha - 1,
+            -alpha,
+            line,
+        );
+        if score > alpha && reduction > 0 {
+            score = -self.negamax(child, depth - 1, ply + 1, -alpha - 1, -alpha, line);
+        }
+        if score > alpha && score < beta {
+            score = -self.negamax(child, depth - 1, ply + 1, -beta, -alpha, line);
+        }
+        score
     }
 
     /// The exact score of a position the databases hold, with the draw
@@ -841,6 +890,16 @@ fn history_from(mv: Move) -> usize {
     mv.from.map_or(24, |sq| sq.index())
 }
 
+/// How a child is searched: the parent's window, whether it is the first
+/// move, and by how many plies a null-window search of it is reduced.
+#[derive(Clone, Copy)]
+struct Window {
+    alpha: i32,
+    beta: i32,
+    first: bool,
+    reduction: i32,
+}
+
 /// Moves the best-scored move not yet tried to `index` and returns it.
 #[inline]
 fn pick_next(moves: &mut MoveList, scores: &mut ArrayVec<i32, MAX_MOVES>, index: usize) -> Move {
@@ -883,6 +942,23 @@ mod tests {
 
     use super::*;
     use crate::types::Color;
+
+    #[test]
+    fn win_draw_loss_chances_add_up_and_follow_the_score() {
+        let mut last_win = 0;
+        for cp in (-3000..=3000).step_by(50) {
+            let [win, draw, loss] = Score::Cp(cp).wdl();
+            assert_eq!(win + draw + loss, 1000, "{cp}");
+            assert!(win >= last_win, "{cp}");
+            last_win = win;
+            assert_eq!(Score::Cp(-cp).wdl(), [loss, draw, win]);
+        }
+        assert_eq!(Score::Cp(0).wdl()[0], Score::Cp(0).wdl()[2]);
+        assert_eq!(Score::Mate(3).wdl(), [1000, 0, 0]);
+        assert_eq!(Score::Mate(-1).wdl(), [0, 0, 1000]);
+        assert_eq!(Score::Cp(DB_WIN - 7).wdl(), [1000, 0, 0]);
+        assert_eq!(Score::Cp(-(DB_WIN - 7)).wdl(), [0, 0, 1000]);
+    }
 
     #[test]
     fn aspiration_fails_are_reported_as_bounds_in_long_searches() {

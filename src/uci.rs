@@ -308,22 +308,27 @@ fn parse_go(rest: &[&str]) -> Result<Command, ProtocolError> {
     Ok(Command::Go(limits))
 }
 
-/// The `info` line of a search report.
-pub fn format_info(info: &SearchInfo) -> String {
-    let score = match info.score {
+/// The `info` line of a search report, with win/draw/loss chances if
+/// `show_wdl`.
+pub fn format_info(info: &SearchInfo, show_wdl: bool) -> String {
+    let mut score = match info.score {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(n) => format!("mate {n}"),
     };
-    let bound = match info.bound {
+    score.push_str(match info.bound {
         Bound::Exact => "",
         Bound::Lower => " lowerbound",
         Bound::Upper => " upperbound",
-    };
+    });
+    if show_wdl {
+        let [win, draw, loss] = info.score.wdl();
+        score.push_str(&format!(" wdl {win} {draw} {loss}"));
+    }
     let millis = info.time.as_millis();
     let nps = u128::from(info.nodes) * 1000 / millis.max(1);
     let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
     format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} dbhits {} time {millis} pv {}",
+        "info depth {} seldepth {} multipv {} score {score} nodes {} nps {nps} hashfull {} dbhits {} time {millis} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
@@ -486,7 +491,10 @@ impl<W: Write> Session<'_, W> {
 
     fn report(&mut self, event: SearchEvent) -> io::Result<()> {
         match event {
-            SearchEvent::Info(info) => self.say(&format_info(&info)),
+            SearchEvent::Info(info) => {
+                let line = format_info(&info, self.engine.options().show_wdl);
+                self.say(&line)
+            }
             SearchEvent::CurrMove { depth, mv, number } => self.say(&format!(
                 "info depth {depth} currmove {mv} currmovenumber {number}"
             )),

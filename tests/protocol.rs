@@ -117,6 +117,9 @@ fn uci_lists_every_option() {
         "Ponder",
         "Move Overhead",
         "Skill Level",
+        "UCI_LimitStrength",
+        "UCI_Elo",
+        "UCI_ShowWDL",
         "Variant",
         "Flying",
         "NMoveRule",
@@ -751,4 +754,47 @@ fn debug_and_register_are_accepted() {
         lines[0].starts_with("info string error: debug: "),
         "{lines:?}"
     );
+}
+
+#[test]
+fn wdl_is_shown_when_asked_and_exact_for_a_win() {
+    let plain = session(b"position startpos\ngo depth 3\n");
+    assert!(!plain.iter().any(|l| l.contains(" wdl ")));
+    let lines = session(b"setoption name UCI_ShowWDL value true\nposition startpos\ngo depth 3\n");
+    for line in lines.iter().filter(|l| l.starts_with("info depth")) {
+        let tokens: Vec<&str> = line.split(' ').collect();
+        let at = tokens.iter().position(|&t| t == "wdl").expect("wdl");
+        let chances: Vec<u32> = tokens[at + 1..at + 4]
+            .iter()
+            .map(|t| t.parse().unwrap())
+            .collect();
+        assert_eq!(chances.iter().sum::<u32>(), 1000, "{line}");
+    }
+    let script =
+        format!("setoption name UCI_ShowWDL value true\nposition fen {MILL_WINS}\ngo depth 3\n");
+    let won = session(script.as_bytes());
+    let last = won
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(last.contains(" score mate 1 wdl 1000 0 0 "), "{last}");
+}
+
+#[test]
+fn limit_strength_plays_at_the_level_uci_elo_names() {
+    // The weakest strength searches as Skill Level 0 does: depth 1.
+    let lines = session(
+        b"setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 0\nposition startpos moves d6 d2\ngo depth 10\n",
+    );
+    let deepest = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .map(|rest| rest.split(' ').next().unwrap().parse::<u32>().unwrap())
+        .max();
+    assert_eq!(deepest, Some(1));
+    // Without UCI_LimitStrength, UCI_Elo changes nothing.
+    let lines =
+        session(b"setoption name UCI_Elo value 0\nposition startpos moves d6 d2\ngo depth 5\n");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 5 ")));
 }

@@ -62,6 +62,57 @@ impl Score {
     }
 }
 
+/// Ratings of every engine from all the games of a tournament, by maximum
+/// likelihood under the Elo model (a draw counts as half a win and half a
+/// loss), with the first engine at 0: unlike each engine's score against
+/// the field, these compare engines that met different opponents.
+/// `scores[i][j]` holds engine `i`'s results against engine `j`. `None`
+/// for an engine that won or lost every game (its rating is unbounded) or
+/// when the first engine has no rating.
+pub fn joint_ratings(scores: &[Vec<Score>]) -> Vec<Option<f64>> {
+    let n = scores.len();
+    let points = |i: usize| -> f64 {
+        scores[i]
+            .iter()
+            .map(|s| s.mean() * f64::from(s.games()))
+            .sum()
+    };
+    let games = |i: usize, j: usize| f64::from(scores[i][j].games());
+    let rated: Vec<bool> = (0..n)
+        .map(|i| {
+            let played: f64 = (0..n).map(|j| games(i, j)).sum();
+            played > 0.0 && points(i) > 0.0 && points(i) < played
+        })
+        .collect();
+    // Minorisation-maximisation (Hunter 2004) on strengths 10^(elo/400):
+    // each engine's strength becomes its points over its expected games.
+    let mut strength = vec![1.0_f64; n];
+    for _ in 0..10_000 {
+        let mut change = 0.0_f64;
+        for i in (0..n).filter(|&i| rated[i]) {
+            let denominator: f64 = (0..n)
+                .filter(|&j| j != i && rated[j])
+                .map(|j| games(i, j) / (strength[i] + strength[j]))
+                .sum();
+            if denominator > 0.0 {
+                let next = points(i) / denominator;
+                change = change.max((next / strength[i]).ln().abs());
+                strength[i] = next;
+            }
+        }
+        if change < 1e-10 {
+            break;
+        }
+    }
+    if !rated.first().copied().unwrap_or(false) {
+        return vec![None; n];
+    }
+    let anchor = strength[0];
+    (0..n)
+        .map(|i| rated[i].then(|| 400.0 * (strength[i] / anchor).log10()))
+        .collect()
+}
+
 /// The hypotheses and error rates of an SPRT.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
@@ -125,6 +176,48 @@ impl Sprt {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn joint_ratings_recover_known_differences() {
+        // Three engines 0, 100 and 250 Elo apart, each pair playing many
+        // games with the expected scores (no draws).
+        let elos = [0.0, 100.0, 250.0];
+        let games = 10_000.0;
+        let scores: Vec<Vec<Score>> = (0..3)
+            .map(|i| {
+                (0..3)
+                    .map(|j| {
+                        if i == j {
+                            return Score::default();
+                        }
+                        let wins = (games * score_from_elo(elos[i] - elos[j])).round() as u32;
+                        Score {
+                            wins,
+                            draws: 0,
+                            losses: games as u32 - wins,
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let ratings = joint_ratings(&scores);
+        for (rating, elo) in ratings.iter().zip(elos) {
+            assert!((rating.unwrap() - elo).abs() < 1.0, "{ratings:?}");
+        }
+        // Engine 2 wins every game against 0 only: still rated through 1.
+        let mut one_sided = scores.clone();
+        one_sided[2][0] = Score {
+            wins: 10,
+            draws: 0,
+            losses: 0,
+        };
+        one_sided[0][2] = Score {
+            wins: 0,
+            draws: 0,
+            losses: 10,
+        };
+        assert!(joint_ratings(&one_sided)[2].is_some());
+    }
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-6

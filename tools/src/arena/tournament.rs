@@ -13,7 +13,7 @@ use morris::GameResult;
 use super::engine::{EngineConfig, EngineProcess, HANDSHAKE_TIMEOUT};
 use super::game::{GameSettings, PlayedGame, play_game, rules_options};
 use super::openings::Opening;
-use super::stats::{Score, Sprt, SprtState};
+use super::stats::{Score, Sprt, SprtState, joint_ratings};
 
 /// Who plays whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -318,12 +318,14 @@ pub fn run_match(
 }
 
 /// The closing table: each engine's games, results, score and Elo against
-/// the field, best first.
+/// the field, best first; with more than two engines also the joint rating
+/// of all games, the first engine at 0.
 pub fn results_table(config: &MatchConfig, standings: &Standings) -> String {
     let mut rows: Vec<(usize, Score)> = (0..config.engines.len())
         .map(|i| (i, standings.total(i)))
         .collect();
     rows.sort_by(|a, b| b.1.mean().total_cmp(&a.1.mean()));
+    let joint = (config.engines.len() > 2).then(|| joint_ratings(&standings.scores));
     let width = config
         .engines
         .iter()
@@ -332,9 +334,13 @@ pub fn results_table(config: &MatchConfig, standings: &Standings) -> String {
         .unwrap_or(4)
         .max(4);
     let mut text = format!(
-        "{:>4} {:<width$} {:>6} {:>5} {:>5} {:>5} {:>7} {:>16}\n",
+        "{:>4} {:<width$} {:>6} {:>5} {:>5} {:>5} {:>7} {:>16}",
         "Rank", "Name", "Games", "W", "D", "L", "Score", "Elo (95%)"
     );
+    if joint.is_some() {
+        text.push_str("   Rating");
+    }
+    text.push('\n');
     for (rank, (i, score)) in rows.iter().enumerate() {
         let elo = match score.elo() {
             Some((elo, margin)) if elo.is_finite() => format!("{elo:+.1} ± {margin:.1}"),
@@ -342,7 +348,7 @@ pub fn results_table(config: &MatchConfig, standings: &Standings) -> String {
             None => "-".to_owned(),
         };
         text.push_str(&format!(
-            "{:>4} {:<width$} {:>6} {:>5} {:>5} {:>5} {:>6.1}% {:>16}\n",
+            "{:>4} {:<width$} {:>6} {:>5} {:>5} {:>5} {:>6.1}% {:>16}",
             rank + 1,
             config.engines[*i].name,
             score.games(),
@@ -352,6 +358,13 @@ pub fn results_table(config: &MatchConfig, standings: &Standings) -> String {
             100.0 * score.mean(),
             elo
         ));
+        if let Some(joint) = &joint {
+            match joint[*i] {
+                Some(rating) => text.push_str(&format!(" {rating:>8.0}")),
+                None => text.push_str("        -"),
+            }
+        }
+        text.push('\n');
     }
     text
 }
