@@ -192,9 +192,9 @@ impl Engine {
         }
     }
 
-    /// Sets the game: from `fen` (the start position if `None`) through the
-    /// move tokens, in compound or split notation. The whole command is
-    /// checked on a copy; on error nothing changes.
+    /// Sets the game: from `fen` (the start position if `None`) through
+    /// the moves, whole turns or split ones (an action, then its removal).
+    /// The whole command is checked on a copy; on error nothing changes.
     ///
     /// # Errors
     ///
@@ -202,7 +202,7 @@ impl Engine {
     pub fn set_position(
         &mut self,
         fen: Option<&str>,
-        tokens: &[String],
+        moves: &[MoveToken],
     ) -> Result<(), PositionError> {
         let start = match fen {
             Some(fen) => Position::from_fen(fen, self.options.rules)?,
@@ -210,25 +210,20 @@ impl Engine {
         };
         let mut game = Game::new(start);
         let mut pending: Option<(usize, Move)> = None;
-        for (index, token) in (1..).zip(tokens) {
+        for (index, &token) in (1..).zip(moves) {
             let illegal = |error| PositionError::Illegal {
                 index,
-                token: token.clone(),
+                token: token.to_string(),
                 error,
             };
-            let parsed = token.parse().map_err(|error| PositionError::Syntax {
-                index,
-                token: token.clone(),
-                error,
-            })?;
-            match (parsed, pending.take()) {
+            match (token, pending.take()) {
                 (MoveToken::Removal(removal), Some((_, action))) => {
                     game.try_play(action.removing(removal)).map_err(illegal)?;
                 }
                 (MoveToken::Removal(_), None) => {
                     return Err(PositionError::StrayRemoval {
                         index,
-                        token: token.clone(),
+                        token: token.to_string(),
                     });
                 }
                 (MoveToken::Turn(_), Some((action_index, action))) => {

@@ -298,16 +298,6 @@ pub enum PositionError {
     /// The position string is bad.
     #[error("fen: {0}")]
     Fen(#[from] FenError),
-    /// A move token does not follow the notation.
-    #[error("move {index} ('{token}'): {error}")]
-    Syntax {
-        /// The move's place in the list, from 1.
-        index: usize,
-        /// The token.
-        token: String,
-        /// What is wrong with it.
-        error: ParseMoveError,
-    },
     /// A move is not legal where it is played.
     #[error("move {index} ('{token}'): {error}")]
     Illegal {
@@ -384,6 +374,14 @@ pub enum ProtocolError {
     /// A move token in `searchmoves` that is not notation.
     #[error("go: searchmoves: {0}")]
     BadSearchMove(ParseMoveError),
+    /// A move token of `position` that is not notation.
+    #[error("position: move {index}: {error}")]
+    BadMove {
+        /// The move's place in the list, from 1.
+        index: usize,
+        /// What is wrong with it.
+        error: ParseMoveError,
+    },
 }
 
 /// An endgame database file that cannot be used.

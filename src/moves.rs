@@ -164,6 +164,16 @@ pub enum MoveToken {
     Removal(Square),
 }
 
+impl fmt::Display for MoveToken {
+    /// Writes the turn, or `x<point>` for a removal.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveToken::Turn(mv) => write!(f, "{mv}"),
+            MoveToken::Removal(point) => write!(f, "x{point}"),
+        }
+    }
+}
+
 impl FromStr for MoveToken {
     type Err = ParseMoveError;
 

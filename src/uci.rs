@@ -11,7 +11,7 @@ use crate::engine::{BestMove, Engine, GoStart};
 use crate::error::ProtocolError;
 use crate::eval::breakdown;
 use crate::limits::{Clock, Limit, SearchLimits};
-use crate::moves::Move;
+use crate::moves::{Move, MoveToken};
 use crate::options::{EngineOption, MoveNotation};
 use crate::perft::divide;
 use crate::search::{Score, SearchEvent, SearchInfo};
@@ -44,8 +44,8 @@ pub enum Command {
     Position {
         /// The position string, or `None` for the start position.
         fen: Option<String>,
-        /// The move tokens.
-        moves: Vec<String>,
+        /// The moves, whole turns or split.
+        moves: Vec<MoveToken>,
     },
     /// `go ...` (a search).
     Go(SearchLimits),
@@ -199,10 +199,15 @@ fn parse_position(rest: &[&str]) -> Result<Command, ProtocolError> {
             });
         }
     };
-    Ok(Command::Position {
-        fen,
-        moves: moves.iter().skip(1).map(|t| (*t).to_owned()).collect(),
-    })
+    let moves = (1..)
+        .zip(moves.iter().skip(1))
+        .map(|(index, token)| {
+            token
+                .parse()
+                .map_err(|error| ProtocolError::BadMove { index, error })
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Command::Position { fen, moves })
 }
 
 /// The keywords of `go`; a `searchmoves` list ends at the next of them.
@@ -671,6 +676,7 @@ fn describe(engine: &Engine) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::Square;
 
     #[test]
     fn commands_parse() {
@@ -684,10 +690,14 @@ mod tests {
             }))
         );
         assert_eq!(
-            parse("position startpos moves d6 d2"),
+            parse("position startpos moves d6 d2-d1 xa1"),
             Ok(Some(Command::Position {
                 fen: None,
-                moves: vec!["d6".into(), "d2".into()]
+                moves: vec![
+                    MoveToken::Turn(Move::place(Square::D6)),
+                    MoveToken::Turn(Move::slide(Square::D2, Square::D1)),
+                    MoveToken::Removal(Square::A1),
+                ]
             }))
         );
         assert_eq!(
@@ -780,6 +790,10 @@ mod tests {
         assert!(matches!(
             parse("go searchmoves d9"),
             Err(ProtocolError::BadSearchMove(_))
+        ));
+        assert!(matches!(
+            parse("position startpos moves d6 h9"),
+            Err(ProtocolError::BadMove { index: 2, .. })
         ));
     }
 }
