@@ -78,3 +78,37 @@ fn db_stats_of_a_folder_without_databases_is_an_error() {
     assert!(stderr.contains("no endgame databases in"), "{stderr}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn play_takes_the_n_move_rule_and_the_databases() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let dir = std::env::temp_dir().join(format!("morris-cli-play-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.display().to_string();
+    assert!(
+        morris(&["gen-db", "--out", &out, "--max-stones", "3"])
+            .status
+            .success()
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
+        .args(["play", "--color", "white", "--movetime", "20"])
+        .args(["--nmoverule", "1", "--db", &out])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"d6\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("endgame databases: 1 sectors loaded"),
+        "{stderr}"
+    );
+    // One move a side without a removal draws.
+    let text = stdout(&output);
+    assert!(text.contains("Game over: draw (n-move rule)"), "{text}");
+    let _ = std::fs::remove_dir_all(dir);
+}
