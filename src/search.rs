@@ -613,7 +613,11 @@ impl<'a> Worker<'a> {
             .draw_plies()
             .is_some_and(|limit| pos.plies_since_removal() + depth as u32 + 2 >= limit);
         if let Some(entry) = entry {
-            if !pv_node && !near_n_move_draw && i32::from(entry.depth) >= depth {
+            if !pv_node
+                && !near_n_move_draw
+                && i32::from(entry.depth) >= depth
+                && stored_score_in_time(entry.score, pos)
+            {
                 let score = score_from_tt(entry.score, ply);
                 let usable = match entry.bound {
                     Bound::Exact => true,
@@ -914,10 +918,17 @@ fn pick_next(moves: &mut MoveList, scores: &mut ArrayVec<i32, MAX_MOVES>, index:
     moves[index]
 }
 
+/// Scores at least this far from zero are wins and losses counted in
+/// plies: proven mates, and endgame database results `DB_WIN - n` (their
+/// distances stay far below 4096 plies, and evaluations far below this).
+const WIN_BOUND: i32 = DB_WIN - 4096;
+
+/// A score as the table keeps it: a win or loss counted from the stored
+/// position rather than the root, so that it can be used at any ply.
 fn score_to_tt(score: i32, ply: usize) -> i16 {
-    let score = if score >= MATE_BOUND {
+    let score = if score >= WIN_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -WIN_BOUND {
         score - ply as i32
     } else {
         score
@@ -925,15 +936,32 @@ fn score_to_tt(score: i32, ply: usize) -> i16 {
     score.clamp(-INFINITY, INFINITY) as i16
 }
 
+/// A stored score counted from the root again, the position being `ply`
+/// plies from it.
 fn score_from_tt(score: i16, ply: usize) -> i32 {
     let score = i32::from(score);
-    if score >= MATE_BOUND {
+    if score >= WIN_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -WIN_BOUND {
         score + ply as i32
     } else {
         score
     }
+}
+
+/// Whether a stored score holds at `pos` under the N-move rule. The table
+/// is keyed without the counter, so a database win or loss stored where
+/// its removal came in time may be found where the rule would draw first.
+fn stored_score_in_time(score: i16, pos: &Position) -> bool {
+    let score = i32::from(score).abs();
+    if !(WIN_BOUND..MATE_BOUND).contains(&score) {
+        return true;
+    }
+    // Stored from the position: DB_WIN less the plies to the removal.
+    let distance = (DB_WIN - score) as u32;
+    pos.rules()
+        .draw_plies()
+        .is_none_or(|limit| pos.plies_since_removal() + distance <= limit)
 }
 
 #[cfg(test)]
@@ -942,6 +970,63 @@ mod tests {
 
     use super::*;
     use crate::types::Color;
+
+    #[test]
+    fn database_scores_come_back_from_the_table_at_their_distance() {
+        // A win whose removal is 5 plies below a position 3 plies from the
+        // root, found again 7 plies from the root: still 5 plies below it.
+        let stored = score_to_tt(DB_WIN - 3 - 5, 3);
+        assert_eq!(score_from_tt(stored, 7), DB_WIN - 7 - 5);
+        let stored = score_to_tt(-(DB_WIN - 3 - 5), 3);
+        assert_eq!(score_from_tt(stored, 7), -(DB_WIN - 7 - 5));
+        let stored = score_to_tt(MATE - 9, 4);
+        assert_eq!(score_from_tt(stored, 2), MATE - 7);
+        // Evaluations are kept as they are.
+        assert_eq!(score_from_tt(score_to_tt(1500, 3), 9), 1500);
+    }
+
+    fn context(limits: SearchLimits) -> SearchContext {
+        SearchContext {
+            tt: Arc::new(TranspositionTable::new(1).unwrap()),
+            stop: Arc::default(),
+            pondering: Arc::default(),
+            time: TimeManager::new(Instant::now(), &limits, Color::White, Duration::ZERO),
+            limits,
+            nodes: AtomicU64::new(0),
+            multipv: 1,
+            endgame: None,
+            dbhits: AtomicU64::new(0),
+        }
+    }
+
+    #[test]
+    fn a_stored_database_win_is_not_used_where_the_n_move_rule_draws_first() {
+        // A quiet moving position, 50 plies since the last removal: the
+        // default rule draws at 60.
+        let fen = "WW./.B./.../W.B..W/.B./.../.W. w 0 0 50 40";
+        let pos = Position::from_fen(fen, crate::rules::Rules::default()).unwrap();
+        let ctx = context(SearchLimits::depth(1));
+        let moves = pos.legal_moves();
+        let mut worker = Worker::new(&ctx, 0, pos, &[pos.key()], &moves);
+        let mut line = Line::new();
+        for (distance, usable) in [(5, true), (15, false)] {
+            ctx.tt.store(
+                pos.key(),
+                Entry {
+                    mv: None,
+                    score: score_to_tt(DB_WIN - 1 - distance, 1),
+                    depth: 30,
+                    bound: Bound::Exact,
+                },
+            );
+            let score = worker.negamax(&pos, 2, 1, -1, 0, &mut line);
+            assert_eq!(
+                score == DB_WIN - 1 - distance,
+                usable,
+                "{distance}: {score}"
+            );
+        }
+    }
 
     #[test]
     fn win_draw_loss_chances_add_up_and_follow_the_score() {
@@ -963,18 +1048,7 @@ mod tests {
     #[test]
     fn aspiration_fails_are_reported_as_bounds_in_long_searches() {
         let root = Position::startpos();
-        let limits = SearchLimits::depth(4);
-        let ctx = SearchContext {
-            tt: Arc::new(TranspositionTable::new(1).unwrap()),
-            stop: Arc::default(),
-            pondering: Arc::default(),
-            time: TimeManager::new(Instant::now(), &limits, Color::White, Duration::ZERO),
-            limits,
-            nodes: AtomicU64::new(0),
-            multipv: 1,
-            endgame: None,
-            dbhits: AtomicU64::new(0),
-        };
+        let ctx = context(SearchLimits::depth(4));
         let moves = root.legal_moves();
         let mut worker = Worker::new(&ctx, 0, root, &[root.key()], &moves);
         worker.details_after = Duration::ZERO;
