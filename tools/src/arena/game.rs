@@ -168,7 +168,11 @@ fn start_engines(
         engine
             .handshake(&options, interrupt)
             .map_err(|failure| (color, format!("{} at start", failure_text(&failure))))?;
-        let _ = engine.send("ucinewgame");
+        // A new game may clear a large table: wait for it before any clock runs.
+        engine
+            .send("ucinewgame")
+            .and_then(|()| engine.ready(interrupt))
+            .map_err(|failure| (color, format!("{} at start", failure_text(&failure))))?;
         engines.push(engine);
     }
     Ok(engines)
