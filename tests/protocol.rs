@@ -14,6 +14,21 @@ fn bestmove(lines: &[String]) -> &str {
         .unwrap_or_else(|| panic!("no bestmove in {lines:#?}"))
 }
 
+/// The move of the `bestmove` line (without its ponder move).
+fn best_move(lines: &[String]) -> Move {
+    let token = bestmove(lines).split(' ').next().unwrap();
+    token.parse().unwrap_or_else(|e| panic!("{token}: {e}"))
+}
+
+/// The last `info depth` line.
+fn last_info(lines: &[String]) -> &str {
+    lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap_or_else(|| panic!("no info line in {lines:#?}"))
+}
+
 /// The line without its timing fields, which vary from run to run.
 fn without_timing(line: &str) -> String {
     let mut tokens = line.split(' ').peekable();
@@ -168,11 +183,11 @@ fn stop_ends_an_infinite_search_with_a_legal_move() {
     let mut pos = Position::startpos();
     pos.play("d6".parse().unwrap());
     pos.play("d2".parse().unwrap());
-    let best: Move = bestmove(&lines).split(' ').next().unwrap().parse().unwrap();
+    let best = best_move(&lines);
     assert!(pos.is_legal(best));
     // The end of input stops an infinite search too.
     let lines = session(b"position startpos\ngo infinite\n");
-    let best: Move = bestmove(&lines).split(' ').next().unwrap().parse().unwrap();
+    let best = best_move(&lines);
     assert!(Position::startpos().is_legal(best));
 }
 
@@ -312,11 +327,7 @@ fn forced_win(pos: &Position, plies: u32) -> bool {
 fn check_win(fen: &str, depth: u32, own_turns: u32) {
     let script = format!("position fen {fen}\ngo depth {depth}\n");
     let lines = session(script.as_bytes());
-    let last_info = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .expect("info");
+    let last_info = last_info(&lines);
     assert!(
         last_info.contains(&format!(" score mate {own_turns} ")),
         "{fen}: {last_info}"
@@ -330,7 +341,7 @@ fn check_win(fen: &str, depth: u32, own_turns: u32) {
         own_turns == 1 || !forced_win(&pos, 2 * own_turns - 3),
         "{fen} wins sooner"
     );
-    let best: Move = bestmove(&lines).split(' ').next().unwrap().parse().unwrap();
+    let best = best_move(&lines);
     let mut after = pos;
     after.play(best);
     let still_winning = after
@@ -462,7 +473,7 @@ fn the_binary_answers_during_a_search_and_stops() {
     assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
     engine.send("stop");
     let lines = engine.read_until(|l| l.starts_with("bestmove"));
-    let best: Move = bestmove(&lines).split(' ').next().unwrap().parse().unwrap();
+    let best = best_move(&lines);
     let mut game = Game::new(Position::startpos());
     for token in ["d6", "d2", "b4"] {
         game.try_play(token.parse().unwrap()).unwrap();
@@ -493,7 +504,7 @@ fn clocks_and_move_times_give_legal_moves() {
         let mut pos = Position::startpos();
         pos.play("d6".parse().unwrap());
         pos.play("d2".parse().unwrap());
-        let best: Move = bestmove(&lines).split(' ').next().unwrap().parse().unwrap();
+        let best = best_move(&lines);
         assert!(pos.is_legal(best), "{go}: {best}");
     }
 }
@@ -542,7 +553,7 @@ fn weakened_play_is_legal_and_shallow() {
     let mut pos = Position::startpos();
     pos.play("d6".parse().unwrap());
     pos.play("d2".parse().unwrap());
-    let best: Move = bestmove(&lines).split(' ').next().unwrap().parse().unwrap();
+    let best = best_move(&lines);
     assert!(pos.is_legal(best));
 }
 
@@ -551,11 +562,7 @@ fn two_threads_search_and_agree_on_mates() {
     let script = format!("setoption name Threads value 2\nposition fen {MILL_WINS}\ngo depth 6\n");
     let lines = session(script.as_bytes());
     assert!(bestmove(&lines).starts_with("g4-g7x"));
-    let last_info = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .unwrap();
+    let last_info = last_info(&lines);
     assert!(last_info.contains(" score mate 1 "), "{last_info}");
 }
 
@@ -575,7 +582,7 @@ fn commands_after_stop_are_for_the_next_search() {
             !stopped.iter().chain(&next).any(|l| l.contains("error")),
             "{stopped:?} {next:?}"
         );
-        let best: Move = bestmove(&next).split(' ').next().unwrap().parse().unwrap();
+        let best = best_move(&next);
         assert!(after(&["d6"]).is_legal(best), "{best}");
     }
     assert_eq!(engine.finish(true), Some(0));
@@ -596,7 +603,7 @@ fn the_end_of_input_ends_every_search_with_its_best_move() {
         engine.send(go);
         let (lines, status) = engine.close_input();
         assert_eq!(status, Some(0), "{go}");
-        let best: Move = bestmove(&lines).split(' ').next().unwrap().parse().unwrap();
+        let best = best_move(&lines);
         assert!(after(&["d6", "d2"]).is_legal(best), "{go}: {best}");
     }
 }
@@ -610,7 +617,7 @@ fn a_clock_for_the_other_side_only_moves_at_once() {
             .any(|l| l.starts_with("info string warning: go: no time given for black")),
         "{lines:?}"
     );
-    let best: Move = bestmove(&lines).split(' ').next().unwrap().parse().unwrap();
+    let best = best_move(&lines);
     assert!(after(&["d6"]).is_legal(best));
 }
 
@@ -622,7 +629,7 @@ fn searchmoves_end_at_the_next_keyword_and_negative_times_are_none() {
     assert!(lines.iter().any(|l| l.starts_with("info depth 5 ")));
     let lines = session(b"position startpos moves d6\ngo wtime -50 btime -50 winc -10 binc 0\n");
     assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
-    let best: Move = bestmove(&lines).split(' ').next().unwrap().parse().unwrap();
+    let best = best_move(&lines);
     assert!(after(&["d6"]).is_legal(best));
 }
 
@@ -767,11 +774,7 @@ fn wdl_is_shown_when_asked_and_exact_for_a_win() {
     let script =
         format!("setoption name UCI_ShowWDL value true\nposition fen {MILL_WINS}\ngo depth 3\n");
     let won = session(script.as_bytes());
-    let last = won
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .unwrap();
+    let last = last_info(&won);
     assert!(last.contains(" score mate 1 wdl 1000 0 0 "), "{last}");
 }
 

@@ -167,7 +167,9 @@ impl EngineProcess {
         }
     }
 
-    /// `uci`, the options, `isready`: the engine ready for a game.
+    /// `uci`, the options, `isready`: the engine ready for a game. Returns
+    /// what it said: its `uci` reply, then its answer to the options up
+    /// to `readyok`.
     ///
     /// # Errors
     ///
@@ -176,9 +178,9 @@ impl EngineProcess {
         &mut self,
         options: &[(String, String)],
         interrupt: &AtomicBool,
-    ) -> Result<(), EngineFailure> {
+    ) -> Result<(Vec<String>, Vec<String>), EngineFailure> {
         self.send("uci")?;
-        self.wait_for(
+        let listing = self.lines_until(
             |l| l.trim() == "uciok",
             Instant::now() + HANDSHAKE_TIMEOUT,
             interrupt,
@@ -186,7 +188,13 @@ impl EngineProcess {
         for (name, value) in options {
             self.send(&format!("setoption name {name} value {value}"))?;
         }
-        self.ready(interrupt)
+        self.send("isready")?;
+        let answer = self.lines_until(
+            |l| l.trim() == "readyok",
+            Instant::now() + HANDSHAKE_TIMEOUT,
+            interrupt,
+        )?;
+        Ok((listing, answer))
     }
 
     /// `isready` answered by `readyok`.

@@ -6,11 +6,10 @@ use std::fs;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
-use std::time::Instant;
 
 use morris::GameResult;
 
-use super::engine::{EngineConfig, EngineProcess, HANDSHAKE_TIMEOUT};
+use super::engine::{EngineConfig, EngineProcess};
 use super::game::{GameSettings, PlayedGame, play_game, rules_options};
 use super::openings::Opening;
 use super::stats::{Score, Sprt, SprtState, joint_ratings};
@@ -206,11 +205,11 @@ pub fn check_engines(
         };
         let mut process = EngineProcess::start(engine)
             .map_err(|e| fail(format!("cannot start '{}': {e}", engine.cmd)))?;
-        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
-        let listing = process
-            .send("uci")
-            .and_then(|()| process.lines_until(|l| l.trim() == "uciok", deadline, interrupt))
-            .map_err(|failure| fail(format!("no answer to uci ({failure:?})")))?;
+        let mut options = rules_options(config.settings.rules);
+        options.extend(engine.options.iter().cloned());
+        let (listing, answer) = process
+            .handshake(&options, interrupt)
+            .map_err(|failure| fail(format!("no answer to uci or isready ({failure:?})")))?;
         let known: Vec<String> = listing
             .iter()
             .filter_map(|line| {
@@ -219,21 +218,12 @@ pub fn check_engines(
                 Some(name.to_ascii_lowercase())
             })
             .collect();
-        let mut options = rules_options(config.settings.rules);
-        options.extend(engine.options.iter().cloned());
-        for (name, value) in &options {
-            if !known.contains(&name.to_ascii_lowercase()) {
-                warnings.push(format!("engine {}: no option '{name}' listed", engine.name));
-            }
-            process
-                .send(&format!("setoption name {name} value {value}"))
-                .map_err(|_| fail("crashed while being set up".to_owned()))?;
-        }
-        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
-        let answer = process
-            .send("isready")
-            .and_then(|()| process.lines_until(|l| l.trim() == "readyok", deadline, interrupt))
-            .map_err(|failure| fail(format!("no answer to isready ({failure:?})")))?;
+        warnings.extend(
+            options
+                .iter()
+                .filter(|(name, _)| !known.contains(&name.to_ascii_lowercase()))
+                .map(|(name, _)| format!("engine {}: no option '{name}' listed", engine.name)),
+        );
         warnings.extend(
             answer
                 .iter()
