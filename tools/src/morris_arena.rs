@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use morris::{GameResult, parse_records};
 use morris_tools::arena::args::parse_args;
 use morris_tools::arena::stats::SprtState;
-use morris_tools::arena::tournament::{check_engines, results_table, run_match};
+use morris_tools::arena::tournament::{check_engines, elo_text, results_table, run_match};
 
 static INTERRUPT: AtomicBool = AtomicBool::new(false);
 
@@ -106,14 +106,19 @@ fn main() -> ExitCode {
                 score.losses,
                 100.0 * score.mean()
             ));
-            if let Some((elo, margin)) = score.elo().filter(|(e, _)| e.is_finite()) {
-                line.push_str(&format!(" Elo {elo:+.1} ± {margin:.1}"));
+            let pairs = standings.pairs[0][1];
+            if pairs.pairs() > 0 {
+                let [ll, ld, dd, wd, ww] = pairs.counts;
+                line.push_str(&format!(
+                    " pairs [{ll} {ld} {dd} {wd} {ww}] Elo {}",
+                    elo_text(pairs.sample())
+                ));
             }
             if let Some(sprt) = config.sprt {
                 let (lower, upper) = sprt.bounds();
                 line.push_str(&format!(
                     " LLR {:.2} ({lower:.2}, {upper:.2})",
-                    sprt.llr(score)
+                    sprt.llr(standings.sample(config.games))
                 ));
             }
         }

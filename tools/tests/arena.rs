@@ -62,7 +62,7 @@ fn config(engines: Vec<EngineConfig>, games: usize, pgn_out: Option<PathBuf>) ->
         rounds: 1,
         games,
         concurrency: 2,
-        openings: random_openings(games.div_ceil(2), 4, 11, Rules::default()),
+        openings: random_openings(games.div_ceil(2), 4..=4, 11, Rules::default()),
         tournament: Tournament::RoundRobin,
         sprt: None,
         pgn_out: pgn_out.map(|path| PgnOut {

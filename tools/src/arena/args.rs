@@ -2,6 +2,7 @@
 //! `-engine cmd=... name=... [arg=...] [option.<Name>=<value>]`, `-each`
 //! for what all engines share, and the match settings.
 
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -20,18 +21,22 @@ use super::tournament::{MatchConfig, PgnOut, Tournament};
 /// The usage text.
 pub const USAGE: &str = "\
 usage: morris-arena -engine cmd=<program> [name=<name>] [dir=<folder>] [arg=<argument>]... [proto=uci]
+                            [notation=compound|split]
                             [option.<Name>=<value>]... [tc=... | st=<s>] [depth=<n>] [nodes=<n>]
                     -engine ... [-engine ...]
                     [-each <keys for every engine>]
                     [-rounds N] [-games N] [-repeat] [-concurrency N] [-recover]
-                    [-openings file=<path> [order=sequential|random] [seed=<s>] | -openings random plies=<n> seed=<s>]
+                    [-openings file=<path> [order=sequential|random] [seed=<s>] | -openings random plies=<n>[-<m>] seed=<s>]
                     [-sprt elo0=<e> elo1=<e> alpha=<a> beta=<b>] [-pgnout <file> [min]]
                     [-ratinginterval N] [-tournament round-robin|gauntlet] [-variant nine|twelve|lasker]
                     [-flying true|false] [-nmoverule N] [-timemargin <ms>] [-hangtimeout <s>]
        morris-arena --check <file>   (replay game records, report the first illegal move)
 Times in seconds: tc=10+0.1 is 10 s plus 0.1 s a move, tc=40/60 is 60 s for every
 40 moves, tc=inf is no clock (give depth= or nodes=); st=0.2 is 0.2 s a move.
-Each opening is played twice, colours swapped (-games 2, the default).";
+Each opening is played twice, colours swapped (-games 2, the default); the two games
+make a pair, and the Elo over pairs and the SPRT count pairs. Random openings of
+plies=4-6 are 4 to 6 moves long. notation=split sends a mill-closing turn to that
+engine as two tokens (g1 xb4), for engines that read split notation only.";
 
 fn seconds(text: &str, what: &str) -> Result<Duration, String> {
     text.parse::<f64>()
@@ -58,6 +63,9 @@ fn apply_engine_key(engine: &mut EngineConfig, token: &str) -> Result<(), String
         "dir" => engine.dir = Some(PathBuf::from(value)),
         "proto" if value == "uci" => {}
         "proto" => return Err(format!("proto={value}: only uci is spoken")),
+        "notation" if value == "split" => engine.split_notation = true,
+        "notation" if value == "compound" => engine.split_notation = false,
+        "notation" => return Err(format!("notation={value}: compound or split")),
         "tc" if value == "inf" => {
             if matches!(
                 engine.limit,
@@ -280,6 +288,19 @@ fn parse_sprt(values: &[&str]) -> Result<Sprt, String> {
 
 /// The openings of `-openings` (the shipped ones when it is not given);
 /// random ones are drawn `needed` at a time.
+/// `4` or `4-6`: the lengths of random openings.
+fn ply_range(text: &str) -> Result<RangeInclusive<usize>, String> {
+    let (low, high) = text.split_once('-').unwrap_or((text, text));
+    let (low, high) = (
+        whole(low, "-openings plies")?,
+        whole(high, "-openings plies")?,
+    );
+    if low > high {
+        return Err(format!("-openings plies={text}: the range is empty"));
+    }
+    Ok(low..=high)
+}
+
 fn openings(spec: &[&str], rules: Rules, needed: usize) -> Result<Vec<Opening>, String> {
     let keys = |tokens: &[&str]| -> Result<Vec<(String, String)>, String> {
         tokens
@@ -294,12 +315,12 @@ fn openings(spec: &[&str], rules: Rules, needed: usize) -> Result<Vec<Opening>, 
     };
     match spec {
         [] if rules.variant == Variant::Nine => parse_openings(DEFAULT_OPENINGS, rules),
-        [] => Ok(random_openings(50, 4, 1, rules)),
+        [] => Ok(random_openings(50, 4..=4, 1, rules)),
         ["random", rest @ ..] => {
-            let (mut plies, mut seed) = (4, 1);
+            let (mut plies, mut seed) = (4..=4, 1);
             for (key, value) in keys(rest)? {
                 match key.as_str() {
-                    "plies" => plies = whole(&value, "-openings plies")?,
+                    "plies" => plies = ply_range(&value)?,
                     "seed" => seed = whole(&value, "-openings seed")?,
                     _ => return Err(format!("-openings: unknown key '{key}'")),
                 }

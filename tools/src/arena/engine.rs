@@ -22,6 +22,9 @@ pub struct EngineConfig {
     pub options: Vec<(String, String)>,
     /// How long the engine has for each move.
     pub limit: Option<MoveLimit>,
+    /// Whether the engine reads a mill-closing turn as two tokens
+    /// (`g1 xb4`) rather than one (`g1xb4`).
+    pub split_notation: bool,
 }
 
 /// What limits an engine's moves.

@@ -29,6 +29,26 @@ pub struct PlayedGame {
     pub termination: String,
     /// The record, tags included.
     pub record: GameRecord,
+    /// How long each colour thought.
+    pub thinking: Thinking,
+}
+
+/// The time each colour spent on its moves, answers of split notation
+/// (action and removal) counted as one move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Thinking {
+    /// Total time per colour, White first.
+    pub time: [Duration; 2],
+    /// Moves per colour.
+    pub moves: [u32; 2],
+}
+
+/// What is noted while a game runs: the record's comments and the time
+/// each side thought.
+#[derive(Default)]
+struct Notes {
+    comments: BTreeMap<usize, String>,
+    thinking: Thinking,
 }
 
 /// The setoption lines that put an engine under `rules`.
@@ -200,10 +220,10 @@ fn ask_move(
     let mut ask = |command: &str| -> Result<(String, Option<String>), EngineFailure> {
         engine.send(command)?;
         engine.send(go)?;
-        let lines = engine.lines_until(|l| l.starts_with("bestmove"), deadline, interrupt)?;
+        let lines = engine.lines_until(|l| best_move(l).is_some(), deadline, interrupt)?;
         let token = lines
             .last()
-            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|l| best_move(l))
             .unwrap_or("")
             .to_owned();
         let evaluation = lines.iter().rev().find_map(|l| evaluation(l));
@@ -225,6 +245,38 @@ fn ask_move(
             None => time,
         },
     })
+}
+
+/// The move of a `bestmove` line, or of an `info ... bestmove M` line as
+/// some engines end a search (an `info string` is text, never a move).
+fn best_move(line: &str) -> Option<&str> {
+    let mut tokens = line.split_whitespace();
+    match tokens.next()? {
+        "bestmove" => tokens.next(),
+        "info" if line.split_whitespace().nth(1) != Some("string") => {
+            tokens.skip_while(|&t| t != "bestmove").nth(1)
+        }
+        _ => None,
+    }
+}
+
+/// The `position` command for the moves so far, each turn written as one
+/// token, or as the action and `x<point>` for an engine of split notation.
+fn position_command(start: &str, moves: &[Move], split: bool) -> String {
+    let mut command = start.to_owned();
+    for &mv in moves {
+        match mv.removal {
+            Some(removal) if split => {
+                let action = Move {
+                    removal: None,
+                    ..mv
+                };
+                command.push_str(&format!(" {action} x{removal}"));
+            }
+            _ => command.push_str(&format!(" {mv}")),
+        }
+    }
+    command
 }
 
 /// `score/depth` of an `info` line with a score, as cutechess writes it:
@@ -265,45 +317,34 @@ pub fn play_game(
     interrupt: &AtomicBool,
 ) -> PlayedGame {
     let configs = [white, black];
-    let mut comments = BTreeMap::new();
-    let end = |game: Game, result: GameResult, termination: String, comments| {
-        finish(
-            configs,
-            game,
-            comments,
-            result,
-            termination,
-            settings,
-            round,
-        )
+    let mut notes = Notes::default();
+    let end = |game: Game, result: GameResult, termination: String, notes| {
+        finish(configs, game, notes, result, termination, settings, round)
     };
     let mut game = match opening.game(settings.rules) {
         Ok(game) => game,
         Err(err) => {
             let start = Game::new(Position::new(settings.rules));
             let reason = format!("bad opening: {err}");
-            return end(start, GameResult::Unfinished, reason, comments);
+            return end(start, GameResult::Unfinished, reason, notes);
         }
     };
     for index in 0..game.moves().len() {
-        comments.insert(index, "book".to_owned());
+        notes.comments.insert(index, "book".to_owned());
     }
     let mut engines = match start_engines(configs, settings, interrupt) {
         Ok(engines) => engines,
         Err((color, reason)) => {
             let result = GameResult::from_winner(Some(color.opponent()));
             let reason = format!("{} {reason}", configs[color.index()].name);
-            return end(game, result, reason, comments);
+            return end(game, result, reason, notes);
         }
     };
     let mut clocks = Clocks::new(configs);
-    let mut position_command = match &opening.fen {
+    let start = match &opening.fen {
         Some(fen) => format!("position fen {fen} moves"),
         None => "position startpos moves".to_owned(),
     };
-    for mv in &opening.moves {
-        position_command.push_str(&format!(" {mv}"));
-    }
     loop {
         if let Some(outcome) = game.outcome() {
             let text = outcome.to_string();
@@ -315,52 +356,56 @@ pub fn play_game(
                 game,
                 GameResult::from_winner(outcome.winner()),
                 reason,
-                comments,
+                notes,
             );
         }
         let side = game.position().side_to_move();
         let name = &configs[side.index()].name;
         let loss = GameResult::from_winner(Some(side.opponent()));
         let (go, deadline_after) = clocks.go(side, settings);
-        let start = Instant::now();
+        let command = position_command(&start, game.moves(), configs[side.index()].split_notation);
+        let asked = Instant::now();
         let answer = ask_move(
             &mut engines[side.index()],
             game.position(),
-            &position_command,
+            &command,
             &go,
-            start + deadline_after,
+            asked + deadline_after,
             interrupt,
         );
-        let elapsed = start.elapsed();
+        let elapsed = asked.elapsed();
+        notes.thinking.time[side.index()] += elapsed;
+        notes.thinking.moves[side.index()] += 1;
         let answer = match answer {
             Ok(answer) => answer,
             Err(EngineFailure::Interrupted) => {
                 let reason = "interrupted".to_owned();
-                return end(game, GameResult::Unfinished, reason, comments);
+                return end(game, GameResult::Unfinished, reason, notes);
             }
             Err(failure) => {
                 let reason = format!("{name} {}", failure_text(&failure));
-                return end(game, loss, reason, comments);
+                return end(game, loss, reason, notes);
             }
         };
         if !clocks.spend(side, elapsed, settings.time_margin) {
-            return end(game, loss, format!("{name} lost on time"), comments);
+            return end(game, loss, format!("{name} lost on time"), notes);
         }
         let token = answer.token.as_str();
         if token == "(none)" {
             let reason = format!("{name} sent bestmove (none) in a live position");
-            return end(game, loss, reason, comments);
+            return end(game, loss, reason, notes);
         }
         let Ok(mv) = token.parse::<Move>() else {
             let reason = format!("{name} sent an unparsable move '{token}'");
-            return end(game, loss, reason, comments);
+            return end(game, loss, reason, notes);
         };
         if let Err(err) = game.try_play(mv) {
             let reason = format!("{name} made an illegal move {mv} ({})", err.reason);
-            return end(game, loss, reason, comments);
+            return end(game, loss, reason, notes);
         }
-        comments.insert(game.moves().len() - 1, answer.comment);
-        position_command.push_str(&format!(" {mv}"));
+        notes
+            .comments
+            .insert(game.moves().len() - 1, answer.comment);
     }
 }
 
@@ -402,7 +447,7 @@ fn site() -> String {
 fn finish(
     configs: [&EngineConfig; 2],
     game: Game,
-    comments: BTreeMap<usize, String>,
+    notes: Notes,
     result: GameResult,
     termination: String,
     settings: &GameSettings,
@@ -440,9 +485,10 @@ fn finish(
         record: GameRecord {
             tags,
             moves: game.moves().to_vec(),
-            comments,
+            comments: notes.comments,
             result,
         },
+        thinking: notes.thinking,
     }
 }
 
@@ -512,5 +558,34 @@ mod tests {
         assert_eq!(date.len(), 10);
         assert_eq!(&date[4..5], ".");
         assert!(date[..4].parse::<u32>().unwrap() >= 2024);
+    }
+
+    #[test]
+    fn a_best_move_ends_a_bestmove_line_or_an_info_line() {
+        assert_eq!(best_move("bestmove d6 ponder d2"), Some("d6"));
+        assert_eq!(
+            best_move("info depth 10 score cp 3 nodes 190529 bestmove g1"),
+            Some("g1")
+        );
+        assert_eq!(best_move("info depth 10 score cp 3 pv d6 d2"), None);
+        assert_eq!(best_move("info string the bestmove was d6"), None);
+        assert_eq!(best_move("readyok"), None);
+    }
+
+    #[test]
+    fn split_notation_writes_the_removal_as_its_own_token() {
+        let moves: Vec<Move> = ["a1", "b2", "d1", "b4", "g1xb2", "a1-a4"]
+            .iter()
+            .map(|t| t.parse().unwrap())
+            .collect();
+        let start = "position startpos moves";
+        assert_eq!(
+            position_command(start, &moves, false),
+            "position startpos moves a1 b2 d1 b4 g1xb2 a1-a4"
+        );
+        assert_eq!(
+            position_command(start, &moves, true),
+            "position startpos moves a1 b2 d1 b4 g1 xb2 a1-a4"
+        );
     }
 }

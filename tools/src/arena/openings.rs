@@ -1,6 +1,7 @@
 //! Opening positions: from a file (a position string and/or moves, one a
 //! line) or drawn at random.
 
+use std::ops::RangeInclusive;
 use std::path::Path;
 
 use rand::rngs::StdRng;
@@ -92,14 +93,20 @@ pub fn read_openings(path: &Path, rules: Rules) -> Result<Vec<Opening>, String> 
     parse_openings(&text, rules).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// `count` openings of `plies` random moves from the start position,
-/// drawn with `seed`; none ends the game.
-pub fn random_openings(count: usize, plies: usize, seed: u64, rules: Rules) -> Vec<Opening> {
+/// `count` openings of random moves from the start position, each of a
+/// length drawn from `plies`, drawn with `seed`; none ends the game.
+pub fn random_openings(
+    count: usize,
+    plies: RangeInclusive<usize>,
+    seed: u64,
+    rules: Rules,
+) -> Vec<Opening> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut openings = Vec::with_capacity(count);
     while openings.len() < count {
         let mut game = Game::new(Position::new(rules));
-        for _ in 0..plies {
+        let length = rng.random_range(plies.clone());
+        for _ in 0..length {
             let moves = game.position().legal_moves();
             if moves.is_empty() || game.outcome().is_some() {
                 break;
@@ -143,9 +150,15 @@ mod tests {
 
     #[test]
     fn random_openings_repeat_with_the_seed() {
-        let a = random_openings(5, 6, 7, Rules::default());
-        assert_eq!(a, random_openings(5, 6, 7, Rules::default()));
-        assert_ne!(a, random_openings(5, 6, 8, Rules::default()));
+        let a = random_openings(5, 6..=6, 7, Rules::default());
+        assert_eq!(a, random_openings(5, 6..=6, 7, Rules::default()));
+        assert_ne!(a, random_openings(5, 6..=6, 8, Rules::default()));
         assert!(a.iter().all(|o| o.moves.len() == 6));
+        let lengths: Vec<usize> = random_openings(40, 4..=6, 7, Rules::default())
+            .iter()
+            .map(|o| o.moves.len())
+            .collect();
+        assert!(lengths.iter().all(|n| (4..=6).contains(n)));
+        assert!((4..=6).all(|n| lengths.contains(&n)));
     }
 }

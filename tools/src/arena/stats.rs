@@ -36,29 +36,105 @@ impl Score {
         (f64::from(self.wins) + f64::from(self.draws) / 2.0) / f64::from(self.games().max(1))
     }
 
-    /// The variance of one game's score.
-    fn variance(self) -> f64 {
+    /// The games as a sample of independent game scores.
+    pub fn sample(self) -> Sample {
         let n = f64::from(self.games().max(1));
         let s = self.mean();
-        (f64::from(self.wins) * (1.0 - s).powi(2)
-            + f64::from(self.draws) * (0.5 - s).powi(2)
-            + f64::from(self.losses) * s.powi(2))
-            / n
+        Sample {
+            units: f64::from(self.games()),
+            mean: s,
+            variance: (f64::from(self.wins) * (1.0 - s).powi(2)
+                + f64::from(self.draws) * (0.5 - s).powi(2)
+                + f64::from(self.losses) * s.powi(2))
+                / n,
+        }
     }
 
-    /// The Elo difference and the half-width of its 95% interval; `None`
-    /// until there is a game, and the difference is infinite after
-    /// nothing but wins (or losses).
+    /// The Elo difference and the half-width of its 95% interval, from
+    /// the games taken one by one (see [`Sample::elo`]).
     pub fn elo(self) -> Option<(f64, f64)> {
-        if self.games() == 0 {
+        self.sample().elo()
+    }
+}
+
+/// Results of game pairs (one opening played with both colours) from one
+/// side's view: `counts[k]` pairs scored `k` half-points of the two games'
+/// two points (0 = both lost, 2 = a loss and a win or two draws, 4 = both
+/// won). Since an opening often favours one colour, pairs vary far less
+/// than single games, and the interval and SPRT taken over pairs are the
+/// honest ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial {
+    /// Pairs by half-points scored, 0 to 4.
+    pub counts: [u32; 5],
+}
+
+impl Pentanomial {
+    /// Complete pairs.
+    pub fn pairs(self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// Counts a pair in which this side scored `half_points` (0 to 4).
+    pub fn add(&mut self, half_points: usize) {
+        self.counts[half_points] += 1;
+    }
+
+    /// The same pairs from the other side's view.
+    pub fn reversed(self) -> Pentanomial {
+        let mut counts = self.counts;
+        counts.reverse();
+        Pentanomial { counts }
+    }
+
+    /// The pairs as a sample of independent pair scores (each the mean of
+    /// its two games).
+    pub fn sample(self) -> Sample {
+        let n = f64::from(self.pairs().max(1));
+        let score = |k: usize| k as f64 / 4.0;
+        let mean = (0..5)
+            .map(|k| f64::from(self.counts[k]) * score(k))
+            .sum::<f64>()
+            / n;
+        let variance = (0..5)
+            .map(|k| f64::from(self.counts[k]) * (score(k) - mean).powi(2))
+            .sum::<f64>()
+            / n;
+        Sample {
+            units: f64::from(self.pairs()),
+            mean,
+            variance,
+        }
+    }
+}
+
+/// Results reduced to what the statistics need: independent units (games
+/// or game pairs), the mean score per game, and the variance of one
+/// unit's score.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// Independent units.
+    pub units: f64,
+    /// Mean score per game, 0 to 1.
+    pub mean: f64,
+    /// Variance of one unit's mean score.
+    pub variance: f64,
+}
+
+impl Sample {
+    /// The Elo difference and the half-width of its 95% interval; `None`
+    /// without results, and the difference is infinite after nothing but
+    /// wins (or losses).
+    pub fn elo(self) -> Option<(f64, f64)> {
+        if self.units == 0.0 {
             return None;
         }
-        let s = self.mean();
-        let error = (self.variance() / f64::from(self.games())).sqrt();
+        let s = self.mean;
+        let error = (self.variance / self.units).sqrt();
         let bounded = |x: f64| x.clamp(1e-9, 1.0 - 1e-9);
         let low = elo_from_score(bounded(s - Z_95 * error));
         let high = elo_from_score(bounded(s + Z_95 * error));
-        Some((elo_from_score(bounded(s)), (high - low) / 2.0))
+        Some((elo_from_score(s), (high - low) / 2.0))
     }
 }
 
@@ -148,20 +224,19 @@ impl Sprt {
     }
 
     /// The log-likelihood ratio of the results so far, by the normal
-    /// approximation of the generalised SPRT over game scores.
-    pub fn llr(self, score: Score) -> f64 {
-        let variance = score.variance();
-        if score.games() == 0 || variance <= 0.0 {
+    /// approximation of the generalised SPRT (as fishtest and fastchess
+    /// compute it, over games or over game pairs).
+    pub fn llr(self, sample: Sample) -> f64 {
+        if sample.units == 0.0 || sample.variance <= 0.0 {
             return 0.0;
         }
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
-        let n = f64::from(score.games());
-        n * (s1 - s0) * (2.0 * score.mean() - s0 - s1) / (2.0 * variance)
+        sample.units * (s1 - s0) * (2.0 * sample.mean - s0 - s1) / (2.0 * sample.variance)
     }
 
     /// The decision the results allow.
-    pub fn state(self, score: Score) -> SprtState {
-        let llr = self.llr(score);
+    pub fn state(self, sample: Sample) -> SprtState {
+        let llr = self.llr(sample);
         let (lower, upper) = self.bounds();
         if llr >= upper {
             SprtState::AcceptH1
@@ -258,41 +333,92 @@ mod tests {
         let (lower, upper) = sprt.bounds();
         assert!(close(lower, -2.944_439));
         assert!(close(upper, 2.944_439));
-        let llr = sprt.llr(Score {
-            wins: 60,
-            draws: 20,
-            losses: 20,
-        });
-        assert!((llr - 1.733_713).abs() < 1e-5, "{llr}");
-        assert_eq!(
-            sprt.state(Score {
+        let llr = sprt.llr(
+            Score {
                 wins: 60,
                 draws: 20,
-                losses: 20
-            }),
+                losses: 20,
+            }
+            .sample(),
+        );
+        assert!((llr - 1.733_713).abs() < 1e-5, "{llr}");
+        assert_eq!(
+            sprt.state(
+                Score {
+                    wins: 60,
+                    draws: 20,
+                    losses: 20
+                }
+                .sample()
+            ),
             SprtState::Running
         );
-        let llr = sprt.llr(Score {
-            wins: 30,
-            draws: 40,
-            losses: 30,
-        });
+        let llr = sprt.llr(
+            Score {
+                wins: 30,
+                draws: 40,
+                losses: 30,
+            }
+            .sample(),
+        );
         assert!((llr + 0.068_997).abs() < 1e-5, "{llr}");
         assert_eq!(
-            sprt.state(Score {
-                wins: 400,
-                draws: 100,
-                losses: 100
-            }),
+            sprt.state(
+                Score {
+                    wins: 400,
+                    draws: 100,
+                    losses: 100
+                }
+                .sample()
+            ),
             SprtState::AcceptH1
         );
         assert_eq!(
-            sprt.state(Score {
-                wins: 100,
-                draws: 100,
-                losses: 400
-            }),
+            sprt.state(
+                Score {
+                    wins: 100,
+                    draws: 100,
+                    losses: 400
+                }
+                .sample()
+            ),
             SprtState::AcceptH0
         );
+    }
+
+    // Worked out by hand from the formulas: pair scores 0, 1/4, 1/2, 3/4,
+    // 1; their mean and variance; the interval over 100 pairs.
+    #[test]
+    fn pentanomial_elo_and_llr_count_pairs() {
+        let pairs = Pentanomial {
+            counts: [5, 10, 60, 15, 10],
+        };
+        let sample = pairs.sample();
+        assert!(close(sample.mean, 0.5375));
+        assert!(close(sample.variance, 0.051_718_75));
+        let (elo, margin) = sample.elo().unwrap();
+        assert!((elo - 26.106_693).abs() < 1e-5, "{elo}");
+        assert!((margin - 31.232_998).abs() < 1e-4, "{margin}");
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        assert!((sprt.llr(sample) - 0.843_067).abs() < 1e-5);
+        assert_eq!(pairs.reversed().counts, [10, 15, 60, 10, 5]);
+        assert_eq!(Pentanomial::default().sample().elo(), None);
+        // Fifty openings each won by White: as single games a coin toss
+        // with a wide interval, as pairs an exact even score.
+        let colour_wins = Pentanomial {
+            counts: [0, 0, 50, 0, 0],
+        };
+        assert_eq!(colour_wins.sample().elo(), Some((0.0, 0.0)));
+        let singly = Score {
+            wins: 50,
+            draws: 0,
+            losses: 50,
+        };
+        assert!(singly.elo().unwrap().1 > 60.0);
     }
 }

@@ -1,18 +1,20 @@
 //! Matches and tournaments: the schedule, the worker threads, the running
 //! score, the game records and the final table.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::fs;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
+use std::time::Duration;
 
 use morris::GameResult;
 
 use super::engine::{EngineConfig, EngineProcess};
 use super::game::{GameSettings, PlayedGame, play_game, rules_options};
 use super::openings::Opening;
-use super::stats::{Score, Sprt, SprtState, joint_ratings};
+use super::stats::{Pentanomial, Sample, Score, Sprt, SprtState, joint_ratings};
 
 /// Who plays whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +71,8 @@ pub struct Pairing {
     pub opening: usize,
     /// Round, from 1.
     pub round: usize,
+    /// The game pair (one opening, colours swapped) the game belongs to.
+    pub pair: usize,
 }
 
 /// The games of a tournament, in the order they start.
@@ -87,11 +91,13 @@ pub fn schedule(config: &MatchConfig) -> Vec<Pairing> {
             for g in 0..config.games {
                 let opening = (round * openings_per_round + g / 2) % config.openings.len().max(1);
                 let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
+                let pair = games.len() / 2;
                 games.push(Pairing {
                     white,
                     black,
                     opening,
                     round: round + 1,
+                    pair,
                 });
             }
         }
@@ -112,6 +118,13 @@ pub struct Standings {
     pub records: Vec<PlayedGame>,
     /// The SPRT decision, if one was asked for.
     pub sprt: Option<SprtState>,
+    /// `pairs[i][j]`: engine `i`'s results against `j` by game pair.
+    pub pairs: Vec<Vec<Pentanomial>>,
+    /// Time each engine thought, and its moves.
+    pub thinking: Vec<(Duration, u32)>,
+    /// The first finished game of each pair whose second is not in yet:
+    /// its white engine and the half-points White scored.
+    waiting: HashMap<usize, (usize, usize)>,
 }
 
 impl Standings {
@@ -126,8 +139,67 @@ impl Standings {
             })
     }
 
-    fn add(&mut self, pairing: Pairing, result: GameResult) {
+    /// Empty standings for `engines` engines.
+    pub fn new(engines: usize, scheduled: usize) -> Standings {
+        Standings {
+            scores: vec![vec![Score::default(); engines]; engines],
+            scheduled,
+            pairs: vec![vec![Pentanomial::default(); engines]; engines],
+            thinking: vec![(Duration::ZERO, 0); engines],
+            ..Standings::default()
+        }
+    }
+
+    /// The mean time per move of engine `i`, once it has moved.
+    pub fn time_per_move(&self, i: usize) -> Option<Duration> {
+        let (time, moves) = self.thinking[i];
+        (moves > 0).then(|| time / moves)
+    }
+
+    /// What the SPRT and the summary weigh for two engines: the first
+    /// engine's game pairs when games come in pairs, else single games.
+    pub fn sample(&self, games_per_opening: usize) -> Sample {
+        if games_per_opening % 2 == 0 {
+            self.pairs[0][1].sample()
+        } else {
+            self.scores[0][1].sample()
+        }
+    }
+
+    fn add(&mut self, pairing: Pairing, game: &PlayedGame) {
         let (w, b) = (pairing.white, pairing.black);
+        for (engine, colour) in [(w, 0), (b, 1)] {
+            self.thinking[engine].0 += game.thinking.time[colour];
+            self.thinking[engine].1 += game.thinking.moves[colour];
+        }
+        let white_half_points = match game.result {
+            GameResult::WhiteWins => 2,
+            GameResult::Draw => 1,
+            GameResult::BlackWins => 0,
+            GameResult::Unfinished => return self.add_score(w, b, game.result),
+        };
+        match self.waiting.remove(&pairing.pair) {
+            Some((first_white, first_half_points)) => {
+                // The engine that was White first scored then, and as
+                // Black now.
+                let other = if first_white == w { b } else { w };
+                let now = if first_white == w {
+                    white_half_points
+                } else {
+                    2 - white_half_points
+                };
+                let half_points = first_half_points + now;
+                self.pairs[first_white][other].add(half_points);
+                self.pairs[other][first_white].add(4 - half_points);
+            }
+            None => {
+                self.waiting.insert(pairing.pair, (w, white_half_points));
+            }
+        }
+        self.add_score(w, b, game.result);
+    }
+
+    fn add_score(&mut self, w: usize, b: usize, result: GameResult) {
         match result {
             GameResult::WhiteWins => {
                 self.scores[w][b].wins += 1;
@@ -247,11 +319,7 @@ pub fn run_match(
 ) -> std::io::Result<Standings> {
     let games = schedule(config);
     let n = config.engines.len();
-    let mut standings = Standings {
-        scores: vec![vec![Score::default(); n]; n],
-        scheduled: games.len(),
-        ..Standings::default()
-    };
+    let mut standings = Standings::new(n, games.len());
     let next = AtomicUsize::new(0);
     let decided = AtomicBool::new(false);
     let (results, finished) = channel();
@@ -286,13 +354,13 @@ pub fn run_match(
             if played.result == GameResult::Unfinished && interrupt.load(Ordering::Relaxed) {
                 continue;
             }
-            standings.add(pairing, played.result);
+            standings.add(pairing, &played);
             standings.records.push(played);
             if let Some(out) = &config.pgn_out {
                 write_records(out, &standings.records)?;
             }
             if let (Some(sprt), 2) = (config.sprt, n) {
-                let state = sprt.state(standings.scores[0][1]);
+                let state = sprt.state(standings.sample(config.games));
                 standings.sprt = Some(state);
                 if state != SprtState::Running {
                     decided.store(true, Ordering::Relaxed);
@@ -307,9 +375,10 @@ pub fn run_match(
     Ok(standings)
 }
 
-/// The closing table: each engine's games, results, score and Elo against
-/// the field, best first; with more than two engines also the joint rating
-/// of all games, the first engine at 0.
+/// The closing table: each engine's games, results, score, Elo against
+/// the field and mean time per move, best first; with more than two
+/// engines also the joint rating of all games, the first engine at 0;
+/// with two, their game pairs.
 pub fn results_table(config: &MatchConfig, standings: &Standings) -> String {
     let mut rows: Vec<(usize, Score)> = (0..config.engines.len())
         .map(|i| (i, standings.total(i)))
@@ -324,21 +393,19 @@ pub fn results_table(config: &MatchConfig, standings: &Standings) -> String {
         .unwrap_or(4)
         .max(4);
     let mut text = format!(
-        "{:>4} {:<width$} {:>6} {:>5} {:>5} {:>5} {:>7} {:>16}",
-        "Rank", "Name", "Games", "W", "D", "L", "Score", "Elo (95%)"
+        "{:>4} {:<width$} {:>6} {:>5} {:>5} {:>5} {:>7} {:>16} {:>8}",
+        "Rank", "Name", "Games", "W", "D", "L", "Score", "Elo (95%)", "s/move"
     );
     if joint.is_some() {
         text.push_str("   Rating");
     }
     text.push('\n');
     for (rank, (i, score)) in rows.iter().enumerate() {
-        let elo = match score.elo() {
-            Some((elo, margin)) if elo.is_finite() => format!("{elo:+.1} ± {margin:.1}"),
-            Some(_) => "-".to_owned(),
-            None => "-".to_owned(),
-        };
+        let time = standings
+            .time_per_move(*i)
+            .map_or("-".to_owned(), |t| format!("{:.3}", t.as_secs_f64()));
         text.push_str(&format!(
-            "{:>4} {:<width$} {:>6} {:>5} {:>5} {:>5} {:>6.1}% {:>16}",
+            "{:>4} {:<width$} {:>6} {:>5} {:>5} {:>5} {:>6.1}% {:>16} {time:>8}",
             rank + 1,
             config.engines[*i].name,
             score.games(),
@@ -346,7 +413,7 @@ pub fn results_table(config: &MatchConfig, standings: &Standings) -> String {
             score.draws,
             score.losses,
             100.0 * score.mean(),
-            elo
+            elo_text(score.sample()),
         ));
         if let Some(joint) = &joint {
             match joint[*i] {
@@ -356,7 +423,31 @@ pub fn results_table(config: &MatchConfig, standings: &Standings) -> String {
         }
         text.push('\n');
     }
+    if config.engines.len() == 2 && standings.pairs[0][1].pairs() > 0 {
+        text.push_str(&format!("{}\n", pairs_text(config, standings)));
+    }
     text
+}
+
+/// `+25.0 ± 30.1`, or `-` when there is no finite difference.
+pub fn elo_text(sample: Sample) -> String {
+    match sample.elo() {
+        Some((elo, margin)) if elo.is_finite() => format!("{elo:+.1} ± {margin:.1}"),
+        _ => "-".to_owned(),
+    }
+}
+
+/// The first engine's game pairs against the second: how many scored 0,
+/// ½, 1, 1½ and 2 points, and the Elo they give.
+pub fn pairs_text(config: &MatchConfig, standings: &Standings) -> String {
+    let pairs = standings.pairs[0][1];
+    let [ll, ld, dd, wd, ww] = pairs.counts;
+    format!(
+        "Pairs for {}: {} (LL {ll}, LD {ld}, DD/WL {dd}, WD {wd}, WW {ww}), Elo {}",
+        config.engines[0].name,
+        pairs.pairs(),
+        elo_text(pairs.sample())
+    )
 }
 
 #[cfg(test)]
@@ -366,6 +457,7 @@ mod tests {
     use morris::Rules;
 
     use super::*;
+    use crate::arena::game::Thinking;
     use crate::arena::openings::random_openings;
 
     fn config(engines: usize, tournament: Tournament, rounds: usize, games: usize) -> MatchConfig {
@@ -380,7 +472,7 @@ mod tests {
             rounds,
             games,
             concurrency: 1,
-            openings: random_openings(3, 2, 1, Rules::default()),
+            openings: random_openings(3, 2..=2, 1, Rules::default()),
             tournament,
             sprt: None,
             pgn_out: None,
@@ -416,46 +508,78 @@ mod tests {
         assert!(games.iter().all(|g| g.white == 0 || g.black == 0));
     }
 
-    #[test]
-    fn standings_add_up() {
-        let mut standings = Standings {
-            scores: vec![vec![Score::default(); 3]; 3],
-            ..Standings::default()
-        };
-        let pairing = |white, black| Pairing {
+    fn played(result: GameResult) -> PlayedGame {
+        PlayedGame {
+            result,
+            termination: String::new(),
+            record: morris::GameRecord {
+                tags: Vec::new(),
+                moves: Vec::new(),
+                comments: Default::default(),
+                result,
+            },
+            thinking: Thinking {
+                time: [Duration::from_millis(300), Duration::from_millis(100)],
+                moves: [3, 1],
+            },
+        }
+    }
+
+    fn pairing(white: usize, black: usize, pair: usize) -> Pairing {
+        Pairing {
             white,
             black,
             opening: 0,
             round: 1,
-        };
-        standings.add(pairing(0, 1), GameResult::WhiteWins);
-        standings.add(pairing(2, 0), GameResult::Draw);
-        standings.add(pairing(1, 2), GameResult::BlackWins);
-        standings.add(pairing(1, 2), GameResult::Unfinished);
+            pair,
+        }
+    }
+
+    #[test]
+    fn standings_add_up() {
+        let mut standings = Standings::new(3, 4);
+        standings.add(pairing(0, 1, 0), &played(GameResult::WhiteWins));
+        standings.add(pairing(2, 0, 1), &played(GameResult::Draw));
+        standings.add(pairing(1, 2, 2), &played(GameResult::BlackWins));
+        standings.add(pairing(1, 2, 3), &played(GameResult::Unfinished));
         assert_eq!(standings.played, 3);
-        assert_eq!(
-            standings.total(0),
-            Score {
-                wins: 1,
-                draws: 1,
-                losses: 0
-            }
-        );
-        assert_eq!(
-            standings.total(2),
-            Score {
-                wins: 1,
-                draws: 1,
-                losses: 0
-            }
-        );
-        assert_eq!(
-            standings.total(1),
-            Score {
-                wins: 0,
-                draws: 0,
-                losses: 2
-            }
-        );
+        let score = |wins, draws, losses| Score {
+            wins,
+            draws,
+            losses,
+        };
+        assert_eq!(standings.total(0), score(1, 1, 0));
+        assert_eq!(standings.total(2), score(1, 1, 0));
+        assert_eq!(standings.total(1), score(0, 0, 2));
+        assert_eq!(standings.time_per_move(0), Some(Duration::from_millis(100)));
+    }
+
+    #[test]
+    fn pairs_are_scored_when_both_games_are_in() {
+        let mut standings = Standings::new(2, 8);
+        // Pair 0: engine 0 wins with White, loses with Black (1 point).
+        standings.add(pairing(0, 1, 0), &played(GameResult::WhiteWins));
+        assert_eq!(standings.pairs[0][1].pairs(), 0);
+        standings.add(pairing(1, 0, 0), &played(GameResult::WhiteWins));
+        // Pair 1, finished in the other order: engine 0 wins both.
+        standings.add(pairing(1, 0, 1), &played(GameResult::BlackWins));
+        standings.add(pairing(0, 1, 1), &played(GameResult::WhiteWins));
+        // Pair 2: a draw, then engine 0 loses with Black (half a point).
+        standings.add(pairing(0, 1, 2), &played(GameResult::Draw));
+        standings.add(pairing(1, 0, 2), &played(GameResult::WhiteWins));
+        // Pair 3: one game unfinished, so no pair.
+        standings.add(pairing(0, 1, 3), &played(GameResult::Unfinished));
+        standings.add(pairing(1, 0, 3), &played(GameResult::Draw));
+        assert_eq!(standings.pairs[0][1].counts, [0, 1, 1, 0, 1]);
+        assert_eq!(standings.pairs[1][0].counts, [1, 0, 1, 1, 0]);
+        assert_eq!(standings.sample(2).units, 3.0);
+        assert_eq!(standings.sample(1).units, 7.0);
+    }
+
+    #[test]
+    fn schedule_numbers_pairs() {
+        let games = schedule(&config(2, Tournament::RoundRobin, 2, 2));
+        let pairs: Vec<usize> = games.iter().map(|g| g.pair).collect();
+        assert_eq!(pairs, [0, 0, 1, 1]);
     }
 }
