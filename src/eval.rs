@@ -6,7 +6,7 @@ use std::fmt;
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::tables::Tables;
-use crate::types::{Color, Phase, Square};
+use crate::types::{Color, Square};
 
 /// One ingredient of the evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,9 +120,10 @@ pub fn evaluate(pos: &Position) -> i32 {
 
 /// Every term of the evaluation, for both colours.
 pub fn breakdown(pos: &Position) -> Breakdown {
+    let placing = placing_share(pos);
     let mut terms = [[0; 2]; Term::ALL.len()];
     for color in Color::ALL {
-        for (t, value) in color_terms(pos, color).into_iter().enumerate() {
+        for (t, value) in color_terms(pos, color, placing).into_iter().enumerate() {
             terms[t][color.index()] = value;
         }
     }
@@ -132,8 +133,24 @@ pub fn breakdown(pos: &Position) -> Breakdown {
     }
 }
 
-/// The weighted terms of one colour, in `Term::ALL` order.
-fn color_terms(pos: &Position, color: Color) -> [i32; Term::ALL.len()] {
+/// How far the position is from the moving phase: the stones in hand of
+/// both sides over all the stones of the variant, in `PHASE_SCALE`ths
+/// (all of it at the start, none once everything is placed). One value for
+/// both colours, so that a side is not judged by other weights than its
+/// opponent the ply one of them places its last stone.
+fn placing_share(pos: &Position) -> i32 {
+    let total = 2 * i32::from(pos.rules().variant.stones());
+    let in_hand: i32 = Color::ALL.iter().map(|&c| i32::from(pos.in_hand(c))).sum();
+    PHASE_SCALE * in_hand / total.max(1)
+}
+
+/// The scale of [`placing_share`].
+const PHASE_SCALE: i32 = 256;
+
+/// The weighted terms of one colour, in `Term::ALL` order: the placing and
+/// the moving weights blended by `placing` (see [`placing_share`]); a
+/// flying side has its own.
+fn color_terms(pos: &Position, color: Color, placing: i32) -> [i32; Term::ALL.len()] {
     let tables = pos.rules().variant.tables();
     let own = pos.stones(color);
     let empty = pos.empty();
@@ -147,26 +164,24 @@ fn color_terms(pos: &Position, color: Color) -> [i32; Term::ALL.len()] {
         .filter(|&sq| (tables.neighbors(sq) & empty).is_empty())
         .count() as i32;
     let crossings = (own & CROSSINGS).len() as i32;
-    let (mobility, open_mills, closed_mills, running_mills) = match pos.phase(color) {
-        Phase::Placing => {
-            let threats = tables.closing_points(own, empty).len() as i32;
-            (2 * free_neighbours, 30 * threats, 0, 0)
-        }
-        Phase::Flying => {
-            let threats = tables.closing_points(own, empty).len() as i32;
-            (0, 50 * threats, 0, 0)
-        }
-        Phase::Moving => {
-            let (closable, opening, running) = moving_mill_shapes(tables, own, empty);
-            // A side that cannot slide at all is lost when its turn comes.
-            let stuck = if free_neighbours == 0 { -3 * STONE } else { 0 };
-            (
-                8 * free_neighbours + stuck,
-                40 * closable,
-                20 * opening,
-                120 * running,
-            )
-        }
+    let [mobility, open_mills, closed_mills, running_mills] = if pos.can_fly(color) {
+        let threats = tables.closing_points(own, empty).len() as i32;
+        [0, 50 * threats, 0, 0]
+    } else {
+        let threats = tables.closing_points(own, empty).len() as i32;
+        let placing_terms = [2 * free_neighbours, 30 * threats, 0, 0];
+        let (closable, opening, running) = moving_mill_shapes(tables, own, empty);
+        // A side that cannot slide at all is lost when its turn comes.
+        let stuck = if free_neighbours == 0 { -3 * STONE } else { 0 };
+        let moving_terms = [
+            8 * free_neighbours + stuck,
+            40 * closable,
+            20 * opening,
+            120 * running,
+        ];
+        std::array::from_fn(|i| {
+            (placing_terms[i] * placing + moving_terms[i] * (PHASE_SCALE - placing)) / PHASE_SCALE
+        })
     };
     [
         material,
@@ -249,5 +264,23 @@ mod tests {
             .unwrap();
         assert!(terms.terms[running][Color::White.index()] > 0);
         assert_eq!(terms.terms[running][Color::Black.index()], 0);
+    }
+
+    #[test]
+    fn both_colours_are_weighed_in_one_phase() {
+        // Ply 17: White has placed its last stone, Black has one in hand.
+        // Each has four stones with two free neighbours each, so each has
+        // the same mobility, whichever of them is still placing.
+        let pos = nine("W.W/W../W../....../..B/..B/B.B b 0 1 0 9");
+        let terms = breakdown(&pos);
+        let mobility = Term::ALL.iter().position(|&t| t == Term::Mobility).unwrap();
+        assert_eq!(
+            terms.terms[mobility][Color::White.index()],
+            terms.terms[mobility][Color::Black.index()]
+        );
+        // One placement later the weights have moved by one eighteenth.
+        let placed = nine("W.W/W../W../..B.../..B/..B/B.B w 0 0 0 10");
+        let step = (evaluate(&placed) + evaluate(&pos)).abs();
+        assert!(step < STONE / 4, "{step}");
     }
 }

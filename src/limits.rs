@@ -3,6 +3,7 @@
 use std::time::{Duration, Instant};
 
 use crate::moves::Move;
+use crate::position::Position;
 use crate::types::Color;
 
 /// The clocks of a `go` command.
@@ -122,15 +123,36 @@ pub(crate) struct TimeManager {
 /// The number of moves a clock is shared over when `movestogo` is not given.
 const DEFAULT_MOVES_TO_GO: u32 = 25;
 
+/// How much of a move's even share of the clock `root` deserves, in
+/// percent. Games are decided at the end of placing and in the first
+/// slides after it, when a side is blocked or wins the race to a mill; the
+/// first placements and a thinned-out endgame need less.
+fn phase_percent(root: &Position) -> u32 {
+    let side_stones = u32::from(root.rules().variant.stones());
+    let in_hand = u32::from(root.in_hand(Color::White)) + u32::from(root.in_hand(Color::Black));
+    let on_board = Color::ALL
+        .iter()
+        .map(|&c| root.stones(c).len())
+        .sum::<u32>();
+    if in_hand > side_stones {
+        60
+    } else if in_hand > 0 || on_board + 4 >= 2 * side_stones {
+        150
+    } else {
+        100
+    }
+}
+
 impl TimeManager {
-    /// The time budget for `side` to move under `limits`, started at
-    /// `start`, keeping `overhead` per move in reserve.
+    /// The time budget for the side to move in `root` under `limits`,
+    /// started at `start`, keeping `overhead` per move in reserve.
     pub fn new(
         start: Instant,
         limits: &SearchLimits,
-        side: Color,
+        root: &Position,
         overhead: Duration,
     ) -> TimeManager {
+        let side = root.side_to_move();
         let mut optimum: Option<Duration> = None;
         let mut maximum: Option<Duration> = None;
         let mut tighten = |soft: Option<Duration>, hard: Duration| {
@@ -155,7 +177,7 @@ impl TimeManager {
                         .moves_to_go
                         .unwrap_or(DEFAULT_MOVES_TO_GO)
                         .clamp(1, 50);
-                    let share = usable / moves + increment * 3 / 4;
+                    let share = usable / moves * phase_percent(root) / 100 + increment * 3 / 4;
                     let soft = share.min(usable / 2).max(floor);
                     let hard = (soft * 4).min(usable * 4 / 5).max(floor);
                     tighten(Some(soft), hard);
@@ -215,6 +237,37 @@ mod tests {
         }
     }
 
+    fn white_to_move() -> Position {
+        Position::startpos()
+    }
+
+    fn black_to_move() -> Position {
+        let mut pos = Position::startpos();
+        pos.play_unchecked("d6".parse().unwrap());
+        pos
+    }
+
+    fn nine(fen: &str) -> Position {
+        Position::from_fen(fen, crate::rules::Rules::default()).unwrap()
+    }
+
+    #[test]
+    fn the_end_of_placing_gets_more_time_than_its_start() {
+        let limits = clock(60_000, 0, None);
+        let optimum = |pos: &Position| {
+            TimeManager::new(Instant::now(), &limits, pos, Duration::ZERO)
+                .optimum()
+                .unwrap()
+        };
+        let start = optimum(&white_to_move());
+        // Ply 16: two stones each in hand.
+        let late_placing = optimum(&nine("WBW/BWB/W.B/W....B/.W./B.B/.W. w 2 2 0 9"));
+        // Four stones each after many removals: an ordinary share.
+        let endgame = optimum(&nine("W../.B./..W/B....W/.B./.W./..B w 0 0 5 40"));
+        assert!(late_placing > endgame, "{late_placing:?} {endgame:?}");
+        assert!(endgame > start, "{endgame:?} {start:?}");
+    }
+
     #[test]
     fn clock_budget_stays_inside_the_time_left() {
         let overhead = Duration::from_millis(30);
@@ -224,7 +277,12 @@ mod tests {
             (50, 0, None),
             (10_000, 0, Some(1)),
         ] {
-            let tm = TimeManager::new(Instant::now(), &clock(ms, inc, mtg), Color::White, overhead);
+            let tm = TimeManager::new(
+                Instant::now(),
+                &clock(ms, inc, mtg),
+                &white_to_move(),
+                overhead,
+            );
             let (optimum, maximum) = (tm.optimum().unwrap(), tm.maximum().unwrap());
             assert!(optimum <= maximum);
             assert!(
@@ -245,7 +303,7 @@ mod tests {
         let tm = TimeManager::new(
             Instant::now(),
             &limits,
-            Color::Black,
+            &black_to_move(),
             Duration::from_millis(30),
         );
         assert_eq!(tm.maximum(), Some(Duration::from_millis(970)));
@@ -258,7 +316,7 @@ mod tests {
         let tm = TimeManager::new(
             Instant::now(),
             &clock(60_000, 0, None).with_only_white_clock(),
-            Color::Black,
+            &black_to_move(),
             Duration::from_millis(30),
         );
         assert_eq!(tm.maximum(), Some(Duration::from_millis(1)));

@@ -5,7 +5,7 @@ use crate::error::IllegalReason;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::tables::Tables;
-use crate::types::Square;
+use crate::types::{Color, Square};
 
 impl Position {
     /// Whether the side to move has fewer than three stones on the board
@@ -71,6 +71,29 @@ impl Position {
     /// ```
     pub fn legal_moves(&self) -> MoveList {
         self.generate(false)
+    }
+
+    /// The points where `color`, if it were its turn, would close a mill:
+    /// by placing, flying, or sliding a stone of another line there.
+    pub fn mill_threats(&self, color: Color) -> Bitboard {
+        let own = self.stones(color);
+        let empty = self.empty();
+        let tables = self.tables();
+        if self.in_hand(color) > 0 || self.can_fly(color) {
+            return tables.closing_points(own, empty);
+        }
+        let mut points = Bitboard::EMPTY;
+        for &mill in tables.mills() {
+            let gap = mill - own;
+            if gap.len() == 1 && empty.is_superset(gap) {
+                if let Some(point) = gap.first() {
+                    if !(tables.neighbors(point) & (own - mill)).is_empty() {
+                        points |= gap;
+                    }
+                }
+            }
+        }
+        points
     }
 
     /// The legal moves that close a mill, one per stone each may remove.

@@ -9,11 +9,12 @@ use std::time::Duration;
 use arrayvec::ArrayVec;
 
 use crate::endgame::{DbOutcome, EndgameDb};
-use crate::eval::evaluate;
+use crate::eval::{STONE, evaluate};
 use crate::limits::{SearchLimits, TimeManager};
 use crate::moves::{MAX_MOVES, Move, MoveList};
 use crate::position::Position;
 use crate::tt::{Bound, Entry, TranspositionTable};
+use crate::types::Color;
 
 /// The score of a win on the spot; a win in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -204,8 +205,9 @@ pub(crate) struct Worker<'a> {
     /// Index in `keys` of the root.
     root_index: usize,
     killers: [[Option<Move>; 2]; MAX_PLY],
-    /// Quiet-move success by origin (24 for placements) and destination.
-    history: Box<[[i32; 24]; 25]>,
+    /// Quiet-move success by colour, origin (24 for placements) and
+    /// destination: a move good for one side says nothing of the other's.
+    history: Box<[[[i32; 24]; 25]; 2]>,
     nodes: u64,
     unflushed: u64,
     /// The node limit, looked up once rather than at every node.
@@ -247,7 +249,7 @@ impl<'a> Worker<'a> {
             root_index: keys.len() - 1,
             keys,
             killers: [[None; 2]; MAX_PLY],
-            history: Box::new([[0; 24]; 25]),
+            history: Box::new([[[0; 24]; 25]; 2]),
             nodes: 0,
             unflushed: 0,
             node_limit: ctx.limits.max_nodes(),
@@ -261,6 +263,11 @@ impl<'a> Worker<'a> {
     /// The root moves, best first, after the search.
     pub fn root_moves(&self) -> &[RootMove] {
         &self.root_moves
+    }
+
+    /// The deepest iteration this worker completed.
+    pub fn completed_depth(&self) -> u32 {
+        self.completed_depth
     }
 
     /// Iterative deepening until a limit or `stop`; the main worker (id 0)
@@ -455,7 +462,18 @@ impl<'a> Worker<'a> {
     }
 
     fn info(&self, depth: u32, pv_index: usize, bound: Bound) -> SearchInfo {
-        let rm = &self.root_moves[pv_index];
+        self.line_info(&self.root_moves[pv_index], depth, pv_index, bound)
+    }
+
+    /// The report of `rm`, a line found at `depth` by this or another
+    /// thread, as this worker sees the search.
+    pub fn line_info(
+        &self,
+        rm: &RootMove,
+        depth: u32,
+        pv_index: usize,
+        bound: Bound,
+    ) -> SearchInfo {
         let score = if rm.score == -INFINITY {
             rm.previous_score
         } else {
@@ -666,7 +684,7 @@ impl<'a> Worker<'a> {
                 alpha,
                 beta,
                 first: index == 0,
-                reduction: if late_quiet && depth >= 3 {
+                reduction: if late_quiet && depth >= 3 && !makes_threat(pos, &child) {
                     1 + i32::from(index >= 8 && depth >= 6)
                 } else {
                     0
@@ -687,7 +705,7 @@ impl<'a> Worker<'a> {
                     line.extend(child_line.iter().copied());
                     if alpha >= beta {
                         if quiet {
-                            self.reward_quiet(mv, &quiets_tried, depth, ply);
+                            self.reward_quiet(pos.side_to_move(), mv, &quiets_tried, depth, ply);
                         }
                         break;
                     }
@@ -777,7 +795,10 @@ impl<'a> Worker<'a> {
     }
 
     /// Follows mill-closing moves until the position is quiet, standing on
-    /// the static evaluation otherwise.
+    /// the static evaluation otherwise. Against a double threat (two points
+    /// where the opponent closes a mill next turn) the side to move cannot
+    /// stand: it must close a mill or block, and one block leaves the other
+    /// threat, which the opponent's mill moves then carry out.
     fn quiescence(
         &mut self,
         pos: &Position,
@@ -798,12 +819,30 @@ impl<'a> Worker<'a> {
             return Worker::no_moves(pos, ply);
         }
         let stand_pat = evaluate(pos);
-        if stand_pat >= beta || qply >= QUIESCENCE_PLIES || ply >= MAX_PLY - 1 {
+        if qply >= QUIESCENCE_PLIES || ply >= MAX_PLY - 1 {
             return stand_pat;
         }
-        alpha = alpha.max(stand_pat);
-        let mut best = stand_pat;
+        let threats = pos.mill_threats(pos.side_to_move().opponent());
+        let double_threat = threats.len() >= 2;
+        if !double_threat && stand_pat >= beta {
+            return stand_pat;
+        }
         let mut moves = pos.legal_mill_moves();
+        let mut best = if double_threat {
+            moves.extend(
+                pos.legal_moves()
+                    .into_iter()
+                    .filter(|mv| mv.removal.is_none() && threats.contains(mv.to)),
+            );
+            // With neither a mill nor a block the opponent closes a mill.
+            stand_pat - STONE
+        } else {
+            stand_pat
+        };
+        alpha = alpha.max(best);
+        if best >= beta {
+            return best;
+        }
         let mut scores = self.score_moves(pos, &moves, None, ply);
         for index in 0..moves.len() {
             let mv = pick_next(&mut moves, &mut scores, index);
@@ -837,6 +876,7 @@ impl<'a> Worker<'a> {
         ply: usize,
     ) -> ArrayVec<i32, MAX_MOVES> {
         let tables = pos.rules().variant.tables();
+        let us = pos.side_to_move().index();
         let them = pos.side_to_move().opponent();
         let theirs = pos.stones(them);
         let empty = pos.empty();
@@ -859,7 +899,7 @@ impl<'a> Worker<'a> {
                     let mobility = (tables.neighbors(removed) & empty).len() as i32;
                     return (1 << 24) + 64 * in_threat + mobility;
                 }
-                let mut score = self.history[history_from(mv)][mv.to.index()];
+                let mut score = self.history[us][history_from(mv)][mv.to.index()];
                 if their_threats.contains(mv.to) {
                     score += 1 << 22;
                 } else if killers[0] == Some(mv) {
@@ -872,13 +912,14 @@ impl<'a> Worker<'a> {
             .collect()
     }
 
-    fn reward_quiet(&mut self, mv: Move, tried: &[Move], depth: i32, ply: usize) {
+    fn reward_quiet(&mut self, side: Color, mv: Move, tried: &[Move], depth: i32, ply: usize) {
         if self.killers[ply][0] != Some(mv) {
             self.killers[ply] = [Some(mv), self.killers[ply][0]];
         }
         let bonus = (depth * depth).min(400);
+        let history = &mut self.history[side.index()];
         let mut adjust = |mv: Move, delta: i32| {
-            let entry = &mut self.history[history_from(mv)][mv.to.index()];
+            let entry = &mut history[history_from(mv)][mv.to.index()];
             // Gravity keeps the values inside ±16384.
             *entry += delta - *entry * delta.abs() / 16_384;
         };
@@ -887,6 +928,14 @@ impl<'a> Worker<'a> {
             adjust(other, -bonus);
         }
     }
+}
+
+/// Whether the move from `pos` to `child` gives the mover a point to close
+/// a mill on its next turn that it did not have: such a move forces an
+/// answer and is not searched less deeply than the others.
+fn makes_threat(pos: &Position, child: &Position) -> bool {
+    let mover = pos.side_to_move();
+    !(child.mill_threats(mover) - pos.mill_threats(mover)).is_empty()
 }
 
 #[inline]
@@ -969,7 +1018,7 @@ mod tests {
     use std::time::Instant;
 
     use super::*;
-    use crate::types::Color;
+    use crate::rules::Rules;
 
     #[test]
     fn database_scores_come_back_from_the_table_at_their_distance() {
@@ -990,7 +1039,12 @@ mod tests {
             tt: Arc::new(TranspositionTable::new(1).unwrap()),
             stop: Arc::default(),
             pondering: Arc::default(),
-            time: TimeManager::new(Instant::now(), &limits, Color::White, Duration::ZERO),
+            time: TimeManager::new(
+                Instant::now(),
+                &limits,
+                &Position::startpos(),
+                Duration::ZERO,
+            ),
             limits,
             nodes: AtomicU64::new(0),
             multipv: 1,
@@ -1004,7 +1058,7 @@ mod tests {
         // A quiet moving position, 50 plies since the last removal: the
         // default rule draws at 60.
         let fen = "WW./.B./.../W.B..W/.B./.../.W. w 0 0 50 40";
-        let pos = Position::from_fen(fen, crate::rules::Rules::default()).unwrap();
+        let pos = Position::from_fen(fen, Rules::default()).unwrap();
         let ctx = context(SearchLimits::depth(1));
         let moves = pos.legal_moves();
         let mut worker = Worker::new(&ctx, 0, pos, &[pos.key()], &moves);
@@ -1072,5 +1126,58 @@ mod tests {
             .filter(|e| matches!(e, SearchEvent::CurrMove { number: 1, .. }))
             .count();
         assert_eq!(searched, bounds.len() + 1);
+    }
+
+    fn nine(fen: &str) -> Position {
+        Position::from_fen(fen, Rules::default()).unwrap()
+    }
+
+    #[test]
+    fn quiescence_does_not_stand_against_a_double_threat() {
+        // White to move, placing; Black closes a mill next turn at g7, g1
+        // or a4, and White has no mill of its own: one block leaves another
+        // mill, which costs White a stone.
+        let pos = nine("BB./W../.../....../.../..W/BB. w 5 5 0 5");
+        let ctx = context(SearchLimits::depth(1));
+        let moves = pos.legal_moves();
+        let mut worker = Worker::new(&ctx, 0, pos, &[pos.key()], &moves);
+        let score = worker.quiescence(&pos, 1, -INFINITY, INFINITY, 0);
+        assert!(
+            score <= evaluate(&pos) - STONE / 2,
+            "{score} {}",
+            evaluate(&pos)
+        );
+        // With one threat only, a block holds and standing is fair.
+        let single = nine("BB./W../.../....../.../..W/..B w 5 5 0 5");
+        let score = worker.quiescence(&single, 1, -INFINITY, INFINITY, 0);
+        assert_eq!(score, evaluate(&single));
+    }
+
+    #[test]
+    fn a_move_that_makes_a_threat_is_told_apart() {
+        // White a7 and d7 placed; g7 is open. Placing on a4 adds a threat
+        // (a1, as a7-a4-a1); b6 adds none.
+        let pos = nine("WW./.../.../....../.../.../..B w 7 7 0 3");
+        let after = |mv: &str| {
+            let mut child = pos;
+            child.play_unchecked(mv.parse().unwrap());
+            child
+        };
+        assert!(makes_threat(&pos, &after("a4")));
+        assert!(!makes_threat(&pos, &after("b6")));
+    }
+
+    #[test]
+    fn history_is_kept_per_colour() {
+        let white = nine("W../.../.../....../.../.../..B w 8 8 0 2");
+        let black = nine("W../.../.../....../.../.../..B b 7 8 0 2");
+        let ctx = context(SearchLimits::depth(1));
+        let moves = white.legal_moves();
+        let mut worker = Worker::new(&ctx, 0, white, &[white.key()], &moves);
+        let good: Move = "d6".parse().unwrap();
+        let before = worker.score_moves(&black, &[good], None, 5)[0];
+        worker.reward_quiet(Color::White, good, &[], 8, 5);
+        assert!(worker.score_moves(&white, &[good], None, 6)[0] > before);
+        assert_eq!(worker.score_moves(&black, &[good], None, 6)[0], before);
     }
 }

@@ -13,7 +13,7 @@ use crate::limits::{Limit, SearchLimits, TimeManager};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::search::{RootMove, SearchContext, SearchEvent, SearchInfo, Worker};
-use crate::tt::TranspositionTable;
+use crate::tt::{Bound, TranspositionTable};
 
 /// What to search and how.
 #[derive(Clone, Debug)]
@@ -131,12 +131,7 @@ pub(crate) fn run_search(
     }
     tt.new_search();
     let ctx = SearchContext {
-        time: TimeManager::new(
-            start,
-            &limits,
-            request.root.side_to_move(),
-            request.move_overhead,
-        ),
+        time: TimeManager::new(start, &limits, &request.root, request.move_overhead),
         limits,
         tt,
         stop: Arc::clone(&control.stop),
@@ -151,14 +146,17 @@ pub(crate) fn run_search(
         },
     };
     let chosen = std::thread::scope(|scope| {
-        for id in 1..request.threads.max(1) {
-            let (ctx, request, moves) = (&ctx, request, &root_moves);
-            scope.spawn(move || {
-                let mut helper = Worker::new(ctx, id, request.root, &request.game_keys, moves);
-                helper.iterate(|_| {});
-                helper.flush_nodes();
-            });
-        }
+        let helpers: Vec<_> = (1..request.threads.max(1))
+            .map(|id| {
+                let (ctx, request, moves) = (&ctx, request, &root_moves);
+                scope.spawn(move || {
+                    let mut helper = Worker::new(ctx, id, request.root, &request.game_keys, moves);
+                    helper.iterate(|_| {});
+                    helper.flush_nodes();
+                    (helper.completed_depth(), helper.root_moves()[0].clone())
+                })
+            })
+            .collect();
         let mut main = Worker::new(&ctx, 0, request.root, &request.game_keys, &root_moves);
         main.iterate(|event| match event {
             // A weakened search looks at more lines than it was asked to
@@ -174,17 +172,47 @@ pub(crate) fn run_search(
             std::thread::sleep(Duration::from_millis(1));
         }
         ctx.stop.store(true, Ordering::Relaxed);
+        let mut finished = vec![(main.completed_depth(), main.root_moves()[0].clone())];
+        // A helper that panicked has nothing to offer; the main line stands.
+        finished.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
         let lines = ctx.multipv.min(main.root_moves().len());
         if weakened {
             pick_weaker(&main.root_moves()[..lines], request.skill)
-        } else {
+        } else if ctx.multipv > 1 {
             main.root_moves()[0].clone()
+        } else {
+            let (depth, chosen) = finished.swap_remove(best_thread(&finished));
+            // The last report names the line played.
+            if chosen.mv != main.root_moves()[0].mv {
+                send(SearchEvent::Info(main.line_info(
+                    &chosen,
+                    depth,
+                    0,
+                    Bound::Exact,
+                )));
+            }
+            chosen
         }
     });
     send(SearchEvent::BestMove {
         best: Some(chosen.mv),
         ponder: chosen.pv.get(1).copied(),
     });
+}
+
+/// Which thread's best move to play, given each thread's completed depth
+/// and best root move (the main thread first): the deepest, and among
+/// equally deep ones the best scored; the main thread on a tie. A helper
+/// that skipped ahead and finished a deeper iteration knows more.
+fn best_thread(finished: &[(u32, RootMove)]) -> usize {
+    let mut best = 0;
+    for (i, (depth, rm)) in finished.iter().enumerate().skip(1) {
+        let (best_depth, best_rm) = &finished[best];
+        if (*depth, rm.score) > (*best_depth, best_rm.score) {
+            best = i;
+        }
+    }
+    best
 }
 
 /// Chooses among the best lines the way a weaker player would: the lower
@@ -202,4 +230,32 @@ fn pick_weaker(lines: &[RootMove], skill: u8) -> RootMove {
         })
         .unwrap_or(&lines[0])
         .clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Line;
+
+    fn line(mv: &str, score: i32) -> RootMove {
+        RootMove {
+            mv: mv.parse().unwrap(),
+            score,
+            previous_score: score,
+            pv: Line::new(),
+        }
+    }
+
+    #[test]
+    fn the_deepest_thread_is_played_and_the_main_one_on_a_tie() {
+        let main = (9, line("d6", 20));
+        assert_eq!(best_thread(std::slice::from_ref(&main)), 0);
+        assert_eq!(best_thread(&[main.clone(), (10, line("d2", 5))]), 1);
+        assert_eq!(best_thread(&[main.clone(), (8, line("d2", 90))]), 0);
+        assert_eq!(best_thread(&[main.clone(), (9, line("d2", 20))]), 0);
+        assert_eq!(
+            best_thread(&[main, (9, line("d2", 30)), (9, line("b4", 25))]),
+            1
+        );
+    }
 }
