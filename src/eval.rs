@@ -27,11 +27,14 @@ pub enum Term {
     RunningMills,
     /// The four crossings (d6, b4, f4, d2), which have four neighbours.
     Crossings,
+    /// A sliding side with few slides left: close to being blocked, which
+    /// loses (with none, it has lost when its turn comes).
+    Cramped,
 }
 
 impl Term {
     /// Every term, in the order `eval` prints them.
-    pub const ALL: [Term; 7] = [
+    pub const ALL: [Term; 8] = [
         Term::Material,
         Term::Mobility,
         Term::BlockedStones,
@@ -39,6 +42,7 @@ impl Term {
         Term::ClosedMills,
         Term::RunningMills,
         Term::Crossings,
+        Term::Cramped,
     ];
 
     /// The term's name as `eval` prints it.
@@ -51,6 +55,7 @@ impl Term {
             Term::ClosedMills => "closed mills",
             Term::RunningMills => "running mills",
             Term::Crossings => "crossings",
+            Term::Cramped => "cramped",
         }
     }
 }
@@ -61,9 +66,6 @@ pub const STONE: i32 = 100;
 const CROSSINGS: Bitboard =
     Bitboard::from_squares(&[Square::D6, Square::B4, Square::F4, Square::D2]);
 
-/// A bonus for having the move: the side to move acts on its threats first.
-const TEMPO: i32 = 10;
-
 /// The evaluation split into its terms, per colour, each already weighted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Breakdown {
@@ -71,6 +73,8 @@ pub struct Breakdown {
     pub terms: [[i32; 2]; Term::ALL.len()],
     /// The side to move, which gets the tempo bonus.
     pub side_to_move: Color,
+    /// The tempo bonus.
+    pub tempo: i32,
 }
 
 impl Breakdown {
@@ -78,7 +82,7 @@ impl Breakdown {
     pub fn total(&self) -> i32 {
         let us = self.side_to_move.index();
         let them = 1 - us;
-        self.terms.iter().map(|t| t[us] - t[them]).sum::<i32>() + TEMPO
+        self.terms.iter().map(|t| t[us] - t[them]).sum::<i32>() + self.tempo
     }
 }
 
@@ -98,7 +102,7 @@ impl fmt::Display for Breakdown {
                 white - black
             )?;
         }
-        writeln!(f, "{:<16} {:>23}", "tempo", TEMPO)?;
+        writeln!(f, "{:<16} {:>23}", "tempo", self.tempo)?;
         write!(
             f,
             "total: {} cp for {} (side to move)",
@@ -115,22 +119,159 @@ impl fmt::Display for Breakdown {
 /// assert!(evaluate(&Position::startpos()).abs() < 50);
 /// ```
 pub fn evaluate(pos: &Position) -> i32 {
-    breakdown(pos).total()
+    evaluate_with(pos, &Weights::DEFAULT)
+}
+
+/// The side to move's evaluation under `weights`.
+pub fn evaluate_with(pos: &Position, weights: &Weights) -> i32 {
+    let us = pos.side_to_move();
+    let material = STONE * (pos.stone_count(us) as i32 - pos.stone_count(us.opponent()) as i32);
+    let [ours, theirs] = [us, us.opponent()].map(|c| features(pos, c));
+    let weighted: i32 = (0..FEATURES)
+        .map(|i| weights.features[i] * (ours[i] - theirs[i]))
+        .sum();
+    material + weighted / PHASE_SCALE + weights.tempo
 }
 
 /// Every term of the evaluation, for both colours.
 pub fn breakdown(pos: &Position) -> Breakdown {
-    let placing = placing_share(pos);
+    let weights = Weights::DEFAULT;
     let mut terms = [[0; 2]; Term::ALL.len()];
     for color in Color::ALL {
-        for (t, value) in color_terms(pos, color, placing).into_iter().enumerate() {
-            terms[t][color.index()] = value;
+        let c = color.index();
+        terms[0][c] = STONE * pos.stone_count(color) as i32;
+        let measured = features(pos, color);
+        for (i, feature) in Feature::ALL.iter().enumerate() {
+            let t = Term::ALL
+                .iter()
+                .position(|&t| t == feature.term())
+                .unwrap_or(0);
+            terms[t][c] += weights.features[i] * measured[i];
+        }
+        for term in terms.iter_mut().skip(1) {
+            term[c] /= PHASE_SCALE;
         }
     }
     Breakdown {
         terms,
         side_to_move: pos.side_to_move(),
+        tempo: weights.tempo,
     }
+}
+
+/// What the evaluation counts, per colour, besides material. Each count
+/// is weighed by the phase it belongs to: a placing count by the share of
+/// stones still in hand, a sliding count by the rest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Feature {
+    /// Free points next to own stones, while placing.
+    PlacingMobility,
+    /// Points where a placement closes a mill.
+    PlacingThreats,
+    /// Slides available.
+    Mobility,
+    /// Open mills a slide closes.
+    ClosableMills,
+    /// Closed mills a stone can step out of.
+    OpeningMills,
+    /// Running mills.
+    RunningMills,
+    /// No slide at all.
+    Cramped0,
+    /// One slide.
+    Cramped1,
+    /// Two slides.
+    Cramped2,
+    /// Three slides.
+    Cramped3,
+    /// Four slides.
+    Cramped4,
+    /// Points where a flying side closes a mill (not phased).
+    FlyingThreats,
+    /// Stones with no empty neighbour (not phased).
+    BlockedStones,
+    /// Stones on the crossings (not phased).
+    Crossings,
+}
+
+/// The number of features.
+pub const FEATURES: usize = 14;
+
+impl Feature {
+    /// Every feature, in weight order.
+    pub const ALL: [Feature; FEATURES] = [
+        Feature::PlacingMobility,
+        Feature::PlacingThreats,
+        Feature::Mobility,
+        Feature::ClosableMills,
+        Feature::OpeningMills,
+        Feature::RunningMills,
+        Feature::Cramped0,
+        Feature::Cramped1,
+        Feature::Cramped2,
+        Feature::Cramped3,
+        Feature::Cramped4,
+        Feature::FlyingThreats,
+        Feature::BlockedStones,
+        Feature::Crossings,
+    ];
+
+    /// The term of the breakdown the feature is shown under.
+    pub const fn term(self) -> Term {
+        match self {
+            Feature::PlacingMobility | Feature::Mobility => Term::Mobility,
+            Feature::PlacingThreats | Feature::ClosableMills | Feature::FlyingThreats => {
+                Term::OpenMills
+            }
+            Feature::OpeningMills => Term::ClosedMills,
+            Feature::RunningMills => Term::RunningMills,
+            Feature::Cramped0
+            | Feature::Cramped1
+            | Feature::Cramped2
+            | Feature::Cramped3
+            | Feature::Cramped4 => Term::Cramped,
+            Feature::BlockedStones => Term::BlockedStones,
+            Feature::Crossings => Term::Crossings,
+        }
+    }
+
+    /// The feature's name, as the tuner prints it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Feature::PlacingMobility => "placing mobility",
+            Feature::PlacingThreats => "placing threats",
+            Feature::Mobility => "mobility",
+            Feature::ClosableMills => "closable mills",
+            Feature::OpeningMills => "opening mills",
+            Feature::RunningMills => "running mills",
+            Feature::Cramped0 => "no slide",
+            Feature::Cramped1 => "one slide",
+            Feature::Cramped2 => "two slides",
+            Feature::Cramped3 => "three slides",
+            Feature::Cramped4 => "four slides",
+            Feature::FlyingThreats => "flying threats",
+            Feature::BlockedStones => "blocked stones",
+            Feature::Crossings => "crossings",
+        }
+    }
+}
+
+/// The weights of the evaluation, in centi-stones per count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// One weight per [`Feature`], in `Feature::ALL` order.
+    pub features: [i32; FEATURES],
+    /// The bonus for having the move: the side to move acts on its
+    /// threats first.
+    pub tempo: i32,
+}
+
+impl Weights {
+    /// The weights the engine plays with.
+    pub const DEFAULT: Weights = Weights {
+        features: [2, 30, 8, 40, 20, 120, -300, 0, 0, 0, 0, 50, -6, 8],
+        tempo: 10,
+    };
 }
 
 /// How far the position is from the moving phase: the stones in hand of
@@ -144,17 +285,20 @@ fn placing_share(pos: &Position) -> i32 {
     PHASE_SCALE * in_hand / total.max(1)
 }
 
-/// The scale of [`placing_share`].
-const PHASE_SCALE: i32 = 256;
+/// The scale of the placing share and of phased feature counts.
+pub const PHASE_SCALE: i32 = 256;
 
-/// The weighted terms of one colour, in `Term::ALL` order: the placing and
-/// the moving weights blended by `placing` (see [`placing_share`]); a
-/// flying side has its own.
-fn color_terms(pos: &Position, color: Color, placing: i32) -> [i32; Term::ALL.len()] {
+/// The features of `color`, in `Feature::ALL` order, each count times
+/// its phase's share of [`PHASE_SCALE`] (a placing count times the share
+/// of all stones still in hand, a sliding count times the rest); a flying
+/// side has only its own threats.
+pub fn features(pos: &Position, color: Color) -> [i32; FEATURES] {
+    let placing = placing_share(pos);
+    let sliding = PHASE_SCALE - placing;
     let tables = pos.rules().variant.tables();
     let own = pos.stones(color);
     let empty = pos.empty();
-    let material = STONE * pos.stone_count(color) as i32;
+    let mut counts = [0; FEATURES];
     let free_neighbours: i32 = own
         .iter()
         .map(|sq| (tables.neighbors(sq) & empty).len() as i32)
@@ -163,35 +307,29 @@ fn color_terms(pos: &Position, color: Color, placing: i32) -> [i32; Term::ALL.le
         .iter()
         .filter(|&sq| (tables.neighbors(sq) & empty).is_empty())
         .count() as i32;
-    let crossings = (own & CROSSINGS).len() as i32;
-    let [mobility, open_mills, closed_mills, running_mills] = if pos.can_fly(color) {
-        let threats = tables.closing_points(own, empty).len() as i32;
-        [0, 50 * threats, 0, 0]
-    } else {
-        let threats = tables.closing_points(own, empty).len() as i32;
-        let placing_terms = [2 * free_neighbours, 30 * threats, 0, 0];
-        let (closable, opening, running) = moving_mill_shapes(tables, own, empty);
-        // A side that cannot slide at all is lost when its turn comes.
-        let stuck = if free_neighbours == 0 { -3 * STONE } else { 0 };
-        let moving_terms = [
-            8 * free_neighbours + stuck,
-            40 * closable,
-            20 * opening,
-            120 * running,
-        ];
-        std::array::from_fn(|i| {
-            (placing_terms[i] * placing + moving_terms[i] * (PHASE_SCALE - placing)) / PHASE_SCALE
-        })
-    };
-    [
-        material,
-        mobility,
-        -6 * blocked,
-        open_mills,
-        closed_mills,
-        running_mills,
-        8 * crossings,
-    ]
+    counts[Feature::BlockedStones as usize] = PHASE_SCALE * blocked;
+    counts[Feature::Crossings as usize] = PHASE_SCALE * (own & CROSSINGS).len() as i32;
+    let threats = tables.closing_points(own, empty).len() as i32;
+    if pos.can_fly(color) {
+        counts[Feature::FlyingThreats as usize] = PHASE_SCALE * threats;
+        return counts;
+    }
+    counts[Feature::PlacingMobility as usize] = placing * free_neighbours;
+    counts[Feature::PlacingThreats as usize] = placing * threats;
+    if sliding == 0 {
+        return counts;
+    }
+    let (closable, opening, running) = moving_mill_shapes(tables, own, empty);
+    counts[Feature::Mobility as usize] = sliding * free_neighbours;
+    counts[Feature::ClosableMills as usize] = sliding * closable;
+    counts[Feature::OpeningMills as usize] = sliding * opening;
+    counts[Feature::RunningMills as usize] = sliding * running;
+    if let Ok(slides) = usize::try_from(free_neighbours) {
+        if slides <= 4 {
+            counts[Feature::Cramped0 as usize + slides] = sliding;
+        }
+    }
+    counts
 }
 
 /// For a sliding side: the open mills it can close with one slide, its
@@ -236,7 +374,7 @@ mod tests {
 
     #[test]
     fn symmetric_start_is_level() {
-        assert_eq!(evaluate(&Position::startpos()), TEMPO);
+        assert_eq!(evaluate(&Position::startpos()), Weights::DEFAULT.tempo);
     }
 
     #[test]

@@ -56,7 +56,10 @@ pub use error::{
     IllegalReason, MoveSyntaxProblem, OptionError, ParseFenError, ParseMoveError, ParseSquareError,
     ParseVariantError, PositionError, ProtocolError, SetupError,
 };
-pub use eval::{Breakdown, STONE, Term, breakdown, evaluate};
+pub use eval::{
+    Breakdown, FEATURES, Feature, PHASE_SCALE, STONE, Term, Weights, breakdown, evaluate,
+    evaluate_with, features,
+};
 pub use game::{DrawReason, Game, Outcome, WinReason};
 pub use limits::{Clock, Limit, SearchLimits};
 pub use moves::{MAX_MOVES, Move, MoveList, MoveToken};

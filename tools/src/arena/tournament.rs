@@ -166,6 +166,23 @@ impl Standings {
         }
     }
 
+    /// Applies the SPRT to the first two engines' results; whether it has
+    /// decided. A decision stands: the games still running when it came
+    /// do not undo it.
+    pub fn weigh_sprt(&mut self, sprt: Sprt, games_per_opening: usize) -> bool {
+        if self.sprt.is_some_and(|s| s != SprtState::Running) {
+            return true;
+        }
+        let sample = self.sample(games_per_opening);
+        let state = if sample.units < MIN_SPRT_UNITS {
+            SprtState::Running
+        } else {
+            sprt.state(sample)
+        };
+        self.sprt = Some(state);
+        state != SprtState::Running
+    }
+
     fn add(&mut self, pairing: Pairing, game: &PlayedGame) {
         let (w, b) = (pairing.white, pairing.black);
         for (engine, colour) in [(w, 0), (b, 1)] {
@@ -306,6 +323,11 @@ pub fn check_engines(
     Ok(warnings)
 }
 
+/// The game pairs (or games) an SPRT waits for before it may decide: the
+/// spread of a handful of pairs is no estimate of their variance, and a
+/// run of equal pairs would otherwise end a test at once.
+const MIN_SPRT_UNITS: f64 = 30.0;
+
 /// Plays the schedule with `concurrency` games at once, calling `progress`
 /// after each game; stops early when the SPRT decides or `interrupt` is set.
 ///
@@ -360,9 +382,7 @@ pub fn run_match(
                 write_records(out, &standings.records)?;
             }
             if let (Some(sprt), 2) = (config.sprt, n) {
-                let state = sprt.state(standings.sample(config.games));
-                standings.sprt = Some(state);
-                if state != SprtState::Running {
+                if standings.weigh_sprt(sprt, config.games) {
                     decided.store(true, Ordering::Relaxed);
                 }
             }
@@ -581,5 +601,44 @@ mod tests {
         let games = schedule(&config(2, Tournament::RoundRobin, 2, 2));
         let pairs: Vec<usize> = games.iter().map(|g| g.pair).collect();
         assert_eq!(pairs, [0, 0, 1, 1]);
+    }
+
+    #[test]
+    fn the_sprt_waits_for_enough_pairs_and_its_decision_stands() {
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let mut standings = Standings::new(2, 200);
+        let mut pair = 0;
+        let mut play_pair = |standings: &mut Standings, first, second| {
+            standings.add(pairing(0, 1, pair), &played(first));
+            standings.add(pairing(1, 0, pair), &played(second));
+            pair += 1;
+        };
+        // Ten pairs, won twice or won and drawn in turn: a run that would
+        // end the test at once if a few pairs were trusted.
+        let won = [GameResult::WhiteWins, GameResult::BlackWins];
+        let won_and_drawn = [GameResult::WhiteWins, GameResult::Draw];
+        for i in 0..10 {
+            let [first, second] = if i % 2 == 0 { won } else { won_and_drawn };
+            play_pair(&mut standings, first, second);
+            assert!(!standings.weigh_sprt(sprt, 2));
+        }
+        assert!(sprt.llr(standings.sample(2)) > sprt.bounds().1);
+        for i in 0..20 {
+            let [first, second] = if i % 2 == 0 { won } else { won_and_drawn };
+            play_pair(&mut standings, first, second);
+            standings.weigh_sprt(sprt, 2);
+        }
+        assert_eq!(standings.sprt, Some(SprtState::AcceptH1));
+        // Later losses do not take the decision back.
+        for _ in 0..20 {
+            play_pair(&mut standings, GameResult::BlackWins, GameResult::WhiteWins);
+        }
+        assert!(standings.weigh_sprt(sprt, 2));
+        assert_eq!(standings.sprt, Some(SprtState::AcceptH1));
     }
 }

@@ -1,0 +1,211 @@
+//! morris-tune: fits the evaluation's weights to known results (Texel
+//! tuning). Positions come from game records, labelled with the game's
+//! result, and from the endgame databases, labelled with their exact
+//! value; the weights are fitted so that a logistic curve of the
+//! evaluation predicts the labels.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use morris::endgame::{DbOutcome, EndgameDb, sector_position};
+use morris::{Bitboard, GameResult, Position, Rules, Square, Weights, parse_records};
+use morris_tools::tune::{Sample, fit, quiet};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+
+#[derive(Parser)]
+#[command(about = "Fits the evaluation's weights to game results and database values")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Writes the quiet positions of game records with each game's result.
+    Games {
+        /// Record files (PGN, as morris-arena writes them).
+        records: Vec<PathBuf>,
+        /// The data file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Writes random quiet positions of the endgame databases with their
+    /// exact values.
+    Db {
+        /// The database folder.
+        dir: PathBuf,
+        /// How many positions.
+        #[arg(long, default_value_t = 100_000)]
+        samples: usize,
+        /// Stones per side at most.
+        #[arg(long, default_value_t = 5)]
+        max_stones: u32,
+        /// The seed of the draw.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The data file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Fits the weights to data files and prints them.
+    Fit {
+        /// Data files written by `games` and `db`.
+        data: Vec<PathBuf>,
+        /// Passes of gradient descent.
+        #[arg(long, default_value_t = 2000)]
+        epochs: usize,
+    },
+}
+
+/// A data line: a position string and the side to move's result (1, 0.5
+/// or 0).
+fn data_line(pos: &Position, result: f64) -> String {
+    format!("{}\t{result}\n", pos.fen())
+}
+
+/// Writes `text` to `out` through a temporary file, so that an interrupted
+/// run leaves no half-written data.
+fn write_atomically(out: &Path, text: &str) -> std::io::Result<()> {
+    let partial = out.with_extension("partial");
+    fs::write(&partial, text)?;
+    fs::rename(&partial, out)
+}
+
+fn games(records: &[PathBuf], out: &Path) -> anyhow::Result<()> {
+    let mut text = String::new();
+    let (mut games, mut positions) = (0, 0);
+    for path in records {
+        for record in parse_records(&fs::read_to_string(path)?)? {
+            let white_score = match record.result {
+                GameResult::WhiteWins => 1.0,
+                GameResult::BlackWins => 0.0,
+                GameResult::Draw => 0.5,
+                GameResult::Unfinished => continue,
+            };
+            let game = record.replay()?;
+            games += 1;
+            let mut pos = *game.start();
+            for (index, &mv) in game.moves().iter().enumerate() {
+                let book = record.comments.get(&index).is_some_and(|c| c == "book");
+                if !book && quiet(&pos) {
+                    let score = if pos.side_to_move() == morris::Color::White {
+                        white_score
+                    } else {
+                        1.0 - white_score
+                    };
+                    text.push_str(&data_line(&pos, score));
+                    positions += 1;
+                }
+                pos.play_unchecked(mv);
+            }
+        }
+        eprintln!(
+            "{}: {games} games, {positions} positions so far",
+            path.display()
+        );
+    }
+    write_atomically(out, &text)?;
+    println!(
+        "{positions} positions of {games} games written to {}",
+        out.display()
+    );
+    Ok(())
+}
+
+fn db(dir: &Path, samples: usize, max_stones: u32, seed: u64, out: &Path) -> anyhow::Result<()> {
+    let (db, problems) = EndgameDb::open(dir)?;
+    for problem in problems {
+        eprintln!("warning: {problem}");
+    }
+    let mut rng = StdRng::seed_from_u64(seed);
+    let squares: Vec<Square> = Bitboard::FULL.iter().collect();
+    let mut text = String::new();
+    let (mut written, mut tried) = (0, 0u64);
+    while written < samples {
+        tried += 1;
+        if tried > 100 * samples as u64 + 1000 {
+            anyhow::bail!("only {written} positions found: are sectors up to {max_stones} built?");
+        }
+        let mover = rng.random_range(3..=max_stones) as usize;
+        let other = rng.random_range(3..=max_stones) as usize;
+        let mut points = squares.clone();
+        points.shuffle(&mut rng);
+        let stones = |points: &[Square]| Bitboard::from_squares(points);
+        let pos = sector_position(
+            stones(&points[..mover]),
+            stones(&points[mover..mover + other]),
+        );
+        if !quiet(&pos) {
+            continue;
+        }
+        let Some(value) = db.probe(&pos) else {
+            continue;
+        };
+        let score = match value.outcome {
+            DbOutcome::Win => 1.0,
+            DbOutcome::Draw => 0.5,
+            DbOutcome::Loss => 0.0,
+        };
+        text.push_str(&data_line(&pos, score));
+        written += 1;
+        if written % 10_000 == 0 {
+            eprint!("\r{written}/{samples}");
+        }
+    }
+    eprintln!();
+    write_atomically(out, &text)?;
+    println!("{written} positions written to {}", out.display());
+    Ok(())
+}
+
+fn read_data(files: &[PathBuf]) -> anyhow::Result<Vec<Sample>> {
+    let mut samples = Vec::new();
+    for path in files {
+        for (number, line) in fs::read_to_string(path)?.lines().enumerate() {
+            let fail = || {
+                anyhow::anyhow!(
+                    "{}:{}: not '<position>\\t<result>'",
+                    path.display(),
+                    number + 1
+                )
+            };
+            let (fen, result) = line.split_once('\t').ok_or_else(fail)?;
+            let pos = Position::from_fen(fen, Rules::default())?;
+            samples.push(Sample::new(&pos, result.parse().map_err(|_| fail())?));
+        }
+    }
+    Ok(samples)
+}
+
+fn main() -> ExitCode {
+    let outcome = match Cli::parse().command {
+        Command::Games { records, out } => games(&records, &out),
+        Command::Db {
+            dir,
+            samples,
+            max_stones,
+            seed,
+            out,
+        } => db(&dir, samples, max_stones, seed, &out),
+        Command::Fit { data, epochs } => read_data(&data).map(|samples| {
+            let fitted = fit(&samples, Weights::DEFAULT, epochs, |epoch, loss| {
+                eprint!("\repoch {epoch}: loss {loss:.6}");
+                let _ = std::io::stderr().flush();
+            });
+            eprintln!();
+            println!("{fitted}");
+        }),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}
