@@ -253,11 +253,12 @@ fn after(tokens: &[&str]) -> Position {
 
 #[test]
 fn ponder_moves_are_what_the_gui_can_send_next() {
-    // White closes a7-d7-g7 with g7. In split notation the GUI's next
-    // message is that action, so no ponder move goes with it.
+    // White closes a7-d7-g7 with g7 (the search held to it). In split
+    // notation the GUI's next message is that action, so no ponder move
+    // goes with it.
     let opening = ["a7", "a1", "d7", "d1"];
     let script = format!(
-        "setoption name MoveNotation value split\nposition startpos moves {}\ngo depth 5\n",
+        "setoption name MoveNotation value split\nposition startpos moves {}\ngo depth 5 searchmoves g7xa1 g7xd1\n",
         opening.join(" ")
     );
     assert_eq!(bestmove(&session(script.as_bytes())), "g7");
