@@ -51,6 +51,12 @@ pub fn quiet(pos: &Position) -> bool {
     !pos.side_to_move_is_short() && pos.count_legal_moves() > 0 && pos.legal_mill_moves().is_empty()
 }
 
+/// The weights as the fit works on them: the features' weights, then the
+/// tempo.
+fn as_vector(weights: &Weights) -> [f64; FEATURES + 1] {
+    std::array::from_fn(|i| f64::from(weights.features.get(i).copied().unwrap_or(weights.tempo)))
+}
+
 /// The chance of winning an evaluation of `eval` gives, with scale `k`.
 fn sigmoid(eval: f64, k: f64) -> f64 {
     1.0 / (1.0 + (-k * eval).exp())
@@ -127,13 +133,7 @@ pub fn fit(
     epochs: usize,
     mut progress: impl FnMut(usize, f64),
 ) -> Fitted {
-    let mut weights: [f64; FEATURES + 1] = std::array::from_fn(|i| {
-        if i < FEATURES {
-            f64::from(start.features[i])
-        } else {
-            f64::from(start.tempo)
-        }
-    });
+    let mut weights = as_vector(&start);
     let mut k = fit_scale(samples, &weights);
     let loss_before = loss(samples, &weights, k);
     let n = samples.len().max(1) as f64;
@@ -180,18 +180,11 @@ pub fn fit(
         features: std::array::from_fn(|i| weights[i].round() as i32),
         tempo: weights[FEATURES].round() as i32,
     };
-    let as_f64: [f64; FEATURES + 1] = std::array::from_fn(|i| {
-        if i < FEATURES {
-            f64::from(rounded.features[i])
-        } else {
-            f64::from(rounded.tempo)
-        }
-    });
     Fitted {
         weights: rounded,
         k,
         loss_before,
-        loss_after: loss(samples, &as_f64, k),
+        loss_after: loss(samples, &as_vector(&rounded), k),
         samples: samples.len(),
     }
 }
