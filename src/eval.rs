@@ -30,11 +30,14 @@ pub enum Term {
     /// A sliding side with few slides left: close to being blocked, which
     /// loses (with none, it has lost when its turn comes).
     Cramped,
+    /// A side down to three stones flies: its stones are worth more than
+    /// their number says.
+    Flying,
 }
 
 impl Term {
     /// Every term, in the order `eval` prints them.
-    pub const ALL: [Term; 8] = [
+    pub const ALL: [Term; 9] = [
         Term::Material,
         Term::Mobility,
         Term::BlockedStones,
@@ -43,6 +46,7 @@ impl Term {
         Term::RunningMills,
         Term::Crossings,
         Term::Cramped,
+        Term::Flying,
     ];
 
     /// The term's name as `eval` prints it.
@@ -56,6 +60,7 @@ impl Term {
             Term::RunningMills => "running mills",
             Term::Crossings => "crossings",
             Term::Cramped => "cramped",
+            Term::Flying => "flying",
         }
     }
 }
@@ -75,6 +80,9 @@ pub struct Breakdown {
     pub side_to_move: Color,
     /// The tempo bonus.
     pub tempo: i32,
+    /// The share of the sum that stands, in [`PHASE_SCALE`]ths: less as the
+    /// N-move rule nears (see [`draw_rule_share`]).
+    pub draw_rule_share: i32,
 }
 
 impl Breakdown {
@@ -82,7 +90,8 @@ impl Breakdown {
     pub fn total(&self) -> i32 {
         let us = self.side_to_move.index();
         let them = 1 - us;
-        self.terms.iter().map(|t| t[us] - t[them]).sum::<i32>() + self.tempo
+        let sum = self.terms.iter().map(|t| t[us] - t[them]).sum::<i32>() + self.tempo;
+        sum * self.draw_rule_share / PHASE_SCALE
     }
 }
 
@@ -103,6 +112,12 @@ impl fmt::Display for Breakdown {
             )?;
         }
         writeln!(f, "{:<16} {:>23}", "tempo", self.tempo)?;
+        writeln!(
+            f,
+            "{:<16} {:>22}%",
+            "n-move share",
+            100 * self.draw_rule_share / PHASE_SCALE
+        )?;
         write!(
             f,
             "total: {} cp for {} (side to move)",
@@ -130,7 +145,22 @@ pub fn evaluate_with(pos: &Position, weights: &Weights) -> i32 {
     let weighted: i32 = (0..FEATURES)
         .map(|i| weights.features[i] * (ours[i] - theirs[i]))
         .sum();
-    material + weighted / PHASE_SCALE + weights.tempo
+    (material + weighted / PHASE_SCALE + weights.tempo) * draw_rule_share(pos) / PHASE_SCALE
+}
+
+/// The share of an evaluation that stands, in [`PHASE_SCALE`]ths: all of
+/// it after a removal, falling to half where the N-move rule draws. An
+/// advantage that is not turned into a removal soon is worth less, and the
+/// side ahead is pushed to make progress.
+pub fn draw_rule_share(pos: &Position) -> i32 {
+    match pos.rules().draw_plies() {
+        Some(limit) if limit > 0 => {
+            let counter = pos.plies_since_removal().min(limit);
+            PHASE_SCALE
+                - (i64::from(PHASE_SCALE) * i64::from(counter) / (2 * i64::from(limit))) as i32
+        }
+        _ => PHASE_SCALE,
+    }
 }
 
 /// Every term of the evaluation, for both colours.
@@ -156,6 +186,7 @@ pub fn breakdown(pos: &Position) -> Breakdown {
         terms,
         side_to_move: pos.side_to_move(),
         tempo: weights.tempo,
+        draw_rule_share: draw_rule_share(pos),
     }
 }
 
@@ -192,10 +223,12 @@ pub enum Feature {
     BlockedStones,
     /// Stones on the crossings (not phased).
     Crossings,
+    /// The side flies (not phased).
+    Flying,
 }
 
 /// The number of features.
-pub const FEATURES: usize = 14;
+pub const FEATURES: usize = 15;
 
 impl Feature {
     /// Every feature, in weight order.
@@ -214,6 +247,7 @@ impl Feature {
         Feature::FlyingThreats,
         Feature::BlockedStones,
         Feature::Crossings,
+        Feature::Flying,
     ];
 
     /// The term of the breakdown the feature is shown under.
@@ -232,6 +266,7 @@ impl Feature {
             | Feature::Cramped4 => Term::Cramped,
             Feature::BlockedStones => Term::BlockedStones,
             Feature::Crossings => Term::Crossings,
+            Feature::Flying => Term::Flying,
         }
     }
 
@@ -252,6 +287,7 @@ impl Feature {
             Feature::FlyingThreats => "flying threats",
             Feature::BlockedStones => "blocked stones",
             Feature::Crossings => "crossings",
+            Feature::Flying => "flying",
         }
     }
 }
@@ -268,25 +304,30 @@ pub struct Weights {
 
 impl Weights {
     /// The weights the engine plays with, fitted by `morris-tune` to the
-    /// quiet positions of 700 games (`tools/tune/*.pgn`: morris against
-    /// Sanmill and against itself) and to 100 000 random positions of the
-    /// databases up to 5-5:
+    /// quiet positions of 1324 games (`tools/tune/*.pgn` but `u1-vs-t2`:
+    /// morris against Sanmill and against itself) and to 100 000 random
+    /// positions of the databases up to 5-5:
     ///
     /// ```text
-    /// morris-tune games tools/tune/base-vs-sm-0.3.pgn tools/tune/s1-vs-sm-0.3.pgn \
-    ///     tools/tune/s1-vs-base.pgn --out games.data
+    /// morris-tune games tools/tune/base-vs-sm-0.3.pgn tools/tune/s1-vs-base.pgn \
+    ///     tools/tune/s1-vs-sm-0.3.pgn tools/tune/t2-0.15-vs-sm-0.3.pgn \
+    ///     tools/tune/t2-vs-sm-0.3.pgn tools/tune/t2-vs-t1.pgn --out games.data
     /// morris gen-db --out db --max-stones 5
     /// morris-tune db db --samples 100000 --max-stones 5 --seed 1 --out db.data
-    /// morris-tune fit games.data db.data --epochs 2000
+    /// morris-tune fit games.data db.data --epochs 2000 --start \
+    ///     235,-53,-14,222,197,656,-1459,-1154,-512,-213,-94,260,-43,-1,0,90
     /// ```
     ///
-    /// The blocking features weigh most: with one slide left a side is
-    /// counted about eleven stones down.
+    /// (starting from the previous weights, with the new `flying` at 0).
+    /// The blocking features weigh most: with no slide left a side is
+    /// counted about 24 stones down, with one about ten. A flying side is
+    /// counted nearly two stones up, so three flying stones hold about as
+    /// well as four sliding ones.
     pub const DEFAULT: Weights = Weights {
         features: [
-            235, -53, -14, 222, 197, 656, -1459, -1154, -512, -213, -94, 260, -43, -1,
+            206, -48, 1, 221, 212, 520, -2411, -993, -345, -141, -50, 206, -39, -4, 182,
         ],
-        tempo: 90,
+        tempo: 74,
     };
 }
 
@@ -328,6 +369,7 @@ pub fn features(pos: &Position, color: Color) -> [i32; FEATURES] {
     let threats = tables.closing_points(own, empty).len() as i32;
     if pos.can_fly(color) {
         counts[Feature::FlyingThreats as usize] = PHASE_SCALE * threats;
+        counts[Feature::Flying as usize] = PHASE_SCALE;
         return counts;
     }
     counts[Feature::PlacingMobility as usize] = placing * free_neighbours;
@@ -432,5 +474,39 @@ mod tests {
             terms.terms[mobility][Color::White.index()],
             terms.terms[mobility][Color::Black.index()]
         );
+    }
+
+    #[test]
+    fn an_advantage_fades_as_the_n_move_rule_nears() {
+        let fresh = nine("WWB/BW./WB./..WBW./.B./W.B/... w 0 0 0 20");
+        let stale = nine("WWB/BW./WB./..WBW./.B./W.B/... w 0 0 50 20");
+        assert!(evaluate(&fresh) > 0);
+        assert!(evaluate(&stale) > 0);
+        assert!(evaluate(&stale) < evaluate(&fresh));
+        assert_eq!(draw_rule_share(&fresh), PHASE_SCALE);
+        // Past the limit the share stays at half.
+        let drawn = nine("WWB/BW./WB./..WBW./.B./W.B/... w 0 0 90 20");
+        assert_eq!(draw_rule_share(&drawn), PHASE_SCALE / 2);
+        let no_rule = Position::from_fen(
+            "WWB/BW./WB./..WBW./.B./W.B/... w 0 0 50 20",
+            Rules {
+                n_move_rule: 0,
+                ..Rules::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(draw_rule_share(&no_rule), PHASE_SCALE);
+    }
+
+    #[test]
+    fn only_a_flying_side_counts_as_flying() {
+        // White has three stones and flies; Black has four and slides.
+        let pos = nine("W.B/.W./B../W....B/.../B../... w 0 0 0 30");
+        assert!(pos.can_fly(Color::White));
+        assert_eq!(
+            features(&pos, Color::White)[Feature::Flying as usize],
+            PHASE_SCALE
+        );
+        assert_eq!(features(&pos, Color::Black)[Feature::Flying as usize], 0);
     }
 }

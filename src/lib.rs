@@ -57,8 +57,8 @@ pub use error::{
     ParseVariantError, PositionError, ProtocolError, SetupError,
 };
 pub use eval::{
-    Breakdown, FEATURES, Feature, PHASE_SCALE, STONE, Term, Weights, breakdown, evaluate,
-    evaluate_with, features,
+    Breakdown, FEATURES, Feature, PHASE_SCALE, STONE, Term, Weights, breakdown, draw_rule_share,
+    evaluate, evaluate_with, features,
 };
 pub use game::{DrawReason, Game, Outcome, WinReason};
 pub use limits::{Clock, Limit, SearchLimits};

@@ -41,12 +41,13 @@ pub enum Score {
 
 /// The evaluation at which a side wins half its games against an equal
 /// opponent, and how fast the chance grows with it: the model of
-/// [`Score::wdl`], fitted by maximum likelihood to the 6258 scored moves
-/// of 120 full-strength self-play games at 0.1 s a move (README, "Playing
+/// [`Score::wdl`], fitted by maximum likelihood (`morris-tune wdl
+/// tools/tune/u1-vs-t2.pgn --player u1`) to the 9676 scored moves of this
+/// evaluation in 400 self-play games at 0.1 s a move (README, "Playing
 /// strength").
-const WDL_MIDPOINT: f64 = 350.0;
+const WDL_MIDPOINT: f64 = 334.0;
 /// See [`WDL_MIDPOINT`].
-const WDL_SCALE: f64 = 150.0;
+const WDL_SCALE: f64 = 117.0;
 
 impl Score {
     /// Win, draw and loss chances in thousandths for the side to move.

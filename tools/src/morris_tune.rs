@@ -11,8 +11,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use morris::endgame::{DbOutcome, EndgameDb, sector_position};
-use morris::{Bitboard, GameResult, Position, Rules, Square, Weights, parse_records};
-use morris_tools::tune::{Sample, fit, quiet};
+use morris::{
+    Bitboard, Color, GameRecord, GameResult, Position, Rules, Square, Weights, parse_records,
+};
+use morris_tools::tune::{Sample, WdlModel, fit, quiet};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -52,6 +54,17 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Fits the win/draw/loss model of reported scores to the scores a
+    /// player gave its moves in game records and the games' results.
+    Wdl {
+        /// Record files (PGN, as morris-arena writes them: each move's
+        /// comment starts with the score in stones).
+        records: Vec<PathBuf>,
+        /// The player whose scores count (its name in the White and Black
+        /// tags).
+        #[arg(long)]
+        player: String,
+    },
     /// Fits the weights to data files and prints them.
     Fit {
         /// Data files written by `games` and `db`.
@@ -59,7 +72,35 @@ enum Command {
         /// Passes of gradient descent.
         #[arg(long, default_value_t = 2000)]
         epochs: usize,
+        /// The weights to start from: one per feature, then the tempo,
+        /// separated by commas (default: the engine's own).
+        #[arg(long, value_parser = parse_weights)]
+        start: Option<Weights>,
     },
+}
+
+/// Weights written as `Weights::DEFAULT` lists them: the features, then the
+/// tempo.
+fn parse_weights(text: &str) -> Result<Weights, String> {
+    let numbers = text
+        .split(',')
+        .map(|n| {
+            n.trim()
+                .parse::<i32>()
+                .map_err(|_| format!("not a weight: '{n}'"))
+        })
+        .collect::<Result<Vec<i32>, String>>()?;
+    match numbers.split_last() {
+        Some((&tempo, features)) if features.len() == morris::FEATURES => Ok(Weights {
+            features: features.try_into().map_err(|_| "wrong count".to_string())?,
+            tempo,
+        }),
+        _ => Err(format!(
+            "{} numbers given, {} wanted (the features, then the tempo)",
+            numbers.len(),
+            morris::FEATURES + 1
+        )),
+    }
 }
 
 /// A data line: a position string and the side to move's result (1, 0.5
@@ -76,34 +117,59 @@ fn write_atomically(out: &Path, text: &str) -> std::io::Result<()> {
     fs::rename(&partial, out)
 }
 
+/// A move of a finished game, as the walk through records sees it.
+struct GameMove<'a> {
+    record: &'a GameRecord,
+    /// The move's index in the game.
+    index: usize,
+    /// The position the move is played from.
+    pos: &'a Position,
+    /// The game's result for the side to move: 1, 0.5 or 0.
+    result: f64,
+}
+
+/// Calls `visit` with every move of the finished games of the record
+/// file `path`; returns how many games there were.
+fn walk_games(path: &Path, mut visit: impl FnMut(GameMove)) -> anyhow::Result<usize> {
+    let mut games = 0;
+    for record in parse_records(&fs::read_to_string(path)?)? {
+        let white_score = match record.result {
+            GameResult::WhiteWins => 1.0,
+            GameResult::BlackWins => 0.0,
+            GameResult::Draw => 0.5,
+            GameResult::Unfinished => continue,
+        };
+        let game = record.replay()?;
+        games += 1;
+        let mut pos = *game.start();
+        for (index, &mv) in game.moves().iter().enumerate() {
+            let result = match pos.side_to_move() {
+                Color::White => white_score,
+                Color::Black => 1.0 - white_score,
+            };
+            visit(GameMove {
+                record: &record,
+                index,
+                pos: &pos,
+                result,
+            });
+            pos.play_unchecked(mv);
+        }
+    }
+    Ok(games)
+}
+
 fn games(records: &[PathBuf], out: &Path) -> anyhow::Result<()> {
     let mut text = String::new();
     let (mut games, mut positions) = (0, 0);
     for path in records {
-        for record in parse_records(&fs::read_to_string(path)?)? {
-            let white_score = match record.result {
-                GameResult::WhiteWins => 1.0,
-                GameResult::BlackWins => 0.0,
-                GameResult::Draw => 0.5,
-                GameResult::Unfinished => continue,
-            };
-            let game = record.replay()?;
-            games += 1;
-            let mut pos = *game.start();
-            for (index, &mv) in game.moves().iter().enumerate() {
-                let book = record.comments.get(&index).is_some_and(|c| c == "book");
-                if !book && quiet(&pos) {
-                    let score = if pos.side_to_move() == morris::Color::White {
-                        white_score
-                    } else {
-                        1.0 - white_score
-                    };
-                    text.push_str(&data_line(&pos, score));
-                    positions += 1;
-                }
-                pos.play_unchecked(mv);
+        games += walk_games(path, |m| {
+            let book = m.record.comments.get(&m.index).is_some_and(|c| c == "book");
+            if !book && quiet(m.pos) {
+                text.push_str(&data_line(m.pos, m.result));
+                positions += 1;
             }
-        }
+        })?;
         eprintln!(
             "{}: {games} games, {positions} positions so far",
             path.display()
@@ -163,6 +229,44 @@ fn db(dir: &Path, samples: usize, max_stones: u32, seed: u64, out: &Path) -> any
     Ok(())
 }
 
+/// The score in centi-stones at the start of a move's comment such as
+/// `+0.35/12 0.30s`; none for mates and book moves.
+fn comment_score(comment: &str) -> Option<f64> {
+    let stones: f64 = comment.split('/').next()?.parse().ok()?;
+    Some((100.0 * stones).round())
+}
+
+fn wdl(records: &[PathBuf], player: &str) -> anyhow::Result<()> {
+    let mut scored = Vec::new();
+    for path in records {
+        walk_games(path, |m| {
+            let name = match m.pos.side_to_move() {
+                Color::White => m.record.tag("White"),
+                Color::Black => m.record.tag("Black"),
+            };
+            let score = m
+                .record
+                .comments
+                .get(&m.index)
+                .and_then(|c| comment_score(c));
+            if let (Some(score), true) = (score, name == Some(player)) {
+                scored.push((score, m.result));
+            }
+        })?;
+    }
+    if scored.is_empty() {
+        anyhow::bail!("no scored moves by {player}");
+    }
+    let model = WdlModel::fit(&scored);
+    println!(
+        "{} scored moves by {player}: midpoint {:.0}, scale {:.0}",
+        scored.len(),
+        model.midpoint,
+        model.scale
+    );
+    Ok(())
+}
+
 fn read_data(files: &[PathBuf]) -> anyhow::Result<Vec<Sample>> {
     let mut samples = Vec::new();
     for path in files {
@@ -192,8 +296,14 @@ fn main() -> ExitCode {
             seed,
             out,
         } => db(&dir, samples, max_stones, seed, &out),
-        Command::Fit { data, epochs } => read_data(&data).map(|samples| {
-            let fitted = fit(&samples, Weights::DEFAULT, epochs, |epoch, loss| {
+        Command::Wdl { records, player } => wdl(&records, &player),
+        Command::Fit {
+            data,
+            epochs,
+            start,
+        } => read_data(&data).map(|samples| {
+            let start = start.unwrap_or(Weights::DEFAULT);
+            let fitted = fit(&samples, start, epochs, |epoch, loss| {
                 eprint!("\repoch {epoch}: loss {loss:.6}");
                 let _ = std::io::stderr().flush();
             });

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use morris::{FEATURES, Feature, PHASE_SCALE, Position, STONE, Weights, features};
+use morris::{FEATURES, Feature, PHASE_SCALE, Position, STONE, Weights, draw_rule_share, features};
 use rayon::prelude::*;
 
 /// A position reduced to what the fit needs, from the side to move's view.
@@ -14,6 +14,8 @@ pub struct Sample {
     material: f64,
     /// Feature differences (own less the opponent's), in counts.
     features: [f64; FEATURES],
+    /// The share of the evaluation the N-move counter leaves standing.
+    share: f64,
     /// The result: 1 a win, 0.5 a draw, 0 a loss.
     result: f64,
 }
@@ -30,17 +32,19 @@ impl Sample {
             features: std::array::from_fn(|i| {
                 f64::from(ours[i] - theirs[i]) / f64::from(PHASE_SCALE)
             }),
+            share: f64::from(draw_rule_share(pos)) / f64::from(PHASE_SCALE),
             result,
         }
     }
 
     /// The evaluation under `weights` (features then tempo).
     fn eval(&self, weights: &[f64; FEATURES + 1]) -> f64 {
-        self.material
-            + (0..FEATURES)
-                .map(|i| weights[i] * self.features[i])
-                .sum::<f64>()
-            + weights[FEATURES]
+        self.share
+            * (self.material
+                + (0..FEATURES)
+                    .map(|i| weights[i] * self.features[i])
+                    .sum::<f64>()
+                + weights[FEATURES])
     }
 }
 
@@ -147,7 +151,7 @@ pub fn fit(
                 || [0.0; FEATURES + 1],
                 |mut g, s| {
                     let p = sigmoid(s.eval(&weights), k);
-                    let common = -2.0 * (s.result - p) * p * (1.0 - p) * k;
+                    let common = -2.0 * (s.result - p) * p * (1.0 - p) * k * s.share;
                     for (i, slot) in g.iter_mut().take(FEATURES).enumerate() {
                         *slot += common * s.features[i];
                     }
@@ -189,6 +193,80 @@ pub fn fit(
     }
 }
 
+/// The win/draw/loss model the engine reports with (`Score::wdl` in the
+/// engine): a side wins with chance `1 / (1 + exp((midpoint - score) /
+/// scale))` and loses with the same curve of the negated score.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WdlModel {
+    /// The score at which a side wins half its games, in centi-stones.
+    pub midpoint: f64,
+    /// How fast the chance grows with the score, in centi-stones.
+    pub scale: f64,
+}
+
+impl WdlModel {
+    /// The chances of a win, a draw and a loss at `score`.
+    pub fn chances(self, score: f64) -> [f64; 3] {
+        let chance = |x: f64| 1.0 / (1.0 + ((self.midpoint - x) / self.scale).exp());
+        let (win, loss) = (chance(score), chance(-score));
+        [win, (1.0 - win - loss).max(0.0), loss]
+    }
+
+    /// The mean log-likelihood of `(score, result)` pairs, the result 1, 0.5
+    /// or 0 for the side that scored.
+    fn likelihood(self, scored: &[(f64, f64)]) -> f64 {
+        let total: f64 = scored
+            .par_iter()
+            .map(|&(score, result)| {
+                let [win, draw, loss] = self.chances(score);
+                let p = if result > 0.75 {
+                    win
+                } else if result < 0.25 {
+                    loss
+                } else {
+                    draw
+                };
+                p.max(1e-9).ln()
+            })
+            .sum();
+        total / scored.len().max(1) as f64
+    }
+
+    /// The model most likely to have produced `scored`: a grid over
+    /// midpoints of 0 to 2000 and scales of 10 to 1000, refined twice around
+    /// the best point.
+    pub fn fit(scored: &[(f64, f64)]) -> WdlModel {
+        let mut best = WdlModel {
+            midpoint: 1000.0,
+            scale: 500.0,
+        };
+        let (mut midpoint_span, mut scale_span) = (1000.0, 495.0);
+        for _ in 0..3 {
+            let centre = best;
+            let mut best_likelihood = f64::NEG_INFINITY;
+            for i in 0..=40 {
+                for j in 0..=40 {
+                    let model = WdlModel {
+                        midpoint: centre.midpoint + midpoint_span * (f64::from(i) / 20.0 - 1.0),
+                        scale: centre.scale + scale_span * (f64::from(j) / 20.0 - 1.0),
+                    };
+                    if model.midpoint < 0.0 || model.scale < 1.0 {
+                        continue;
+                    }
+                    let likelihood = model.likelihood(scored);
+                    if likelihood > best_likelihood {
+                        best_likelihood = likelihood;
+                        best = model;
+                    }
+                }
+            }
+            midpoint_span /= 10.0;
+            scale_span /= 10.0;
+        }
+        best
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,7 +299,9 @@ mod tests {
         // Results drawn from known weights through the logistic curve: a
         // fit from other weights must come close to them.
         let truth = Weights {
-            features: [5, 20, 15, 30, 10, 80, -250, -90, -40, -10, 0, 40, -20, 15],
+            features: [
+                5, 20, 15, 30, 10, 80, -250, -90, -40, -10, 0, 40, -20, 15, 60,
+            ],
             tempo: 20,
         };
         let k = 1.0 / 150.0;
@@ -230,7 +310,7 @@ mod tests {
             .map(|pos| Sample::new(pos, sigmoid(f64::from(evaluate_with(pos, &truth)), k)))
             .collect();
         let start = Weights {
-            features: [2, 30, 8, 40, 20, 120, -300, 0, 0, 0, 0, 50, -6, 8],
+            features: [2, 30, 8, 40, 20, 120, -300, 0, 0, 0, 0, 50, -6, 8, 0],
             tempo: 10,
         };
         let fitted = fit(&samples, start, 1500, |_, _| {});
@@ -247,5 +327,35 @@ mod tests {
             let error = (fitted.weights.features[i] - truth.features[i]).abs();
             assert!(error <= 5, "{}: {fitted}", feature.name());
         }
+    }
+
+    #[test]
+    fn the_wdl_fit_finds_the_model_behind_the_results() {
+        let truth = WdlModel {
+            midpoint: 300.0,
+            scale: 120.0,
+        };
+        let mut rng = StdRng::seed_from_u64(5);
+        let scored: Vec<(f64, f64)> = (0..20_000)
+            .map(|_| {
+                let score = rng.random_range(-900.0..900.0);
+                let [win, draw, _] = truth.chances(score);
+                let roll: f64 = rng.random();
+                let result = if roll < win {
+                    1.0
+                } else if roll < win + draw {
+                    0.5
+                } else {
+                    0.0
+                };
+                (score, result)
+            })
+            .collect();
+        let fitted = WdlModel::fit(&scored);
+        assert!(
+            (fitted.midpoint - truth.midpoint).abs() < 20.0,
+            "{fitted:?}"
+        );
+        assert!((fitted.scale - truth.scale).abs() < 15.0, "{fitted:?}");
     }
 }
