@@ -365,3 +365,68 @@ fn five_three_values_agree_with_their_children() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The share of the moves of a drawn position that the databases say lose.
+fn losing_share(db: &EndgameDb, pos: &Position) -> f64 {
+    let moves = pos.legal_moves();
+    let losing = moves
+        .iter()
+        .filter(|&&mv| {
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            db.probe(&child)
+                .is_some_and(|value| value.outcome == DbOutcome::Win)
+        })
+        .count();
+    losing as f64 / moves.len().max(1) as f64
+}
+
+#[test]
+fn among_drawing_moves_the_engine_leaves_the_opponent_most_ways_to_lose() {
+    let (dir, _) = database();
+    let (db, _) = EndgameDb::open(dir).unwrap();
+    let db = std::sync::Arc::new(db);
+    let mut checked = 0;
+    for (mover, other) in [(4, 4), (3, 4), (4, 3)] {
+        let sector = SectorIndex::new(mover, other);
+        let mut index = 0;
+        while checked < 6 && index < sector.len() {
+            let (m, o) = sector.decode(index);
+            index += 1;
+            let start = position(m, o);
+            if db.probe(&start).map(|v| v.outcome) != Some(DbOutcome::Draw) {
+                continue;
+            }
+            // The drawing moves, with how many of the opponent's answers lose.
+            let drawing: Vec<(morris::Move, f64)> = start
+                .legal_moves()
+                .into_iter()
+                .filter_map(|mv| {
+                    let mut child = start;
+                    child.play_unchecked(mv);
+                    (child.terminal_outcome().is_none()
+                        && db.probe(&child)?.outcome == DbOutcome::Draw)
+                        .then(|| (mv, losing_share(&db, &child)))
+                })
+                .collect();
+            let best = drawing.iter().map(|&(_, s)| s).fold(0.0, f64::max);
+            let clear = drawing.iter().all(|&(_, s)| s == best || s <= best - 0.1);
+            if drawing.len() < 2 || !clear || drawing.iter().all(|&(_, s)| s == best) {
+                continue;
+            }
+            let played = engine_move(&morris::Game::new(start), &db);
+            let share = drawing
+                .iter()
+                .find(|&&(mv, _)| mv == played)
+                .map(|&(_, s)| s);
+            assert_eq!(
+                share,
+                Some(best),
+                "{} played {played}: {drawing:?}",
+                start.fen()
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 6, "too few drawn positions with a choice");
+}
