@@ -366,19 +366,15 @@ fn five_three_values_agree_with_their_children() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// The share of the moves of a drawn position that the databases say lose.
+/// The share of the moves of a drawn position that the databases say lose,
+/// as their ranking of the moves tells.
 fn losing_share(db: &EndgameDb, pos: &Position) -> f64 {
-    let moves = pos.legal_moves();
-    let losing = moves
+    let ranked = db.rank_moves(pos);
+    let losing = ranked
         .iter()
-        .filter(|&&mv| {
-            let mut child = *pos;
-            child.play_unchecked(mv);
-            db.probe(&child)
-                .is_some_and(|value| value.outcome == DbOutcome::Win)
-        })
+        .filter(|(_, value)| value.is_some_and(|v| v.outcome == DbOutcome::Loss))
         .count();
-    losing as f64 / moves.len().max(1) as f64
+    losing as f64 / ranked.len().max(1) as f64
 }
 
 #[test]
