@@ -156,8 +156,7 @@ pub fn draw_rule_share(pos: &Position) -> i32 {
     match pos.rules().draw_plies() {
         Some(limit) if limit > 0 => {
             let counter = pos.plies_since_removal().min(limit);
-            PHASE_SCALE
-                - (i64::from(PHASE_SCALE) * i64::from(counter) / (2 * i64::from(limit))) as i32
+            PHASE_SCALE - (PHASE_SCALE as u32 * counter / (2 * limit)) as i32
         }
         _ => PHASE_SCALE,
     }

@@ -68,7 +68,7 @@ pub use perft::{divide, perft};
 pub use position::Position;
 pub use record::{GameRecord, GameResult, RecordError, parse_records};
 pub use rules::{Rules, Variant};
-pub use search::{DB_WIN, MATE, Score, SearchEvent, SearchInfo};
+pub use search::{DB_WIN, MATE, Score, SearchEvent, SearchInfo, WdlModel};
 pub use setup::Setup;
 pub use symmetry::Symmetry;
 pub use tables::Tables;

@@ -39,21 +39,40 @@ pub enum Score {
     Mate(i32),
 }
 
-/// The evaluation at which a side wins half its games against an equal
-/// opponent, and how fast the chance grows with it: the model of
-/// [`Score::wdl`], fitted by maximum likelihood (`morris-tune wdl
-/// tools/tune/u1-vs-t2.pgn --player u1`) to the 9676 scored moves of this
-/// evaluation in 400 self-play games at 0.1 s a move (README, "Playing
-/// strength").
-const WDL_MIDPOINT: f64 = 334.0;
-/// See [`WDL_MIDPOINT`].
-const WDL_SCALE: f64 = 117.0;
+/// A win/draw/loss model of scores: a side wins with chance `1 / (1 +
+/// exp((midpoint - score) / scale))` and loses with the same curve of the
+/// negated score.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WdlModel {
+    /// The score at which a side wins half its games, in centi-stones.
+    pub midpoint: f64,
+    /// How fast the chance grows with the score, in centi-stones.
+    pub scale: f64,
+}
+
+impl WdlModel {
+    /// The model of [`Score::wdl`], fitted by maximum likelihood
+    /// (`morris-tune wdl tools/tune/u1-vs-t2.pgn --player u1`) to the 9676
+    /// scored moves of this evaluation in 400 self-play games at 0.1 s a
+    /// move (README, "Playing strength").
+    pub const ENGINE: WdlModel = WdlModel {
+        midpoint: 334.0,
+        scale: 117.0,
+    };
+
+    /// The chances of a win, a draw and a loss at `score`.
+    pub fn chances(self, score: f64) -> [f64; 3] {
+        let chance = |x: f64| 1.0 / (1.0 + ((self.midpoint - x) / self.scale).exp());
+        let (win, loss) = (chance(score), chance(-score));
+        [win, (1.0 - win - loss).max(0.0), loss]
+    }
+}
 
 impl Score {
     /// Win, draw and loss chances in thousandths for the side to move.
     /// Exact for mates and endgame database results; for evaluations a
     /// logistic model: the chance to win grows with the score as a side
-    /// wins half its games at `WDL_MIDPOINT`, and likewise to lose.
+    /// wins half its games at the midpoint of [`WdlModel::ENGINE`], and likewise to lose.
     pub fn wdl(self) -> [u32; 3] {
         let exact_bound = DB_WIN - MAX_PLY as i32;
         match self {
@@ -62,9 +81,8 @@ impl Score {
             Score::Cp(cp) if cp >= exact_bound => [1000, 0, 0],
             Score::Cp(cp) if cp <= -exact_bound => [0, 0, 1000],
             Score::Cp(cp) => {
-                let chance = |x: f64| 1.0 / (1.0 + ((WDL_MIDPOINT - x) / WDL_SCALE).exp());
-                let win = (1000.0 * chance(f64::from(cp))).round() as u32;
-                let loss = (1000.0 * chance(-f64::from(cp))).round() as u32;
+                let [win, _, loss] = WdlModel::ENGINE.chances(f64::from(cp));
+                let [win, loss] = [win, loss].map(|p| (1000.0 * p).round() as u32);
                 [win, 1000 - win - loss, loss]
             }
         }

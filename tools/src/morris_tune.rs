@@ -14,7 +14,7 @@ use morris::endgame::{DbOutcome, EndgameDb, sector_position};
 use morris::{
     Bitboard, Color, GameRecord, GameResult, Position, Rules, Square, Weights, parse_records,
 };
-use morris_tools::tune::{Sample, WdlModel, fit, quiet};
+use morris_tools::tune::{Sample, fit, fit_wdl, quiet};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -257,7 +257,7 @@ fn wdl(records: &[PathBuf], player: &str) -> anyhow::Result<()> {
     if scored.is_empty() {
         anyhow::bail!("no scored moves by {player}");
     }
-    let model = WdlModel::fit(&scored);
+    let model = fit_wdl(&scored);
     println!(
         "{} scored moves by {player}: midpoint {:.0}, scale {:.0}",
         scored.len(),

@@ -4,7 +4,9 @@
 
 use std::fmt;
 
-use morris::{FEATURES, Feature, PHASE_SCALE, Position, STONE, Weights, draw_rule_share, features};
+use morris::{
+    FEATURES, Feature, PHASE_SCALE, Position, STONE, WdlModel, Weights, draw_rule_share, features,
+};
 use rayon::prelude::*;
 
 /// A position reduced to what the fit needs, from the side to move's view.
@@ -193,78 +195,58 @@ pub fn fit(
     }
 }
 
-/// The win/draw/loss model the engine reports with (`Score::wdl` in the
-/// engine): a side wins with chance `1 / (1 + exp((midpoint - score) /
-/// scale))` and loses with the same curve of the negated score.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct WdlModel {
-    /// The score at which a side wins half its games, in centi-stones.
-    pub midpoint: f64,
-    /// How fast the chance grows with the score, in centi-stones.
-    pub scale: f64,
+/// The mean log-likelihood of `(score, result)` pairs under `model`, the
+/// result 1, 0.5 or 0 for the side that scored.
+fn likelihood(model: WdlModel, scored: &[(f64, f64)]) -> f64 {
+    let total: f64 = scored
+        .par_iter()
+        .map(|&(score, result)| {
+            let [win, draw, loss] = model.chances(score);
+            let p = if result > 0.75 {
+                win
+            } else if result < 0.25 {
+                loss
+            } else {
+                draw
+            };
+            p.max(1e-9).ln()
+        })
+        .sum();
+    total / scored.len().max(1) as f64
 }
 
-impl WdlModel {
-    /// The chances of a win, a draw and a loss at `score`.
-    pub fn chances(self, score: f64) -> [f64; 3] {
-        let chance = |x: f64| 1.0 / (1.0 + ((self.midpoint - x) / self.scale).exp());
-        let (win, loss) = (chance(score), chance(-score));
-        [win, (1.0 - win - loss).max(0.0), loss]
-    }
-
-    /// The mean log-likelihood of `(score, result)` pairs, the result 1, 0.5
-    /// or 0 for the side that scored.
-    fn likelihood(self, scored: &[(f64, f64)]) -> f64 {
-        let total: f64 = scored
-            .par_iter()
-            .map(|&(score, result)| {
-                let [win, draw, loss] = self.chances(score);
-                let p = if result > 0.75 {
-                    win
-                } else if result < 0.25 {
-                    loss
-                } else {
-                    draw
+/// The win/draw/loss model most likely to have produced `scored`: a grid
+/// over midpoints of 0 to 2000 and scales of 10 to 1000, refined twice
+/// around the best point.
+pub fn fit_wdl(scored: &[(f64, f64)]) -> WdlModel {
+    let mut best = WdlModel {
+        midpoint: 1000.0,
+        scale: 500.0,
+    };
+    let (mut midpoint_span, mut scale_span) = (1000.0, 495.0);
+    for _ in 0..3 {
+        let centre = best;
+        let mut best_likelihood = f64::NEG_INFINITY;
+        for i in 0..=40 {
+            for j in 0..=40 {
+                let model = WdlModel {
+                    midpoint: centre.midpoint + midpoint_span * (f64::from(i) / 20.0 - 1.0),
+                    scale: centre.scale + scale_span * (f64::from(j) / 20.0 - 1.0),
                 };
-                p.max(1e-9).ln()
-            })
-            .sum();
-        total / scored.len().max(1) as f64
-    }
-
-    /// The model most likely to have produced `scored`: a grid over
-    /// midpoints of 0 to 2000 and scales of 10 to 1000, refined twice around
-    /// the best point.
-    pub fn fit(scored: &[(f64, f64)]) -> WdlModel {
-        let mut best = WdlModel {
-            midpoint: 1000.0,
-            scale: 500.0,
-        };
-        let (mut midpoint_span, mut scale_span) = (1000.0, 495.0);
-        for _ in 0..3 {
-            let centre = best;
-            let mut best_likelihood = f64::NEG_INFINITY;
-            for i in 0..=40 {
-                for j in 0..=40 {
-                    let model = WdlModel {
-                        midpoint: centre.midpoint + midpoint_span * (f64::from(i) / 20.0 - 1.0),
-                        scale: centre.scale + scale_span * (f64::from(j) / 20.0 - 1.0),
-                    };
-                    if model.midpoint < 0.0 || model.scale < 1.0 {
-                        continue;
-                    }
-                    let likelihood = model.likelihood(scored);
-                    if likelihood > best_likelihood {
-                        best_likelihood = likelihood;
-                        best = model;
-                    }
+                if model.midpoint < 0.0 || model.scale < 1.0 {
+                    continue;
+                }
+                let fit = likelihood(model, scored);
+                if fit > best_likelihood {
+                    best_likelihood = fit;
+                    best = model;
                 }
             }
-            midpoint_span /= 10.0;
-            scale_span /= 10.0;
         }
-        best
+        midpoint_span /= 10.0;
+        scale_span /= 10.0;
     }
+    best
 }
 
 #[cfg(test)]
@@ -351,7 +333,7 @@ mod tests {
                 (score, result)
             })
             .collect();
-        let fitted = WdlModel::fit(&scored);
+        let fitted = fit_wdl(&scored);
         assert!(
             (fitted.midpoint - truth.midpoint).abs() < 20.0,
             "{fitted:?}"
