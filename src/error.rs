@@ -426,7 +426,7 @@ pub enum DbProblem {
         other: u8,
     },
     /// The payload has the wrong length.
-    #[error("payload of {found} bytes, expected {expected}")]
+    #[error("{found} bytes, expected {expected}")]
     Length {
         /// Bytes expected.
         expected: u64,
@@ -436,4 +436,7 @@ pub enum DbProblem {
     /// The payload does not match its checksum.
     #[error("checksum mismatch: the file is damaged")]
     Checksum,
+    /// Sectors a build needs first are not there (or not valid).
+    #[error("sectors {} must be built first", .0.join(", "))]
+    Missing(Vec<String>),
 }

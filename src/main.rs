@@ -29,31 +29,48 @@ enum Command {
     Play(PlayArgs),
     /// Build the endgame databases by retrograde analysis.
     GenDb {
-        /// Folder for the database files.
+        /// Folder for the database files (default: the default folder).
         #[arg(long)]
-        out: std::path::PathBuf,
+        out: Option<std::path::PathBuf>,
         /// Build every sector in which each side has at most this many stones.
-        #[arg(long, default_value_t = 5)]
+        #[arg(long, default_value_t = 9)]
         max_stones: usize,
         /// Build only the sectors with at most this many stones in all.
         #[arg(long)]
         max_total: Option<usize>,
+        /// Build only the pair A-B and B-A, from the smaller sectors in the folder.
+        #[arg(long, value_name = "A-B", conflicts_with = "plan")]
+        sector: Option<String>,
+        /// Print the pairs to build in waves that can each run at once, with their needs.
+        #[arg(long)]
+        plan: bool,
         /// Worker threads (default: one per core).
         #[arg(long)]
         threads: Option<usize>,
     },
     /// Print the counts of every database sector in a folder.
     DbStats {
-        /// Folder of database files.
-        dir: std::path::PathBuf,
+        /// Folder of database files (default: the default folder).
+        dir: Option<std::path::PathBuf>,
+    },
+    /// Check the database files of a folder, and their values against their successors'.
+    DbVerify {
+        /// Folder of database files (default: the default folder).
+        dir: Option<std::path::PathBuf>,
+        /// Check about this many positions of each sector, spread evenly (default: all).
+        #[arg(long)]
+        sample: Option<u64>,
+        /// Worker threads (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
     },
     /// Print the database value of a position and of each of its moves.
     Probe {
         /// The position string.
         fen: String,
-        /// Folder of database files.
-        #[arg(long, default_value = "db")]
-        db: std::path::PathBuf,
+        /// Folder of database files (default: the default folder).
+        #[arg(long)]
+        db: Option<std::path::PathBuf>,
     },
     /// Search a fixed set of positions; the node count is a signature of the search.
     Bench {
@@ -130,16 +147,24 @@ struct PlayArgs {
     /// Moves per side without a removal that draw (0: off).
     #[arg(long, default_value_t = Rules::DEFAULT_N_MOVE_RULE)]
     nmoverule: u16,
-    /// Folder of endgame databases (from gen-db) for perfect endgames.
+    /// Folder of endgame databases (from gen-db; default: the default folder, if there).
     #[arg(long)]
     db: Option<std::path::PathBuf>,
+}
+
+/// The folder named, or the default one.
+fn db_dir(named: Option<std::path::PathBuf>) -> Result<std::path::PathBuf> {
+    named
+        .or_else(morris::endgame::default_dir)
+        .context("no folder named, and this system has no default data folder")
 }
 
 fn run() -> Result<()> {
     match Cli::parse().command {
         None | Some(Command::Uci) => {
             let stdin = std::io::BufReader::new(std::io::stdin());
-            morris::uci::run(stdin, &mut std::io::stdout().lock())?;
+            let default_db = morris::endgame::default_dir().filter(|dir| dir.is_dir());
+            morris::uci::run_with(stdin, &mut std::io::stdout().lock(), default_db)?;
             Ok(())
         }
         Some(Command::Perft(args)) => run_perft(&args),
@@ -157,7 +182,11 @@ fn run() -> Result<()> {
                     args.level
                 )
             })?;
-            let endgame = match &args.db {
+            let db = args
+                .db
+                .clone()
+                .or_else(|| morris::endgame::default_dir().filter(|dir| dir.is_dir()));
+            let endgame = match &db {
                 Some(dir) => {
                     let (db, rejected) = morris::endgame::EndgameDb::open(dir)
                         .with_context(|| format!("--db {}", dir.display()))?;
@@ -191,16 +220,27 @@ fn run() -> Result<()> {
             out,
             max_stones,
             max_total,
+            sector,
+            plan,
             threads,
         }) => {
             let range = morris::endgame::SectorRange {
                 per_side: max_stones,
                 total: max_total.unwrap_or(2 * max_stones),
             };
-            gen_db(&out, range, threads)
+            if plan {
+                return print_plan(range);
+            }
+            let only = sector.as_deref().map(parse_pair).transpose()?;
+            gen_db(&db_dir(out)?, range, only, threads)
         }
-        Some(Command::DbStats { dir }) => db_stats(&dir),
-        Some(Command::Probe { fen, db }) => probe(&fen, &db),
+        Some(Command::DbStats { dir }) => db_stats(&db_dir(dir)?),
+        Some(Command::DbVerify {
+            dir,
+            sample,
+            threads,
+        }) => db_verify(&db_dir(dir)?, sample, threads),
+        Some(Command::Probe { fen, db }) => probe(&fen, &db_dir(db)?),
         Some(Command::Bench { depth }) => {
             let report = morris::run_bench(depth, |index, nodes| {
                 eprintln!(
@@ -255,25 +295,68 @@ fn run_perft(args: &PerftArgs) -> Result<()> {
     Ok(())
 }
 
+/// A pair of sectors written `A-B`, as the smaller first.
+fn parse_pair(text: &str) -> Result<(usize, usize)> {
+    let parsed = text.split_once('-').and_then(|(a, b)| {
+        Some((
+            a.trim().parse::<usize>().ok()?,
+            b.trim().parse::<usize>().ok()?,
+        ))
+    });
+    match parsed {
+        Some((a, b)) if (3..=12).contains(&a) && (3..=12).contains(&b) && a + b <= 24 => {
+            Ok((a.min(b), a.max(b)))
+        }
+        _ => anyhow::bail!("--sector: '{text}' is not A-B with 3 to 12 stones a side"),
+    }
+}
+
+/// Bytes of memory a pair takes to build: per index, its value and its
+/// count of moves while building, and its byte when written.
+const BUILD_BYTES_PER_INDEX: u64 = 5;
+
+fn print_plan(range: morris::endgame::SectorRange) -> Result<()> {
+    use morris::endgame::pair_sectors;
+    out!("# wave pair indices memory-MiB disk-MiB needs");
+    for (wave, pairs) in (1..).zip(range.waves()) {
+        for (a, b) in pairs {
+            let indices: u64 = pair_sectors(a, b).iter().map(|s| s.len()).sum();
+            let needs: Vec<String> = morris::endgame::pair_dependencies(a, b)
+                .iter()
+                .map(|(x, y)| format!("{x}-{y}"))
+                .collect();
+            out!(
+                "{wave} {a}-{b} {indices} {} {} {}",
+                (indices * BUILD_BYTES_PER_INDEX).div_ceil(1 << 20),
+                indices.div_ceil(1 << 20),
+                if needs.is_empty() {
+                    "-".to_owned()
+                } else {
+                    needs.join(",")
+                }
+            );
+        }
+    }
+    Ok(())
+}
+
 fn gen_db(
     out: &std::path::Path,
     range: morris::endgame::SectorRange,
+    only: Option<(usize, usize)>,
     threads: Option<usize>,
 ) -> Result<()> {
-    use morris::endgame::{SectorIndex, generate};
-    let sectors: Vec<SectorIndex> = range
-        .pairs()
-        .into_iter()
-        .flat_map(|(a, b)| {
-            if a == b {
-                vec![(a, b)]
-            } else {
-                vec![(a, b), (b, a)]
-            }
-        })
-        .map(|(a, b)| SectorIndex::new(a, b))
-        .collect();
-    let bar = indicatif::ProgressBar::new(sectors.iter().map(|s| s.len()).sum());
+    use morris::endgame::{generate_pair, pair_sectors};
+    let pairs = match only {
+        Some(pair) => vec![pair],
+        None => range.pairs(),
+    };
+    let total: u64 = pairs
+        .iter()
+        .flat_map(|&(a, b)| pair_sectors(a, b))
+        .map(|s| s.len())
+        .sum();
+    let bar = indicatif::ProgressBar::new(total);
     bar.set_style(
         indicatif::ProgressStyle::with_template(
             "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} positions, {per_sec}, about {eta} left  {msg}",
@@ -287,30 +370,52 @@ fn gen_db(
     let start = Instant::now();
     let mut finished = 0;
     let (mut built, mut kept, mut positions_built) = (0, 0, 0);
-    pool.install(|| {
-        // Decided positions move the bar within a sector; a finished
-        // sector sets it to the positions of every sector done so far.
-        generate(out, range, &|decided| bar.inc(decided), |report| {
-            let h = report.header;
-            finished += h.entries;
-            bar.set_position(finished);
-            if report.reused {
-                kept += 1;
-            } else {
-                built += 1;
-                positions_built += h.entries;
-            }
-            let what = if report.reused { "kept" } else { "built" };
-            bar.println(format!("{}-{} {what}", h.mover, h.other));
-        })
-    })?;
+    for pair in pairs {
+        let pair_start = Instant::now();
+        bar.set_message(format!("{}-{}", pair.0, pair.1));
+        pool.install(|| {
+            // Decided positions move the bar within a sector; a finished
+            // sector sets it to the positions of every sector done so far.
+            generate_pair(out, pair, &|decided| bar.inc(decided), |report| {
+                let h = report.header;
+                finished += h.entries;
+                bar.set_position(finished);
+                // A hidden bar (output not a terminal: a log file, a
+                // batch job) prints nothing, so the lines go straight out.
+                let tell = |line: String| {
+                    if bar.is_hidden() {
+                        eprintln!("{line}");
+                    } else {
+                        bar.println(line);
+                    }
+                };
+                if report.reused {
+                    kept += 1;
+                    tell(format!("{}-{} kept", h.mover, h.other));
+                } else {
+                    built += 1;
+                    positions_built += h.entries;
+                    tell(format!(
+                        "{}-{} built ({} indices, pair {:.1} s so far)",
+                        h.mover,
+                        h.other,
+                        h.entries,
+                        pair_start.elapsed().as_secs_f64()
+                    ));
+                }
+            })
+        })?;
+    }
     bar.finish_and_clear();
-    let scope = format!(
-        "up to {} stones a side, {} in all, in {}",
-        range.per_side,
-        range.total,
-        out.display()
-    );
+    let scope = match only {
+        Some((a, b)) => format!("the pair {a}-{b}, in {}", out.display()),
+        None => format!(
+            "up to {} stones a side, {} in all, in {}",
+            range.per_side,
+            range.total,
+            out.display()
+        ),
+    };
     if built == 0 {
         out!("Nothing to build: all {kept} sectors ({scope}) were present and valid");
     } else {
@@ -319,6 +424,63 @@ fn gen_db(
             start.elapsed().as_secs_f64()
         );
     }
+    Ok(())
+}
+
+fn db_verify(dir: &std::path::Path, sample: Option<u64>, threads: Option<usize>) -> Result<()> {
+    let (db, rejected) = morris::endgame::EndgameDb::open(dir)?;
+    let mut failures = rejected.len();
+    for err in rejected {
+        out!("{err}");
+    }
+    if db.is_empty() && failures == 0 {
+        anyhow::bail!("no endgame databases in {}", dir.display());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .context("starting the worker threads")?;
+    for file in db.files() {
+        let (mover, other) = (file.sector.mover, file.sector.other);
+        let start = Instant::now();
+        if let Err(err) = file.verify() {
+            out!("{mover}-{other}: {}", err.problem);
+            failures += 1;
+            continue;
+        }
+        let bar = indicatif::ProgressBar::new(file.sector.class_count() as u64);
+        bar.set_message(format!("{mover}-{other}"));
+        let check = pool
+            .install(|| morris::endgame::check_sector(&db, file.sector, sample, &|n| bar.inc(n)));
+        bar.finish_and_clear();
+        let verdict = if check.wrong_count > 0 {
+            failures += 1;
+            format!(
+                "{} WRONG (first at indices {:?})",
+                check.wrong_count, check.wrong
+            )
+        } else {
+            "all agree".to_owned()
+        };
+        let unknown = if check.unknown > 0 {
+            failures += 1;
+            format!(
+                ", {} not checked (a successor's sector is missing)",
+                check.unknown
+            )
+        } else {
+            String::new()
+        };
+        out!(
+            "{mover}-{other}: checksums good; {} positions checked against their successors: {verdict}{unknown} ({:.1} s)",
+            check.checked,
+            start.elapsed().as_secs_f64()
+        );
+    }
+    if failures > 0 {
+        anyhow::bail!("{failures} sectors failed");
+    }
+    out!("All {} sectors verified", db.len());
     Ok(())
 }
 

@@ -2,6 +2,7 @@
 //! parse), commands drive the [`Engine`], search events become lines.
 
 use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
@@ -441,10 +442,35 @@ fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<String> {
 ///
 /// Only a failure to write to `output`.
 pub fn run(input: impl BufRead + Send + 'static, output: &mut impl Write) -> io::Result<()> {
+    run_with(input, output, None)
+}
+
+/// [`run`], with the endgame databases of `default_db` in use until the
+/// `EndgameDB` option says otherwise (what they were is told after
+/// `uciok`).
+///
+/// # Errors
+///
+/// Only a failure to write to `output`.
+pub fn run_with(
+    input: impl BufRead + Send + 'static,
+    output: &mut impl Write,
+    default_db: Option<PathBuf>,
+) -> io::Result<()> {
     let lines = spawn_reader(input);
-    let engine = match Engine::new() {
+    let mut engine = match Engine::new() {
         Ok(engine) => engine,
         Err(err) => return say(output, &format!("info string error: {err}")),
+    };
+    let startup_notes = match default_db {
+        Some(dir) => match engine.set_option("EndgameDB", &dir.to_string_lossy()) {
+            Ok(notes) => notes
+                .into_iter()
+                .map(|note| format!("{note} (from {})", dir.display()))
+                .collect(),
+            Err(err) => vec![format!("error: {err}")],
+        },
+        None => Vec::new(),
     };
     let (events_in, events) = unbounded();
     let mut session = Session {
@@ -452,6 +478,7 @@ pub fn run(input: impl BufRead + Send + 'static, output: &mut impl Write) -> io:
         events_in,
         events,
         out: output,
+        startup_notes,
     };
     loop {
         select! {
@@ -483,6 +510,8 @@ struct Session<'a, W: Write> {
     events_in: Sender<SearchEvent>,
     events: Receiver<SearchEvent>,
     out: &'a mut W,
+    /// What loading the default databases said, told after the first `uciok`.
+    startup_notes: Vec<String>,
 }
 
 impl<W: Write> Session<'_, W> {
@@ -541,7 +570,11 @@ impl<W: Write> Session<'_, W> {
                 for option in EngineOption::ALL {
                     self.say(&option.to_string())?;
                 }
-                self.say("uciok")
+                self.say("uciok")?;
+                for note in std::mem::take(&mut self.startup_notes) {
+                    self.say(&format!("info string {note}"))?;
+                }
+                Ok(())
             }
             Command::IsReady => self.say("readyok"),
             Command::SetOption { name, value } => match self.engine.set_option(&name, &value) {

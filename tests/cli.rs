@@ -2,9 +2,18 @@
 
 use std::process::{Command, Output};
 
+/// `morris` with its default database folder under `data` (through
+/// `XDG_DATA_HOME`, which names the user's data folder on Linux).
+fn morris_with_data(data: &std::path::Path, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_morris"));
+    command.args(args).env("XDG_DATA_HOME", data);
+    command
+}
+
+/// `morris` run with no default databases, whatever the machine holds.
 fn morris(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_morris"))
-        .args(args)
+    let nowhere = std::env::temp_dir().join(format!("morris-cli-no-data-{}", std::process::id()));
+    morris_with_data(&nowhere, args)
         .output()
         .expect("run morris")
 }
@@ -91,7 +100,7 @@ fn play_takes_the_n_move_rule_and_the_databases() {
             .status
             .success()
     );
-    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
+    let mut child = morris_with_data(&dir, &[])
         .args(["play", "--color", "white", "--movetime", "20"])
         .args(["--nmoverule", "1", "--db", &out])
         .stdin(Stdio::piped())
@@ -111,4 +120,124 @@ fn play_takes_the_n_move_rule_and_the_databases() {
     let text = stdout(&output);
     assert!(text.contains("Game over: draw (n-move rule)"), "{text}");
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn gen_db_builds_one_pair_from_the_smaller_ones_and_names_those_missing() {
+    let dir = std::env::temp_dir().join(format!("morris-cli-sector-{}", std::process::id()));
+    let whole = std::env::temp_dir().join(format!("morris-cli-whole-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&whole);
+    let out = dir.display().to_string();
+    let early = morris(&["gen-db", "--out", &out, "--sector", "4-4"]);
+    assert!(!early.status.success());
+    let stderr = String::from_utf8_lossy(&early.stderr);
+    assert!(
+        stderr.contains("sectors 3-4, 4-3 must be built first"),
+        "{stderr}"
+    );
+    for pair in ["3-3", "4-3", "4-4"] {
+        let built = morris(&["gen-db", "--out", &out, "--sector", pair]);
+        assert!(built.status.success(), "{pair}: {built:?}");
+        assert!(stdout(&built).contains("the pair "), "{}", stdout(&built));
+    }
+    // The same files as a whole build.
+    let all = morris(&[
+        "gen-db",
+        "--out",
+        &whole.display().to_string(),
+        "--max-stones",
+        "4",
+    ]);
+    assert!(all.status.success());
+    for name in ["3-3", "3-4", "4-3", "4-4"].map(|s| format!("nine-flying-{s}.mdb")) {
+        assert_eq!(
+            std::fs::read(dir.join(&name)).unwrap(),
+            std::fs::read(whole.join(&name)).unwrap(),
+            "{name}"
+        );
+    }
+    let bad = morris(&["gen-db", "--out", &out, "--sector", "2-5"]);
+    assert!(!bad.status.success());
+    let _ = std::fs::remove_dir_all(dir);
+    let _ = std::fs::remove_dir_all(whole);
+}
+
+#[test]
+fn the_plan_puts_every_pair_after_the_pairs_it_needs() {
+    let plan = morris(&["gen-db", "--plan", "--max-stones", "9"]);
+    assert!(plan.status.success());
+    let text = stdout(&plan);
+    let mut wave_of = std::collections::HashMap::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(fields.len(), 6, "{line}");
+        let wave: u32 = fields[0].parse().unwrap();
+        for need in fields[5].split(',').filter(|&n| n != "-") {
+            assert!(wave_of[need] < wave, "{line}");
+        }
+        assert!(
+            wave_of.insert(fields[1].to_owned(), wave).is_none(),
+            "{line}"
+        );
+    }
+    // Every pair from 3-3 to 9-9.
+    assert_eq!(wave_of.len(), 28);
+    assert!(wave_of["9-9"] > wave_of["8-9"]);
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn the_default_folder_is_used_when_none_is_named() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let data = std::env::temp_dir().join(format!("morris-cli-data-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let built = morris_with_data(&data, &["gen-db", "--max-stones", "3"])
+        .output()
+        .unwrap();
+    assert!(built.status.success());
+    let folder = data.join("morris").join("db");
+    assert!(folder.join("nine-flying-3-3.mdb").is_file());
+    let stats = morris_with_data(&data, &["db-stats"]).output().unwrap();
+    assert!(stdout(&stats).starts_with("3-3 positions "));
+    // The engine loads them unless told otherwise; an empty EndgameDB turns
+    // them off.
+    let search = |setup: &str| {
+        let mut child = morris_with_data(&data, &[])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let script = format!(
+            "uci\n{setup}position fen WWW/.../.../....../.../BB./..B w 0 0 0 20\ngo depth 3\n"
+        );
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(script.as_bytes())
+            .unwrap();
+        stdout(&child.wait_with_output().unwrap())
+    };
+    let with = search("");
+    assert!(
+        with.contains(&format!(
+            "info string endgame databases: 1 sectors loaded (from {})",
+            folder.display()
+        )),
+        "{with}"
+    );
+    let depth3 = |out: &str| {
+        out.lines()
+            .find(|l| l.starts_with("info depth 3 "))
+            .map(str::to_owned)
+    };
+    assert!(!depth3(&with).unwrap().contains(" dbhits 0 "), "{with}");
+    let without = search("setoption name EndgameDB value\n");
+    assert!(
+        depth3(&without).unwrap().contains(" dbhits 0 "),
+        "{without}"
+    );
+    let _ = std::fs::remove_dir_all(data);
 }

@@ -336,6 +336,100 @@ fn damaged_and_foreign_files_are_refused_by_name() {
 }
 
 #[test]
+fn a_damaged_block_is_found_when_read_and_its_values_are_not_used() {
+    use morris::DbProblem;
+    use morris::endgame::SectorFile;
+    let (dir, _) = database();
+    let name = "nine-flying-4-4.mdb";
+    let mut bytes = std::fs::read(dir.join(name)).unwrap();
+    let scratch = std::env::temp_dir().join(format!("morris-endgame-block-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).unwrap();
+    // An entry in the middle of the file: the header and the tables are
+    // intact, so the file opens.
+    let sector = SectorIndex::new(4, 4);
+    let (m, o) = (0..sector.len())
+        .map(|index| sector.decode(index))
+        .find(|&(m, o)| sector.canonical(m, o).index > sector.len() / 2)
+        .unwrap();
+    // The entries follow the 112-byte header, a byte each.
+    let at = 112 + sector.canonical(m, o).index as usize;
+    bytes[at] ^= 0x3;
+    std::fs::write(scratch.join(name), &bytes).unwrap();
+    let file = SectorFile::open(&scratch.join(name)).expect("the header and tables are intact");
+    assert_eq!(file.verify().unwrap_err().problem, DbProblem::Checksum);
+    let (db, rejected) = EndgameDb::open(&scratch).unwrap();
+    assert!(rejected.is_empty());
+    assert!(db.damaged().is_empty());
+    assert_eq!(db.value(m, o), None, "a damaged block's value is not used");
+    assert_eq!(db.damaged(), vec![scratch.join(name).as_path()]);
+    // Values of other blocks still serve.
+    let (m0, o0) = sector.decode(0);
+    assert_eq!(db.value(m0, o0), database().1.value(m0, o0));
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+#[test]
+fn checking_against_successors_passes_the_built_values_and_finds_a_planted_error() {
+    use morris::endgame::{SmallerSectors, build_pair, check_sector, write_sector};
+    let (dir, db) = database();
+    for (mover, other) in [(3, 3), (3, 4), (4, 3), (4, 4)] {
+        let check = check_sector(db, SectorIndex::new(mover, other), None, &|_| {});
+        assert!(check.checked > 0);
+        assert_eq!(
+            (check.wrong_count, check.unknown),
+            (0, 0),
+            "{mover}-{other}: {check:?}"
+        );
+    }
+    // 3-3 rebuilt with one value changed: a win said to be a draw.
+    struct Nothing;
+    impl SmallerSectors for Nothing {
+        fn value(&self, _: Bitboard, _: Bitboard) -> Option<DbValue> {
+            None
+        }
+    }
+    let mut built = build_pair(3, 3, &Nothing, &|_| {}).remove(0);
+    let planted = built
+        .values
+        .iter()
+        .position(|&v| DbValue::decode(v).is_some_and(|v| v.outcome == DbOutcome::Win))
+        .unwrap();
+    built.values[planted] = DbValue::draw().encode();
+    let scratch = std::env::temp_dir().join(format!("morris-endgame-plant-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).unwrap();
+    write_sector(&scratch, &built).unwrap();
+    let (planted_db, _) = EndgameDb::open(&scratch).unwrap();
+    let sector = SectorIndex::new(3, 3);
+    let check = check_sector(&planted_db, sector, None, &|_| {});
+    assert!(check.wrong.contains(&(planted as u64)), "{check:?}");
+    // A sample checks fewer.
+    let sampled = check_sector(db, sector, Some(1000), &|_| {});
+    assert!(sampled.checked > 0 && sampled.checked < check.checked);
+    // Through the command line: the good folder passes, the planted fails.
+    let run = |folder: &std::path::Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_morris"))
+            .args(["db-verify", &folder.display().to_string()])
+            .output()
+            .unwrap()
+    };
+    let good = run(dir);
+    let text = String::from_utf8_lossy(&good.stdout);
+    assert!(good.status.success(), "{text}");
+    assert!(text.contains("4-4: checksums good; "), "{text}");
+    assert!(text.contains("All 4 sectors verified"), "{text}");
+    let bad = run(&scratch);
+    let text = String::from_utf8_lossy(&bad.stdout);
+    assert!(!bad.status.success());
+    assert!(
+        text.contains("3-3: checksums good; ") && text.contains("WRONG"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+#[test]
 #[ignore = "builds up to 8 stones and checks 5-3 and 3-5 whole: a few minutes"]
 fn five_three_values_agree_with_their_children() {
     let dir = std::env::temp_dir().join(format!("morris-endgame-53-{}", std::process::id()));

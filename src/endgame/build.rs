@@ -52,6 +52,30 @@ pub struct BuiltSector {
     pub values: Vec<u16>,
 }
 
+/// A position decided: its index, and which sector of the pair it is in
+/// (the top bit), in one word since generation holds hundreds of millions.
+#[derive(Clone, Copy)]
+struct Decided(u64);
+
+impl Decided {
+    const SECOND: u64 = 1 << 63;
+
+    fn new(sector: usize, index: u64) -> Decided {
+        Decided(if sector == 0 {
+            index
+        } else {
+            index | Self::SECOND
+        })
+    }
+
+    fn parts(self) -> (usize, u64) {
+        (
+            usize::from(self.0 & Self::SECOND != 0),
+            self.0 & !Self::SECOND,
+        )
+    }
+}
+
 struct Working {
     sector: SectorIndex,
     values: Vec<AtomicU16>,
@@ -100,58 +124,29 @@ fn first_look(
     work: &[Working],
     smaller: &dyn SmallerSectors,
     progress: &(dyn Fn(u64) + Sync),
-) -> Vec<(usize, u64)> {
-    let mut frontier: Vec<(usize, u64)> = Vec::new();
+) -> Vec<Decided> {
+    let mut frontier: Vec<Decided> = Vec::new();
     for (s, w) in work.iter().enumerate() {
-        let decided: Vec<(usize, u64)> = (0..w.sector.len())
+        let decided: Vec<Decided> = (0..w.sector.class_count())
             .into_par_iter()
-            .filter_map(|index| {
-                let (mover, other) = w.sector.decode(index);
-                if w.sector.canonical(mover, other).index != index {
-                    return None;
-                }
-                let pos = sector_position(mover, other);
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    w.values[index as usize].store(DbValue::loss(0).encode(), Ordering::Relaxed);
-                    return Some((s, index));
-                }
-                let mut counted = 0u16;
-                let mut way_out = false;
-                for mv in &moves {
-                    let mut child = pos;
-                    child.play_unchecked(*mv);
-                    let (next_mover, next_other) =
-                        (child.stones(Color::Black), child.stones(Color::White));
-                    if mv.removal.is_none() {
-                        counted += 1;
-                        continue;
+            .flat_map_iter(|class| w.sector.canonical_positions(class))
+            .filter_map(|(index, mover, other)| {
+                let slot = index as usize;
+                match look_at(mover, other, smaller) {
+                    Look::Decided(value) => {
+                        w.values[slot].store(value.encode(), Ordering::Relaxed);
+                        Some(Decided::new(s, index))
                     }
-                    if next_mover.len() < 3 {
-                        w.values[index as usize].store(DbValue::win(1).encode(), Ordering::Relaxed);
-                        return Some((s, index));
+                    Look::Drawn => {
+                        w.values[slot].store(DbValue::draw().encode(), Ordering::Relaxed);
+                        None
                     }
-                    match smaller.value(next_mover, next_other).map(|v| v.outcome) {
-                        Some(DbOutcome::Loss) => {
-                            w.values[index as usize]
-                                .store(DbValue::win(1).encode(), Ordering::Relaxed);
-                            return Some((s, index));
-                        }
-                        Some(DbOutcome::Draw) => way_out = true,
-                        Some(DbOutcome::Win) | None => {}
+                    Look::Open { counted, way_out } => {
+                        let flag = if way_out { WAY_OUT } else { 0 };
+                        w.counts[slot].store((counted * SIXTEENTHS) | flag, Ordering::Relaxed);
+                        None
                     }
                 }
-                if counted == 0 {
-                    if way_out {
-                        w.values[index as usize].store(DbValue::draw().encode(), Ordering::Relaxed);
-                        return None;
-                    }
-                    w.values[index as usize].store(DbValue::loss(1).encode(), Ordering::Relaxed);
-                    return Some((s, index));
-                }
-                let flag = if way_out { WAY_OUT } else { 0 };
-                w.counts[index as usize].store((counted * SIXTEENTHS) | flag, Ordering::Relaxed);
-                None
             })
             .collect();
         progress(decided.len() as u64);
@@ -160,27 +155,91 @@ fn first_look(
     frontier
 }
 
+/// What one look at a position finds (step 1).
+enum Look {
+    /// Decided by a block or a removal.
+    Decided(DbValue),
+    /// Drawn: every move removes, and one removal leads to a draw.
+    Drawn,
+    /// Open: `counted` moves stay inside the pair; `way_out` if a removal
+    /// leads to a draw.
+    Open { counted: u16, way_out: bool },
+}
+
+/// Step 1 for one position, `mover` to move against `other`: the moves
+/// are walked on the stones alone (not played on a [`Position`]), since
+/// every position of the pair is looked at once.
+#[inline]
+fn look_at(mover: Bitboard, other: Bitboard, smaller: &dyn SmallerSectors) -> Look {
+    let tables = Rules::default().variant.tables();
+    let empty = !(mover | other);
+    let flies = mover.len() == 3;
+    // Any mill closed removes one of these (the rules of `Position::removable`).
+    let unguarded = other - tables.stones_in_mills(other);
+    let removable = if unguarded.is_empty() {
+        other
+    } else {
+        unguarded
+    };
+    let mut counted = 0u16;
+    let mut any_move = false;
+    let mut way_out = false;
+    for from in mover {
+        let rest = mover.without(from);
+        let targets = if flies {
+            empty
+        } else {
+            tables.neighbors(from) & empty
+        };
+        let closing = targets & tables.closing_points(rest, empty);
+        counted += (targets - closing).len() as u16;
+        any_move |= !targets.is_empty();
+        for to in closing {
+            let after = rest.with(to);
+            for taken in removable {
+                let left = other.without(taken);
+                if left.len() < 3 {
+                    return Look::Decided(DbValue::win(1));
+                }
+                match smaller.value(left, after).map(|v| v.outcome) {
+                    Some(DbOutcome::Loss) => return Look::Decided(DbValue::win(1)),
+                    Some(DbOutcome::Draw) => way_out = true,
+                    Some(DbOutcome::Win) | None => {}
+                }
+            }
+        }
+    }
+    match (any_move, counted, way_out) {
+        (false, _, _) => Look::Decided(DbValue::loss(0)),
+        (true, 0, true) => Look::Drawn,
+        (true, 0, false) => Look::Decided(DbValue::loss(1)),
+        (true, counted, way_out) => Look::Open { counted, way_out },
+    }
+}
+
 /// Step 2. Takes moves back from the positions decided at each distance,
 /// starting from those of step 1 (`frontier`), until nothing new is
 /// decided.
-fn take_moves_back(work: &[Working], frontier: Vec<(usize, u64)>, progress: &(dyn Fn(u64) + Sync)) {
+fn take_moves_back(work: &[Working], frontier: Vec<Decided>, progress: &(dyn Fn(u64) + Sync)) {
     // The sector a non-removal move leads to: the other one of the pair.
     let partner = |s: usize| if work.len() == 1 { 0 } else { 1 - s };
     // Distances 0 and 1 were both found in step 1; group them.
-    let mut frontier_by_distance: Vec<Vec<(usize, u64)>> = vec![Vec::new(); 2];
-    for (s, index) in frontier {
+    let mut frontier_by_distance: Vec<Vec<Decided>> = vec![Vec::new(); 2];
+    for decided in frontier {
+        let (s, index) = decided.parts();
         let value = DbValue::decode(work[s].values[index as usize].load(Ordering::Relaxed));
         if let Some(value) = value {
-            frontier_by_distance[usize::from(value.distance.min(1))].push((s, index));
+            frontier_by_distance[usize::from(value.distance.min(1))].push(decided);
         }
     }
     let mut distance = 0u16;
     let mut current = std::mem::take(&mut frontier_by_distance[0]);
     let mut pending_next = std::mem::take(&mut frontier_by_distance[1]);
     while !current.is_empty() || !pending_next.is_empty() {
-        let next: Vec<(usize, u64)> = current
+        let next: Vec<Decided> = current
             .par_iter()
-            .flat_map_iter(|&(s, index)| {
+            .flat_map_iter(|decided| {
+                let (s, index) = decided.parts();
                 let w = &work[s];
                 let Some(value) = DbValue::decode(w.values[index as usize].load(Ordering::Relaxed))
                 else {
@@ -192,11 +251,11 @@ fn take_moves_back(work: &[Working], frontier: Vec<(usize, u64)>, progress: &(dy
                 let target = &work[p];
                 let mut found = Vec::new();
                 // The last move was made by `other`; take it back.
-                for before in predecessors(mover, other) {
+                for_each_predecessor(mover, other, |before| {
                     let canonical = target.sector.canonical(before, mover);
                     let slot = canonical.index as usize;
                     if target.values[slot].load(Ordering::Relaxed) != 0 {
-                        continue;
+                        return;
                     }
                     match value.outcome {
                         DbOutcome::Loss => {
@@ -205,7 +264,7 @@ fn take_moves_back(work: &[Working], frontier: Vec<(usize, u64)>, progress: &(dy
                                 .compare_exchange(0, won, Ordering::Relaxed, Ordering::Relaxed)
                                 .is_ok()
                             {
-                                found.push((p, canonical.index));
+                                found.push(Decided::new(p, canonical.index));
                             }
                         }
                         DbOutcome::Win => {
@@ -219,13 +278,13 @@ fn take_moves_back(work: &[Working], frontier: Vec<(usize, u64)>, progress: &(dy
                                     .compare_exchange(0, lost, Ordering::Relaxed, Ordering::Relaxed)
                                     .is_ok()
                                 {
-                                    found.push((p, canonical.index));
+                                    found.push(Decided::new(p, canonical.index));
                                 }
                             }
                         }
                         DbOutcome::Draw => {}
                     }
-                }
+                });
                 found
             })
             .collect();
@@ -245,17 +304,14 @@ fn into_sectors(work: Vec<Working>) -> Vec<BuiltSector> {
             let values = w
                 .values
                 .into_par_iter()
-                .enumerate()
-                .map(|(index, value)| {
-                    let value = value.into_inner();
-                    if value != 0 {
-                        return value;
-                    }
-                    let (mover, other) = w.sector.decode(index as u64);
-                    if w.sector.canonical(mover, other).index == index as u64 {
-                        DbValue::draw().encode()
-                    } else {
-                        0
+                .zip(w.counts.into_par_iter())
+                .map(|(value, count)| {
+                    // Step 1 gave every canonical position a value or a
+                    // count of its moves (never zero while it is open).
+                    match (value.into_inner(), count.into_inner()) {
+                        (0, 0) => 0,
+                        (0, _) => DbValue::draw().encode(),
+                        (value, _) => value,
                     }
                 })
                 .collect();
@@ -267,13 +323,14 @@ fn into_sectors(work: Vec<Working>) -> Vec<BuiltSector> {
         .collect()
 }
 
-/// The stones `other` had before its last move, for each move that could
-/// have led here without closing a mill (and so without a removal).
-fn predecessors(mover: Bitboard, other: Bitboard) -> Vec<Bitboard> {
+/// Calls `found` with the stones `other` had before its last move, for
+/// each move that could have led here without closing a mill (and so
+/// without a removal).
+#[inline]
+fn for_each_predecessor(mover: Bitboard, other: Bitboard, mut found: impl FnMut(Bitboard)) {
     let tables = Rules::default().variant.tables();
     let empty = !(mover | other);
     let flies = other.len() == 3;
-    let mut found = Vec::new();
     for to in other {
         if tables.closes_mill(other.without(to), to) {
             continue;
@@ -284,8 +341,7 @@ fn predecessors(mover: Bitboard, other: Bitboard) -> Vec<Bitboard> {
             tables.neighbors(to) & empty
         };
         for from in origins {
-            found.push(other.without(to).with(from));
+            found(other.without(to).with(from));
         }
     }
-    found
 }

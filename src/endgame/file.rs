@@ -1,10 +1,24 @@
-//! The database file: a fixed header made for bytemuck, then one `u16`
-//! entry per index of the sector. Files are written to a temporary name
-//! and renamed when complete, and checked whole before use.
+//! The database file, one byte per index.
+//!
+//! ```text
+//! header            112 bytes (made for bytemuck), with its own checksum
+//! entries           one byte per index (see `to_byte`), padded to 8 bytes
+//! exceptions        (index, value) pairs of u64, sorted, for the values a
+//!                   byte cannot hold
+//! block checksums   one u64 per 64 KiB of entries
+//! ```
+//!
+//! Opening a file checks the header, the length, the exceptions and the
+//! table of block checksums, which takes no time whatever the size. The
+//! entries themselves are checked a block at a time when first read, so
+//! the engine starts at once on many gigabytes of databases yet never uses
+//! a damaged value; [`SectorFile::verify`] checks every block. Files are
+//! written to a temporary name and renamed when complete.
 
 use std::fs;
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 use bytemuck::{Pod, Zeroable};
 
@@ -15,9 +29,11 @@ use crate::error::{DbError, DbProblem};
 
 const MAGIC: [u8; 8] = *b"MORRISDB";
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// Variant code of Nine Men's Morris in the header.
 const NINE: u8 = 0;
+/// Entries per checksummed block.
+const BLOCK: usize = 1 << 16;
 
 /// The file header, in the byte order of the machine that wrote it.
 #[repr(C)]
@@ -39,17 +55,87 @@ pub struct Header {
     pub placement_counts: [u64; 3],
     /// The longest distance of a win.
     pub longest_win: u32,
-    reserved: u32,
-    checksum: u64,
+    /// The longest distance of a loss.
+    pub longest_loss: u32,
+    /// Values too far for a byte, kept in the exceptions table.
+    pub exceptions: u64,
+    exceptions_checksum: u64,
+    block_sums_checksum: u64,
+    header_checksum: u64,
 }
 
 const HEADER_BYTES: usize = std::mem::size_of::<Header>();
 
-/// FNV-1a over the payload: cheap, and enough to catch a damaged file.
+/// A checksum of 64-bit words (FNV-1a over words, then mixed): cheap, and
+/// enough to catch a damaged file.
 fn checksum(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
-        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    let mut chunks = bytes.chunks_exact(8);
+    let mut hash = 0xcbf2_9ce4_8422_2325u64 ^ bytes.len() as u64;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        hash = (hash ^ word).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    for &byte in chunks.remainder() {
+        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash ^ hash >> 29
+}
+
+/// A byte: 0 no position, 1 draw, 2 + d a win at distance d, 129 + d a
+/// loss at d; `EXCEPTION` sends to the exceptions table.
+const DRAW_BYTE: u8 = 1;
+const WIN_BYTE: u8 = 2;
+const LOSS_BYTE: u8 = 129;
+const EXCEPTION: u8 = 255;
+
+/// The byte of an encoded value (see [`DbValue::encode`]).
+fn to_byte(entry: u16) -> u8 {
+    match DbValue::decode(entry) {
+        None => 0,
+        Some(value) => match value.outcome {
+            DbOutcome::Draw => DRAW_BYTE,
+            DbOutcome::Win if value.distance < u16::from(LOSS_BYTE - WIN_BYTE) => {
+                WIN_BYTE + value.distance as u8
+            }
+            DbOutcome::Loss if value.distance < u16::from(EXCEPTION - LOSS_BYTE) => {
+                LOSS_BYTE + value.distance as u8
+            }
+            DbOutcome::Win | DbOutcome::Loss => EXCEPTION,
+        },
+    }
+}
+
+/// The value of a byte other than `EXCEPTION`.
+fn from_byte(byte: u8) -> Option<DbValue> {
+    match byte {
+        0 => None,
+        DRAW_BYTE => Some(DbValue::draw()),
+        b if b < LOSS_BYTE => Some(DbValue::win(u16::from(b - WIN_BYTE))),
+        b => Some(DbValue::loss(u16::from(b - LOSS_BYTE))),
+    }
+}
+
+/// Where the parts of a file of `entries` entries and `exceptions`
+/// exceptions begin, and its length.
+struct Layout {
+    exceptions_at: usize,
+    block_sums_at: usize,
+    blocks: usize,
+    len: usize,
+}
+
+impl Layout {
+    fn new(entries: usize, exceptions: usize) -> Layout {
+        let exceptions_at = (HEADER_BYTES + entries).next_multiple_of(8);
+        let block_sums_at = exceptions_at + 16 * exceptions;
+        let blocks = entries.div_ceil(BLOCK);
+        Layout {
+            exceptions_at,
+            block_sums_at,
+            blocks,
+            len: block_sums_at + 8 * blocks,
+        }
+    }
 }
 
 /// The file name of a sector.
@@ -77,29 +163,54 @@ pub fn write_sector(dir: &Path, built: &BuiltSector) -> Result<Header, DbError> 
     header.mover = built.sector.mover as u8;
     header.other = built.sector.other as u8;
     header.entries = built.values.len() as u64;
-    for (index, &entry) in built.values.iter().enumerate() {
-        let Some(value) = DbValue::decode(entry) else {
-            continue;
-        };
-        let slot = match value.outcome {
-            DbOutcome::Win => 0,
-            DbOutcome::Draw => 1,
-            DbOutcome::Loss => 2,
-        };
-        let (mover, other) = built.sector.decode(index as u64);
-        let orbit = 16 / u64::from(built.sector.canonical(mover, other).stabilizer);
-        header.class_counts[slot] += 1;
-        header.placement_counts[slot] += orbit;
-        if value.outcome == DbOutcome::Win {
-            header.longest_win = header.longest_win.max(u32::from(value.distance));
+    let mut bytes = vec![0u8; built.values.len()];
+    let mut exceptions: Vec<[u64; 2]> = Vec::new();
+    for class in 0..built.sector.class_count() {
+        for (index, mover, other) in built.sector.canonical_positions(class) {
+            let entry = built.values[index as usize];
+            let Some(value) = DbValue::decode(entry) else {
+                continue;
+            };
+            let slot = match value.outcome {
+                DbOutcome::Win => 0,
+                DbOutcome::Draw => 1,
+                DbOutcome::Loss => 2,
+            };
+            header.class_counts[slot] += 1;
+            let stabilizer = built.sector.canonical(mover, other).stabilizer;
+            header.placement_counts[slot] += 16 / u64::from(stabilizer);
+            let distance = u32::from(value.distance);
+            match value.outcome {
+                DbOutcome::Win => header.longest_win = header.longest_win.max(distance),
+                DbOutcome::Loss => header.longest_loss = header.longest_loss.max(distance),
+                DbOutcome::Draw => {}
+            }
+            let byte = to_byte(entry);
+            if byte == EXCEPTION {
+                exceptions.push([index, u64::from(entry)]);
+            }
+            bytes[index as usize] = byte;
         }
     }
-    let payload: &[u8] = bytemuck::cast_slice(&built.values);
-    header.checksum = checksum(payload);
+    let layout = Layout::new(bytes.len(), exceptions.len());
+    let block_sums: Vec<u64> = bytes.chunks(BLOCK).map(checksum).collect();
+    header.exceptions = exceptions.len() as u64;
+    header.exceptions_checksum = checksum(bytemuck::cast_slice(&exceptions));
+    header.block_sums_checksum = checksum(bytemuck::cast_slice(&block_sums));
+    header.header_checksum = checksum(bytemuck::bytes_of(&header));
+    let padding = layout.exceptions_at - HEADER_BYTES - bytes.len();
     let partial = path.with_extension("partial");
-    let mut file = fs::File::create(&partial).map_err(io)?;
-    file.write_all(bytemuck::bytes_of(&header)).map_err(io)?;
-    file.write_all(payload).map_err(io)?;
+    let file = fs::File::create(&partial).map_err(io)?;
+    let mut out = BufWriter::new(&file);
+    out.write_all(bytemuck::bytes_of(&header)).map_err(io)?;
+    out.write_all(&bytes).map_err(io)?;
+    out.write_all(&[0; 8][..padding]).map_err(io)?;
+    out.write_all(bytemuck::cast_slice(&exceptions))
+        .map_err(io)?;
+    out.write_all(bytemuck::cast_slice(&block_sums))
+        .map_err(io)?;
+    out.flush().map_err(io)?;
+    drop(out);
     file.sync_all().map_err(io)?;
     drop(file);
     fs::rename(&partial, &path).map_err(io)?;
@@ -110,7 +221,7 @@ enum Storage {
     #[cfg(feature = "mmap")]
     Mapped(memmap2::Mmap),
     #[cfg(not(feature = "mmap"))]
-    Owned(Vec<u16>),
+    Owned(Vec<u64>),
 }
 
 impl Storage {
@@ -124,8 +235,13 @@ impl Storage {
     }
 }
 
-/// A checked sector file, mapped into memory (or read, without the `mmap`
-/// feature).
+/// A block's state: not read yet, checked, or damaged.
+const UNCHECKED: u8 = 0;
+const GOOD: u8 = 1;
+const DAMAGED: u8 = 2;
+
+/// A sector file, mapped into memory (or read, without the `mmap`
+/// feature), its entries checked as they are first read.
 pub struct SectorFile {
     /// The header.
     pub header: Header,
@@ -134,11 +250,14 @@ pub struct SectorFile {
     /// Where it came from.
     pub path: PathBuf,
     storage: Storage,
+    layout: Layout,
+    blocks: Vec<AtomicU8>,
+    damaged: AtomicBool,
 }
 
 impl SectorFile {
-    /// Opens and checks a sector file: magic, version, rules, sector,
-    /// length and checksum.
+    /// Opens a sector file and checks all but its entries: magic, version,
+    /// rules, sector, length, the header, exceptions and block checksums.
     ///
     /// # Errors
     ///
@@ -164,6 +283,13 @@ impl SectorFile {
                 expected: VERSION,
             }));
         }
+        let unsummed = Header {
+            header_checksum: 0,
+            ..header
+        };
+        if checksum(bytemuck::bytes_of(&unsummed)) != header.header_checksum {
+            return Err(error(DbProblem::Checksum));
+        }
         if header.variant != NINE || header.flying != 1 {
             return Err(error(DbProblem::Rules));
         }
@@ -181,22 +307,35 @@ impl SectorFile {
         if path.file_name().and_then(|n| n.to_str()) != Some(sector_file_name(sector).as_str()) {
             return Err(bad_sector());
         }
-        let expected = 2 * sector.len();
-        let payload = &bytes[HEADER_BYTES..];
-        if header.entries != sector.len() || payload.len() as u64 != expected {
+        let exceptions = usize::try_from(header.exceptions).unwrap_or(usize::MAX);
+        if header.entries != sector.len() || exceptions > sector.len() as usize {
+            return Err(bad_sector());
+        }
+        let layout = Layout::new(sector.len() as usize, exceptions);
+        if bytes.len() != layout.len {
             return Err(error(DbProblem::Length {
-                expected,
-                found: payload.len() as u64,
+                expected: layout.len as u64,
+                found: bytes.len() as u64,
             }));
         }
-        if checksum(payload) != header.checksum {
+        let exceptions_bytes = &bytes[layout.exceptions_at..layout.block_sums_at];
+        let block_sums_bytes = &bytes[layout.block_sums_at..];
+        if checksum(exceptions_bytes) != header.exceptions_checksum
+            || checksum(block_sums_bytes) != header.block_sums_checksum
+        {
             return Err(error(DbProblem::Checksum));
         }
+        let blocks = (0..layout.blocks)
+            .map(|_| AtomicU8::new(UNCHECKED))
+            .collect();
         Ok(SectorFile {
             header,
             sector,
             path: path.to_owned(),
             storage,
+            layout,
+            blocks,
+            damaged: AtomicBool::new(false),
         })
     }
 
@@ -215,16 +354,142 @@ impl SectorFile {
         use std::io::Read;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes)?;
-        let mut words = vec![0u16; bytes.len().div_ceil(2)];
-        bytemuck::cast_slice_mut::<u16, u8>(&mut words)[..bytes.len()].copy_from_slice(&bytes);
+        let mut words = vec![0u64; bytes.len().div_ceil(8)];
+        bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..bytes.len()].copy_from_slice(&bytes);
         Ok(Storage::Owned(words))
     }
 
-    /// The entry at `index`, if the index is inside the sector.
+    /// The entries of one block.
+    fn block(&self, block: usize) -> &[u8] {
+        let start = HEADER_BYTES + block * BLOCK;
+        let end = (start + BLOCK).min(HEADER_BYTES + self.sector.len() as usize);
+        &self.storage.bytes()[start..end]
+    }
+
+    /// The checksum the file gives for a block.
+    fn block_sum(&self, block: usize) -> u64 {
+        let at = self.layout.block_sums_at + 8 * block;
+        u64::from_ne_bytes(
+            self.storage.bytes()[at..at + 8]
+                .try_into()
+                .expect("eight bytes"),
+        )
+    }
+
+    /// Whether a block's entries match their checksum, checking it the
+    /// first time.
     #[inline]
-    pub fn entry(&self, index: u64) -> Option<u16> {
-        let offset = HEADER_BYTES + 2 * usize::try_from(index).ok()?;
-        let pair = self.storage.bytes().get(offset..offset + 2)?;
-        Some(u16::from_ne_bytes([pair[0], pair[1]]))
+    fn block_is_good(&self, block: usize) -> bool {
+        match self.blocks[block].load(Ordering::Relaxed) {
+            GOOD => true,
+            DAMAGED => false,
+            _ => {
+                let good = checksum(self.block(block)) == self.block_sum(block);
+                self.blocks[block].store(if good { GOOD } else { DAMAGED }, Ordering::Relaxed);
+                if !good {
+                    self.damaged.store(true, Ordering::Relaxed);
+                }
+                good
+            }
+        }
+    }
+
+    /// Checks every block, and fails at the first damaged one.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError`] with [`DbProblem::Checksum`] for a damaged file.
+    pub fn verify(&self) -> Result<(), DbError> {
+        if (0..self.layout.blocks).all(|block| self.block_is_good(block)) {
+            Ok(())
+        } else {
+            Err(DbError {
+                path: self.path.clone(),
+                problem: DbProblem::Checksum,
+            })
+        }
+    }
+
+    /// Whether a damaged block was met (its values are not used).
+    pub fn is_damaged(&self) -> bool {
+        self.damaged.load(Ordering::Relaxed)
+    }
+
+    /// The value at `index`: `None` outside the sector, for an index that
+    /// is not a position, or in a damaged block.
+    #[inline]
+    pub fn value(&self, index: u64) -> Option<DbValue> {
+        let index = usize::try_from(index).ok()?;
+        if index >= self.sector.len() as usize || !self.block_is_good(index / BLOCK) {
+            return None;
+        }
+        let byte = self.storage.bytes()[HEADER_BYTES + index];
+        if byte != EXCEPTION {
+            return from_byte(byte);
+        }
+        let table: &[[u64; 2]] = bytemuck::cast_slice(
+            &self.storage.bytes()[self.layout.exceptions_at..self.layout.block_sums_at],
+        );
+        let at = table
+            .binary_search_by_key(&(index as u64), |pair| pair[0])
+            .ok()?;
+        DbValue::decode(table[at][1] as u16)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_value_survives_its_byte_or_the_exceptions() {
+        for outcome in [DbOutcome::Win, DbOutcome::Loss] {
+            for distance in 0..400 {
+                let value = DbValue { outcome, distance };
+                let byte = to_byte(value.encode());
+                if byte != EXCEPTION {
+                    assert_eq!(from_byte(byte), Some(value));
+                }
+            }
+        }
+        assert_eq!(
+            from_byte(to_byte(DbValue::draw().encode())),
+            Some(DbValue::draw())
+        );
+        assert_eq!(to_byte(0), 0);
+        assert_eq!(to_byte(DbValue::win(126).encode()), LOSS_BYTE - 1);
+        assert_eq!(to_byte(DbValue::win(127).encode()), EXCEPTION);
+        assert_eq!(to_byte(DbValue::loss(125).encode()), LOSS_BYTE + 125);
+        assert_eq!(to_byte(DbValue::loss(126).encode()), EXCEPTION);
+    }
+
+    #[test]
+    fn a_sector_with_far_values_reads_back_through_its_exceptions() {
+        let sector = SectorIndex::new(3, 3);
+        let dir = std::env::temp_dir().join(format!("morris-file-test-{}", std::process::id()));
+        fs::create_dir_all(&dir).expect("folder");
+        // Every canonical index gets a value, some far beyond a byte.
+        let mut values = vec![0u16; sector.len() as usize];
+        for class in 0..sector.class_count() {
+            for (index, _, _) in sector.canonical_positions(class) {
+                let distance = (index % 700) as u16;
+                values[index as usize] = match index % 3 {
+                    0 => DbValue::win(distance),
+                    1 => DbValue::loss(distance),
+                    _ => DbValue::draw(),
+                }
+                .encode();
+            }
+        }
+        let built = BuiltSector { sector, values };
+        let header = write_sector(&dir, &built).expect("written");
+        assert!(header.exceptions > 0);
+        let file = SectorFile::open(&dir.join(sector_file_name(sector))).expect("opened");
+        file.verify().expect("intact");
+        for (index, &entry) in built.values.iter().enumerate() {
+            assert_eq!(file.value(index as u64), DbValue::decode(entry));
+        }
+        assert_eq!(file.value(sector.len()), None);
+        fs::remove_dir_all(&dir).expect("cleaned");
     }
 }

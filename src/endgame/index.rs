@@ -16,12 +16,16 @@
 //! the mover's stones canonical, and among those (when the mover's stones
 //! are themselves symmetric) the one that gives the other stones the least
 //! rank. Indices of non-canonical forms exist but are never used.
+//!
+//! Generation ranks every position it takes a move back into, so ranking
+//! is table-driven: a set is ranked a byte of the board (a ring) at a time,
+//! and the symmetries that make the mover's stones canonical are looked up
+//! by their rank rather than tried all sixteen.
 
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
 
 use crate::bitboard::Bitboard;
 use crate::symmetry::Symmetry;
-use crate::types::Square;
 
 /// `BINOMIAL[n][k]` = C(n, k) for n, k up to 24.
 static BINOMIAL: [[u64; 25]; 25] = {
@@ -45,39 +49,134 @@ pub fn binomial(n: usize, k: usize) -> u64 {
     if k > n { 0 } else { BINOMIAL[n][k] }
 }
 
+/// Byte-wide tables for packing, unpacking and ranking sets of points.
+struct ByteTables {
+    /// `pack[w][x]`: the bits of `x` at the set bits of `w`, moved down
+    /// next to each other (a byte of `pext`).
+    pack: Vec<[u8; 256]>,
+    /// `unpack[w][x]`: the low bits of `x` spread over the set bits of `w`
+    /// (a byte of `pdep`).
+    unpack: Vec<[u8; 256]>,
+    /// `colex[b][below][x]`: what the bits of byte `b` (value `x`) add to
+    /// the colex rank of a set with `below` points in the bytes before.
+    colex: Vec<[[u32; 256]; 25]>,
+}
+
+static BYTES: LazyLock<ByteTables> = LazyLock::new(|| {
+    let mut pack = vec![[0u8; 256]; 256];
+    let mut unpack = vec![[0u8; 256]; 256];
+    for w in 0..256usize {
+        for x in 0..256usize {
+            let (mut packed, mut spread, mut next) = (0u8, 0u8, 0);
+            for bit in (0..8).filter(|bit| w >> bit & 1 == 1) {
+                packed |= ((x >> bit & 1) as u8) << next;
+                spread |= ((x >> next & 1) as u8) << bit;
+                next += 1;
+            }
+            pack[w][x] = packed;
+            unpack[w][x] = spread;
+        }
+    }
+    let mut colex = vec![[[0u32; 256]; 25]; 3];
+    for (byte, table) in colex.iter_mut().enumerate() {
+        for (below, row) in table.iter_mut().enumerate() {
+            for (x, rank) in row.iter_mut().enumerate() {
+                let points = (0..8).filter(|bit| x >> bit & 1 == 1);
+                *rank = points
+                    .enumerate()
+                    .map(|(i, bit)| binomial(8 * byte + bit, below + i + 1) as u32)
+                    .sum();
+            }
+        }
+    }
+    ByteTables {
+        pack,
+        unpack,
+        colex,
+    }
+});
+
+/// The bytes (rings) of a 24-bit mask.
+#[inline]
+fn ring_bytes(bits: u32) -> [usize; 3] {
+    [0, 8, 16].map(|shift| (bits >> shift & 0xFF) as usize)
+}
+
+/// The colex rank of `set` among the sets of its size.
+#[inline]
+fn colex_rank(set: u32) -> u64 {
+    let colex = &BYTES.colex;
+    let [b0, b1, b2] = ring_bytes(set);
+    let below1 = b0.count_ones() as usize;
+    let below2 = below1 + b1.count_ones() as usize;
+    u64::from(colex[0][0][b0] + colex[1][below1][b1] + colex[2][below2][b2])
+}
+
+/// The set of `size` points with colex rank `rank`, as a mask.
+fn colex_unrank(mut rank: u64, size: usize) -> u32 {
+    let mut set = 0;
+    let mut p = 24;
+    for i in (1..=size).rev() {
+        // The largest p with C(p, i) <= rank; it falls as i does.
+        p -= 1;
+        while binomial(p, i) > rank {
+            p -= 1;
+        }
+        rank -= binomial(p, i);
+        set |= 1 << p;
+    }
+    set
+}
+
+/// The points of `set` that lie in `within`, numbered as `within`'s points
+/// in order (the set brought down onto 0, 1, 2, ...).
+#[inline]
+fn pack(set: u32, within: u32) -> u32 {
+    let bytes = &*BYTES;
+    let (s, w) = (ring_bytes(set), ring_bytes(within));
+    let mut packed = 0;
+    let mut shift = 0;
+    for ring in 0..3 {
+        packed |= u32::from(bytes.pack[w[ring]][s[ring]]) << shift;
+        shift += w[ring].count_ones();
+    }
+    packed
+}
+
+/// The inverse of [`pack`]: points 0, 1, 2, ... of `packed` placed on the
+/// points of `within` in order.
+#[inline]
+fn unpack(mut packed: u32, within: u32) -> u32 {
+    let bytes = &*BYTES;
+    let w = ring_bytes(within);
+    let mut set = 0;
+    for (ring, &byte) in w.iter().enumerate() {
+        set |= u32::from(bytes.unpack[byte][(packed & 0xFF) as usize]) << (8 * ring);
+        packed >>= byte.count_ones();
+    }
+    set
+}
+
 /// The colex rank of `set` among the sets of its size, counting only the
 /// points of `within` (a set inside `within`, numbered as `within`'s points
 /// in order).
 #[inline]
 pub fn rank_within(set: Bitboard, within: Bitboard) -> u64 {
-    let mut rank = 0;
-    for (i, sq) in set.iter().enumerate() {
-        let below = Bitboard(within.0 & ((1u32 << sq as u32) - 1)).len() as usize;
-        rank += binomial(below, i + 1);
-    }
-    rank
+    colex_rank(pack(set.0, within.0))
 }
 
 /// The set of `size` points of `within` with colex rank `rank`.
-pub fn unrank_within(mut rank: u64, size: usize, within: Bitboard) -> Bitboard {
-    let points: Vec<Square> = within.iter().collect();
-    let mut set = Bitboard::EMPTY;
-    for i in (1..=size).rev() {
-        // The largest position p with C(p, i) <= rank.
-        let mut p = i - 1;
-        while p + 1 < points.len() && binomial(p + 1, i) <= rank {
-            p += 1;
-        }
-        rank -= binomial(p, i);
-        set = set.with(points[p]);
-    }
-    set
+pub fn unrank_within(rank: u64, size: usize, within: Bitboard) -> Bitboard {
+    Bitboard(unpack(colex_unrank(rank, size), within.0))
 }
 
 /// The symmetry classes of the sets of one size.
 struct Classes {
-    /// Class number of each canonical set, by rank; `u32::MAX` otherwise.
+    /// The class of the set of each rank.
     class_of_rank: Vec<u32>,
+    /// For the set of each rank, the symmetries (bit i for
+    /// `Symmetry::ALL[i]`) that map it onto its class's canonical set.
+    to_canonical: Vec<u16>,
     /// The canonical set of each class.
     canonical: Vec<Bitboard>,
 }
@@ -86,22 +185,28 @@ fn classes(size: usize) -> &'static Classes {
     static TABLES: [OnceLock<Classes>; 25] = [const { OnceLock::new() }; 25];
     TABLES[size].get_or_init(|| {
         let count = binomial(24, size) as usize;
-        let mut class_of_rank = vec![u32::MAX; count];
+        let mut class_of_rank = vec![0u32; count];
+        let mut to_canonical = vec![0u16; count];
         let mut canonical = Vec::new();
-        for rank in 0..count as u64 {
-            let set = unrank_within(rank, size, Bitboard::FULL);
-            let least = Symmetry::ALL
-                .iter()
-                .map(|s| rank_within(s.apply_bitboard(set), Bitboard::FULL))
-                .min()
-                .unwrap_or(rank);
+        for rank in 0..count {
+            let set = unrank_within(rank as u64, size, Bitboard::FULL);
+            let images = Symmetry::ALL.map(|s| colex_rank(s.apply_bitboard(set).0) as usize);
+            let least = images.iter().copied().min().unwrap_or(rank);
             if least == rank {
-                class_of_rank[rank as usize] = canonical.len() as u32;
+                class_of_rank[rank] = canonical.len() as u32;
                 canonical.push(set);
+            } else {
+                // The least image was ranked before this set, so its class
+                // is known.
+                class_of_rank[rank] = class_of_rank[least];
             }
+            to_canonical[rank] = (0..Symmetry::NUM)
+                .filter(|&i| images[i] == least)
+                .fold(0, |mask, i| mask | 1 << i);
         }
         Classes {
             class_of_rank,
+            to_canonical,
             canonical,
         }
     })
@@ -135,9 +240,20 @@ impl SectorIndex {
         classes(self.mover)
     }
 
+    /// The number of indices of one class of the mover's stones.
+    fn per_class(self) -> u64 {
+        binomial(24 - self.mover, self.other)
+    }
+
+    /// The number of symmetry classes of the mover's stones; the indices
+    /// run class by class.
+    pub fn class_count(self) -> usize {
+        self.classes().canonical.len()
+    }
+
     /// The number of indices (canonical or not).
     pub fn len(self) -> u64 {
-        self.classes().canonical.len() as u64 * binomial(24 - self.mover, self.other)
+        self.class_count() as u64 * self.per_class()
     }
 
     /// Whether the sector is empty (it never is for 3 to 12 stones a side).
@@ -146,18 +262,20 @@ impl SectorIndex {
     }
 
     /// The canonical index of the position with these stones.
+    #[inline]
     pub fn canonical(self, mover: Bitboard, other: Bitboard) -> Canonical {
         let classes = self.classes();
-        let per_class = binomial(24 - self.mover, self.other);
+        let rank = colex_rank(mover.0) as usize;
+        let class = classes.class_of_rank[rank];
+        let free = !classes.canonical[class as usize];
+        let first = u64::from(class) * self.per_class();
+        let mut symmetries = classes.to_canonical[rank];
         let mut best = u64::MAX;
         let mut stabilizer = 0;
-        for sym in Symmetry::ALL {
-            let m = sym.apply_bitboard(mover);
-            let class = classes.class_of_rank[rank_within(m, Bitboard::FULL) as usize];
-            if class == u32::MAX {
-                continue;
-            }
-            let index = u64::from(class) * per_class + rank_within(sym.apply_bitboard(other), !m);
+        while symmetries != 0 {
+            let sym = Symmetry::ALL[symmetries.trailing_zeros() as usize];
+            symmetries &= symmetries - 1;
+            let index = first + rank_within(sym.apply_bitboard(other), free);
             if index < best {
                 best = index;
                 stabilizer = 1;
@@ -172,17 +290,57 @@ impl SectorIndex {
     }
 
     /// The stones at an index: (mover, other).
+    #[inline]
     pub fn decode(self, index: u64) -> (Bitboard, Bitboard) {
-        let per_class = binomial(24 - self.mover, self.other);
+        let per_class = self.per_class();
         let mover = self.classes().canonical[(index / per_class) as usize];
         let other = unrank_within(index % per_class, self.other, !mover);
         (mover, other)
+    }
+
+    /// The canonical positions of one class, in index order: (index,
+    /// mover, other). Every position of a class is canonical unless the
+    /// class's stones are themselves symmetric, so only those are checked.
+    pub fn canonical_positions(
+        self,
+        class: usize,
+    ) -> impl Iterator<Item = (u64, Bitboard, Bitboard)> {
+        let classes = self.classes();
+        let mover = classes.canonical[class];
+        let symmetric = classes.to_canonical[colex_rank(mover.0) as usize].count_ones() > 1;
+        let first = class as u64 * self.per_class();
+        let free = (!mover).0;
+        let top = 1u32 << (24 - self.mover);
+        // Sets of `other` points among the free ones, in increasing order
+        // as masks, which is colex order (the next is Gosper's).
+        let mut packed = (1u32 << self.other) - 1;
+        let mut index = first;
+        std::iter::from_fn(move || {
+            loop {
+                if packed >= top {
+                    return None;
+                }
+                let here = (index, mover, Bitboard(unpack(packed, free)));
+                let low = packed & packed.wrapping_neg();
+                let ripple = packed + low;
+                packed = match low {
+                    // The empty set is the only one of size 0.
+                    0 => top,
+                    _ => (((ripple ^ packed) >> 2) / low) | ripple,
+                };
+                index += 1;
+                if !symmetric || self.canonical(here.1, here.2).index == here.0 {
+                    return Some(here);
+                }
+            }
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::Square;
 
     #[test]
     fn ranks_are_a_bijection() {
@@ -199,6 +357,53 @@ mod tests {
             let set = unrank_within(rank, 4, within);
             assert!(within.is_superset(set));
             assert_eq!(rank_within(set, within), rank);
+        }
+    }
+
+    #[test]
+    fn table_ranks_match_the_definition() {
+        // The colex rank counts, for the i-th point p of the set (from 0),
+        // the C(p', i + 1) sets of the same size below it; p' numbers p
+        // among the points of `within`.
+        let slow = |set: Bitboard, within: Bitboard| -> u64 {
+            set.iter()
+                .enumerate()
+                .map(|(i, sq)| {
+                    let below = (within.0 & ((1u32 << sq as u32) - 1)).count_ones();
+                    binomial(below as usize, i + 1)
+                })
+                .sum()
+        };
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let within = Bitboard(state as u32) & Bitboard::FULL;
+            let set = Bitboard((state >> 32) as u32) & within;
+            assert_eq!(rank_within(set, within), slow(set, within));
+            let rank = slow(set, within);
+            assert_eq!(unrank_within(rank, set.len() as usize, within), set);
+        }
+    }
+
+    #[test]
+    fn canonical_positions_are_the_canonical_indices_in_order() {
+        for sector in [SectorIndex::new(3, 3), SectorIndex::new(4, 3)] {
+            let listed: Vec<u64> = (0..sector.class_count())
+                .flat_map(|class| sector.canonical_positions(class))
+                .map(|(index, mover, other)| {
+                    assert_eq!(sector.decode(index), (mover, other));
+                    index
+                })
+                .collect();
+            let canonical: Vec<u64> = (0..sector.len())
+                .filter(|&index| {
+                    let (mover, other) = sector.decode(index);
+                    sector.canonical(mover, other).index == index
+                })
+                .collect();
+            assert_eq!(listed, canonical);
         }
     }
 

@@ -13,11 +13,23 @@ mod build;
 mod file;
 mod index;
 mod probe;
+mod verify;
 
 pub use build::{BuiltSector, SmallerSectors, build_pair, sector_position};
 pub use file::{Header, SectorFile, sector_file_name, write_sector};
 pub use index::{Canonical, SectorIndex, binomial};
-pub use probe::{EndgameDb, GenerationReport, SectorRange, generate};
+pub use probe::{
+    EndgameDb, GenerationReport, SectorRange, generate, generate_pair, pair_dependencies,
+    pair_sectors,
+};
+pub use verify::{SectorCheck, check_sector, value_from_children};
+
+/// The folder where the databases are looked for and built when none is
+/// named: `morris/db` in the user's data folder (`$XDG_DATA_HOME`, or
+/// `~/.local/share`, on Linux); `None` where the system has no such folder.
+pub fn default_dir() -> Option<std::path::PathBuf> {
+    dirs::data_dir().map(|data| data.join("morris").join("db"))
+}
 
 /// Win, loss or draw for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

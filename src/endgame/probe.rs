@@ -1,7 +1,6 @@
 //! The loaded databases, probed by the search; and the generation of a
 //! whole set of sectors.
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use super::build::{SmallerSectors, build_pair};
@@ -14,10 +13,23 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::Variant;
 
+/// Sides have at most this many stones in a sector.
+const MAX_STONES: usize = 12;
+
 /// Every sector file of a folder that passed its checks.
-#[derive(Default)]
 pub struct EndgameDb {
-    sectors: HashMap<(usize, usize), SectorFile>,
+    /// By (mover, other) stones, `MAX_STONES + 1` to a row.
+    sectors: Vec<Option<SectorFile>>,
+}
+
+impl Default for EndgameDb {
+    fn default() -> EndgameDb {
+        EndgameDb {
+            sectors: (0..(MAX_STONES + 1) * (MAX_STONES + 1))
+                .map(|_| None)
+                .collect(),
+        }
+    }
 }
 
 impl EndgameDb {
@@ -40,41 +52,63 @@ impl EndgameDb {
                 continue;
             }
             match SectorFile::open(&path) {
-                Ok(file) => {
-                    db.sectors
-                        .insert((file.sector.mover, file.sector.other), file);
-                }
+                Ok(file) => db.insert(file),
                 Err(err) => rejected.push(err),
             }
         }
         Ok((db, rejected))
     }
 
+    fn insert(&mut self, file: SectorFile) {
+        let slot = file.sector.mover * (MAX_STONES + 1) + file.sector.other;
+        self.sectors[slot] = Some(file);
+    }
+
+    fn file(&self, mover: usize, other: usize) -> Option<&SectorFile> {
+        if mover > MAX_STONES || other > MAX_STONES {
+            return None;
+        }
+        self.sectors[mover * (MAX_STONES + 1) + other].as_ref()
+    }
+
+    /// The loaded sector files, smallest first.
+    pub fn files(&self) -> Vec<&SectorFile> {
+        let mut files: Vec<&SectorFile> = self.sectors.iter().flatten().collect();
+        files.sort_by_key(|f| (f.sector.mover + f.sector.other, f.sector.mover));
+        files
+    }
+
     /// The number of sectors loaded.
     pub fn len(&self) -> usize {
-        self.sectors.len()
+        self.sectors.iter().flatten().count()
     }
 
     /// Whether no sector is loaded.
     pub fn is_empty(&self) -> bool {
-        self.sectors.is_empty()
+        self.len() == 0
     }
 
     /// The headers of the loaded sectors, smallest first.
     pub fn headers(&self) -> Vec<Header> {
-        let mut headers: Vec<Header> = self.sectors.values().map(|f| f.header).collect();
-        headers.sort_by_key(|h| (h.mover + h.other, h.mover));
-        headers
+        self.files().iter().map(|f| f.header).collect()
+    }
+
+    /// The files in which a damaged block was met (whose values there are
+    /// not used).
+    pub fn damaged(&self) -> Vec<&Path> {
+        self.files()
+            .into_iter()
+            .filter(|f| f.is_damaged())
+            .map(|f| f.path.as_path())
+            .collect()
     }
 
     /// The value of the position with `mover` to move against `other`, if
     /// its sector is loaded.
     pub fn value(&self, mover: Bitboard, other: Bitboard) -> Option<DbValue> {
-        let file = self
-            .sectors
-            .get(&(mover.len() as usize, other.len() as usize))?;
+        let file = self.file(mover.len() as usize, other.len() as usize)?;
         let canonical = file.sector.canonical(mover, other);
-        DbValue::decode(file.entry(canonical.index)?)
+        file.value(canonical.index)
     }
 
     /// The value of a position, if it is one the databases hold: Nine Men's
@@ -146,8 +180,11 @@ impl EndgameDb {
 
 impl std::fmt::Debug for EndgameDb {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut sectors: Vec<&(usize, usize)> = self.sectors.keys().collect();
-        sectors.sort();
+        let sectors: Vec<String> = self
+            .files()
+            .iter()
+            .map(|f| format!("{}-{}", f.sector.mover, f.sector.other))
+            .collect();
         f.debug_struct("EndgameDb")
             .field("sectors", &sectors)
             .finish()
@@ -200,6 +237,112 @@ impl SectorRange {
     }
 }
 
+impl SectorRange {
+    /// The pairs of `pairs` grouped in waves by their stones in all: a
+    /// pair's removals lead only to pairs of earlier waves, so the pairs of
+    /// one wave can be built at once, on as many machines.
+    pub fn waves(self) -> Vec<Vec<(usize, usize)>> {
+        let mut waves: Vec<Vec<(usize, usize)>> = Vec::new();
+        for (a, b) in self.pairs() {
+            match waves.last_mut() {
+                Some(wave) if wave[0].0 + wave[0].1 == a + b => wave.push((a, b)),
+                _ => waves.push(vec![(a, b)]),
+            }
+        }
+        waves
+    }
+}
+
+/// The sectors of the pair (a, b): (a, b) and (b, a), one when a = b.
+pub fn pair_sectors(a: usize, b: usize) -> Vec<SectorIndex> {
+    if a == b {
+        vec![SectorIndex::new(a, b)]
+    } else {
+        vec![SectorIndex::new(a, b), SectorIndex::new(b, a)]
+    }
+}
+
+/// The pairs the removals of pair (a, b) lead to: one stone fewer on
+/// either side, while both keep three.
+pub fn pair_dependencies(a: usize, b: usize) -> Vec<(usize, usize)> {
+    let mut pairs: Vec<(usize, usize)> = [(a - 1, b), (a, b - 1)]
+        .into_iter()
+        .filter(|&(x, y)| x >= 3 && y >= 3)
+        .map(|(x, y)| (x.min(y), x.max(y)))
+        .collect();
+    pairs.dedup();
+    pairs
+}
+
+/// Opens and checks in full the files of `sectors` in `dir`: the files,
+/// or the names of those missing or not valid.
+fn open_verified(dir: &Path, sectors: &[SectorIndex]) -> Result<Vec<SectorFile>, Vec<String>> {
+    let mut files = Vec::new();
+    let mut missing = Vec::new();
+    for &sector in sectors {
+        let path = dir.join(sector_file_name(sector));
+        match SectorFile::open(&path).and_then(|file| file.verify().map(|()| file)) {
+            Ok(file) => files.push(file),
+            Err(_) => missing.push(format!("{}-{}", sector.mover, sector.other)),
+        }
+    }
+    if missing.is_empty() {
+        Ok(files)
+    } else {
+        Err(missing)
+    }
+}
+
+/// Builds the pair (a, b) in `dir` from the smaller sectors there, unless
+/// both its files are present and valid (then they are kept).
+/// `progress` hears of each batch of decided positions; `done` of each
+/// sector finished.
+///
+/// # Errors
+///
+/// [`DbProblem::Missing`] naming the smaller sectors not there or not
+/// valid; a file that cannot be written.
+pub fn generate_pair(
+    dir: &Path,
+    (a, b): (usize, usize),
+    progress: &(dyn Fn(u64) + Sync),
+    mut done: impl FnMut(&GenerationReport),
+) -> Result<(), DbError> {
+    let io = |e: std::io::Error| DbError {
+        path: dir.to_owned(),
+        problem: DbProblem::Io(e.to_string()),
+    };
+    std::fs::create_dir_all(dir).map_err(io)?;
+    if let Ok(files) = open_verified(dir, &pair_sectors(a, b)) {
+        for file in files {
+            done(&GenerationReport {
+                header: file.header,
+                reused: true,
+            });
+        }
+        return Ok(());
+    }
+    let needed: Vec<SectorIndex> = pair_dependencies(a, b)
+        .into_iter()
+        .flat_map(|(x, y)| pair_sectors(x, y))
+        .collect();
+    let mut smaller = EndgameDb::default();
+    for file in open_verified(dir, &needed).map_err(|missing| DbError {
+        path: dir.to_owned(),
+        problem: DbProblem::Missing(missing),
+    })? {
+        smaller.insert(file);
+    }
+    for built in build_pair(a, b, &smaller, progress) {
+        let header = write_sector(dir, &built)?;
+        done(&GenerationReport {
+            header,
+            reused: false,
+        });
+    }
+    Ok(())
+}
+
 /// Builds, in `dir`, every sector of `range`, smallest first, a pair
 /// (a, b) and (b, a) at a time; sectors whose files are present and valid
 /// are kept. `progress` hears of each batch of decided positions; `done`
@@ -214,45 +357,8 @@ pub fn generate(
     progress: &(dyn Fn(u64) + Sync),
     mut done: impl FnMut(&GenerationReport),
 ) -> Result<(), DbError> {
-    std::fs::create_dir_all(dir).map_err(|e| DbError {
-        path: dir.to_owned(),
-        problem: DbProblem::Io(e.to_string()),
-    })?;
-    let mut db = EndgameDb::default();
-    for (a, b) in range.pairs() {
-        let sectors = if a == b {
-            vec![(a, b)]
-        } else {
-            vec![(a, b), (b, a)]
-        };
-        let existing: Vec<Option<SectorFile>> = sectors
-            .iter()
-            .map(|&(m, o)| {
-                SectorFile::open(&dir.join(sector_file_name(SectorIndex::new(m, o)))).ok()
-            })
-            .collect();
-        if existing.iter().all(Option::is_some) {
-            for file in existing.into_iter().flatten() {
-                done(&GenerationReport {
-                    header: file.header,
-                    reused: true,
-                });
-                db.sectors
-                    .insert((file.sector.mover, file.sector.other), file);
-            }
-            continue;
-        }
-        for built in build_pair(a, b, &db, progress) {
-            let header = write_sector(dir, &built)?;
-            done(&GenerationReport {
-                header,
-                reused: false,
-            });
-            let path = dir.join(sector_file_name(built.sector));
-            let file = SectorFile::open(&path)?;
-            db.sectors
-                .insert((built.sector.mover, built.sector.other), file);
-        }
+    for pair in range.pairs() {
+        generate_pair(dir, pair, progress, &mut done)?;
     }
     Ok(())
 }

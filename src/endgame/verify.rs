@@ -1,0 +1,121 @@
+//! Checking stored values against the values of their successors: a value
+//! is right when it is what one ply of minimax over the children's stored
+//! values gives.
+
+use rayon::prelude::*;
+
+use super::build::sector_position;
+use super::index::SectorIndex;
+use super::probe::EndgameDb;
+use super::{DbOutcome, DbValue};
+
+/// What checking one sector found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SectorCheck {
+    /// Positions whose value was checked.
+    pub checked: u64,
+    /// Indices whose stored value differs from their children's verdict
+    /// (the first few).
+    pub wrong: Vec<u64>,
+    /// How many were wrong in all.
+    pub wrong_count: u64,
+    /// Positions left unchecked because a child's sector is not loaded.
+    pub unknown: u64,
+}
+
+/// The most wrong indices a [`SectorCheck`] lists.
+const LISTED: usize = 10;
+
+/// The value one ply of minimax over the stored values of its children
+/// gives the position `mover` to move against `other` (a removal counts
+/// as distance one, whatever follows); `None` if a child is not stored.
+pub fn value_from_children(
+    db: &EndgameDb,
+    mover: crate::Bitboard,
+    other: crate::Bitboard,
+) -> Option<DbValue> {
+    let pos = sector_position(mover, other);
+    let mut best: Option<DbValue> = None;
+    for mv in pos.legal_moves() {
+        let mut child = pos;
+        child.play_unchecked(mv);
+        let theirs = if child.side_to_move_is_short() {
+            DbValue::loss(0)
+        } else {
+            db.probe(&child)?
+        };
+        let distance = if mv.removal.is_some() {
+            1
+        } else {
+            theirs.distance + 1
+        };
+        let ours = match theirs.outcome {
+            DbOutcome::Loss => DbValue::win(distance),
+            DbOutcome::Win => DbValue::loss(distance),
+            DbOutcome::Draw => DbValue::draw(),
+        };
+        best = Some(match best {
+            Some(held) if preference(held) <= preference(ours) => held,
+            _ => ours,
+        });
+    }
+    // No move: blocked, lost at once.
+    Some(best.unwrap_or(DbValue::loss(0)))
+}
+
+/// Orders values for the side choosing: the nearest win, a draw, the
+/// furthest loss.
+fn preference(value: DbValue) -> (u8, i32) {
+    match value.outcome {
+        DbOutcome::Win => (0, i32::from(value.distance)),
+        DbOutcome::Draw => (1, 0),
+        DbOutcome::Loss => (2, -i32::from(value.distance)),
+    }
+}
+
+/// Checks the stored values of `sector` against their children: every
+/// canonical position, or about `sample` of them spread evenly over the
+/// sector. `progress` hears of each class of the mover's stones done.
+pub fn check_sector(
+    db: &EndgameDb,
+    sector: SectorIndex,
+    sample: Option<u64>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> SectorCheck {
+    // Every `stride`-th index of each class is looked at.
+    let stride = sample.map_or(1, |n| (sector.len() / n.max(1)).max(1));
+    (0..sector.class_count())
+        .into_par_iter()
+        .map(|class| {
+            let mut check = SectorCheck::default();
+            for (index, mover, other) in sector.canonical_positions(class) {
+                if index % stride != 0 {
+                    continue;
+                }
+                let stored = db.value(mover, other);
+                match (stored, value_from_children(db, mover, other)) {
+                    (Some(stored), Some(expected)) => {
+                        check.checked += 1;
+                        if stored != expected {
+                            check.wrong_count += 1;
+                            if check.wrong.len() < LISTED {
+                                check.wrong.push(index);
+                            }
+                        }
+                    }
+                    _ => check.unknown += 1,
+                }
+            }
+            progress(1);
+            check
+        })
+        .reduce(SectorCheck::default, |mut a, b| {
+            a.checked += b.checked;
+            a.wrong_count += b.wrong_count;
+            a.unknown += b.unknown;
+            a.wrong.extend(b.wrong);
+            a.wrong.sort_unstable();
+            a.wrong.truncate(LISTED);
+            a
+        })
+}
