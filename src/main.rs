@@ -512,12 +512,46 @@ fn db_stats(dir: &std::path::Path) -> Result<()> {
     Ok(())
 }
 
+/// The end of placing solved to the databases' leaves: the outcome of the
+/// position and of each move, and what it took.
+fn probe_placing(pos: &Position, db: &morris::endgame::EndgameDb) -> Result<()> {
+    use morris::endgame::{DbOutcome, PlacingSolver, Unsolved};
+    let word = |outcome| match outcome {
+        DbOutcome::Win => "win",
+        DbOutcome::Draw => "draw",
+        DbOutcome::Loss => "loss",
+    };
+    let start = Instant::now();
+    let mut solver = PlacingSolver::new(db, None, None);
+    let moves = pos.legal_moves();
+    // Without limits the solver fails only on a sector it lacks.
+    let unknown = |_: Unsolved| {
+        anyhow::anyhow!("the end of placing reaches sectors that are not in the databases")
+    };
+    let solved = solver.solve_moves(pos, &moves).map_err(unknown)?;
+    let outcome = solver.solve(pos).map_err(unknown)?;
+    out!(
+        "position: {} (end of placing solved: {} nodes, {} ms)",
+        word(outcome),
+        solver.nodes(),
+        start.elapsed().as_millis()
+    );
+    out!("moves (the outcome for the side moving):");
+    for (mv, outcome) in solved {
+        out!("  {mv}: {}", word(outcome));
+    }
+    Ok(())
+}
+
 fn probe(fen: &str, dir: &std::path::Path) -> Result<()> {
     use morris::endgame::DbOutcome;
     let pos = Position::from_fen(fen, Rules::default()).context("the position")?;
     let (db, rejected) = morris::endgame::EndgameDb::open(dir)?;
     for err in rejected {
         eprintln!("skipped: {err}");
+    }
+    if Color::ALL.iter().any(|&c| pos.in_hand(c) > 0) {
+        return probe_placing(&pos, &db);
     }
     let describe = |value: Option<morris::endgame::DbValue>| match value {
         Some(v) if v.outcome == DbOutcome::Draw => "draw".to_owned(),

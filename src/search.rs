@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use arrayvec::ArrayVec;
 
-use crate::endgame::{DbOutcome, EndgameDb};
+use crate::endgame::{DbOutcome, EndgameDb, outcome_under_draw_rule};
 use crate::eval::{STONE, evaluate};
 use crate::limits::{SearchLimits, TimeManager};
 use crate::moves::{MAX_MOVES, Move, MoveList};
@@ -151,6 +151,18 @@ pub enum SearchEvent {
         mv: Move,
         /// Its place in the root move order, from 1.
         number: u32,
+    },
+    /// The end of placing was solved to the databases' leaves before the
+    /// search: only the moves that keep the best outcome are searched.
+    PlacingSolved {
+        /// The outcome for the side to move.
+        outcome: DbOutcome,
+        /// The moves that keep it.
+        kept: usize,
+        /// The moves there were.
+        of: usize,
+        /// Nodes of the solving search.
+        nodes: u64,
     },
     /// The search failed (a thread panicked); a best move still follows.
     Failed {
@@ -809,15 +821,13 @@ impl<'a> Worker<'a> {
         let value = self.ctx.endgame.as_ref()?.probe(pos)?;
         self.ctx.dbhits.fetch_add(1, Ordering::Relaxed);
         let distance = i32::from(value.distance);
-        let in_time = pos
-            .rules()
-            .draw_plies()
-            .is_none_or(|limit| pos.plies_since_removal() + u32::from(value.distance) <= limit);
-        Some(match value.outcome {
-            DbOutcome::Win if in_time => DB_WIN - ply as i32 - distance,
-            DbOutcome::Loss if in_time => -(DB_WIN - ply as i32 - distance),
-            DbOutcome::Draw if ply == 1 => -self.draw_pressure(pos),
-            DbOutcome::Win | DbOutcome::Loss | DbOutcome::Draw => 0,
+        Some(match outcome_under_draw_rule(pos, value) {
+            DbOutcome::Win => DB_WIN - ply as i32 - distance,
+            DbOutcome::Loss => -(DB_WIN - ply as i32 - distance),
+            DbOutcome::Draw if ply == 1 && value.outcome == DbOutcome::Draw => {
+                -self.draw_pressure(pos)
+            }
+            DbOutcome::Draw => 0,
         })
     }
 

@@ -7,13 +7,14 @@ use std::time::{Duration, Instant};
 
 use rand::Rng;
 
-use crate::endgame::EndgameDb;
+use crate::endgame::{DbOutcome, EndgameDb, PlacingSolver};
 use crate::eval::STONE;
 use crate::limits::{Limit, SearchLimits, TimeManager};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::search::{RootMove, SearchContext, SearchEvent, SearchInfo, Worker};
 use crate::tt::{Bound, TranspositionTable};
+use crate::types::Color;
 
 /// What to search and how.
 #[derive(Clone, Debug)]
@@ -78,7 +79,9 @@ impl SearchRequest {
                     result.best = best;
                     result.ponder = ponder;
                 }
-                SearchEvent::CurrMove { .. } | SearchEvent::Failed { .. } => {}
+                SearchEvent::CurrMove { .. }
+                | SearchEvent::PlacingSolved { .. }
+                | SearchEvent::Failed { .. } => {}
             },
         );
         result
@@ -96,6 +99,64 @@ pub(crate) struct SearchControl {
 
 /// The full strength `Skill Level`.
 pub(crate) const MAX_SKILL: u8 = 20;
+
+/// The end of placing is solved before the search when at most this many
+/// stones are left to place (both sides together).
+const PLACING_SOLVE_PLIES: u32 = 6;
+
+/// Nodes the end-of-placing solver may take when the search has no clock.
+const PLACING_SOLVE_NODES: u64 = 5_000_000;
+
+/// The root moves that keep the best outcome of the end of placing, solved
+/// to the databases' leaves when few stones are left to place, within half
+/// the move's time; all of `moves` when it is not solved.
+fn keep_best_placing_moves(
+    root: &Position,
+    moves: Vec<Move>,
+    db: &EndgameDb,
+    time: &TimeManager,
+    start: Instant,
+    send: &mut impl FnMut(SearchEvent),
+) -> Vec<Move> {
+    let to_place = Color::ALL.map(|c| u32::from(root.in_hand(c)));
+    let to_place = to_place[0] + to_place[1];
+    if to_place == 0 || to_place > PLACING_SOLVE_PLIES {
+        return moves;
+    }
+    let budget = time.optimum().or(time.maximum());
+    let mut solver = PlacingSolver::new(
+        db,
+        budget.map(|budget| start + budget / 2),
+        budget.is_none().then_some(PLACING_SOLVE_NODES),
+    );
+    let Ok(solved) = solver.solve_moves(root, &moves) else {
+        return moves;
+    };
+    let rank = |outcome: DbOutcome| match outcome {
+        DbOutcome::Win => 2,
+        DbOutcome::Draw => 1,
+        DbOutcome::Loss => 0,
+    };
+    let Some(best) = solved
+        .iter()
+        .map(|&(_, outcome)| outcome)
+        .max_by_key(|&o| rank(o))
+    else {
+        return moves;
+    };
+    let kept: Vec<Move> = solved
+        .iter()
+        .filter(|&&(_, outcome)| outcome == best)
+        .map(|&(mv, _)| mv)
+        .collect();
+    send(SearchEvent::PlacingSolved {
+        outcome: best,
+        kept: kept.len(),
+        of: moves.len(),
+        nodes: solver.nodes(),
+    });
+    kept
+}
 
 /// Searches `request` on the calling thread and its helpers until a limit,
 /// `stop`, or (for `infinite` and `ponder`) until told; sends every
@@ -123,6 +184,14 @@ pub(crate) fn run_search(
         return;
     }
     let weakened = request.skill < MAX_SKILL;
+    let time = TimeManager::new(start, &request.limits, &request.root, request.move_overhead);
+    let root_moves = match &request.endgame {
+        // A weakened engine is meant to err.
+        Some(db) if !weakened => {
+            keep_best_placing_moves(&request.root, root_moves, db, &time, start, &mut send)
+        }
+        _ => root_moves,
+    };
     let mut limits = request.limits.clone();
     if weakened {
         limits
@@ -131,7 +200,7 @@ pub(crate) fn run_search(
     }
     tt.new_search();
     let ctx = SearchContext {
-        time: TimeManager::new(start, &limits, &request.root, request.move_overhead),
+        time,
         limits,
         tt,
         stop: Arc::clone(&control.stop),

@@ -8,6 +8,7 @@ use std::time::Duration;
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
 
 use crate::bench::{BENCH_DEPTH, run_bench};
+use crate::endgame::DbOutcome;
 use crate::engine::{BestMove, Engine, GoStart};
 use crate::error::ProtocolError;
 use crate::eval::breakdown;
@@ -532,6 +533,21 @@ impl<W: Write> Session<'_, W> {
             SearchEvent::CurrMove { depth, mv, number } => self.say(&format!(
                 "info depth {depth} currmove {mv} currmovenumber {number}"
             )),
+            SearchEvent::PlacingSolved {
+                outcome,
+                kept,
+                of,
+                nodes,
+            } => {
+                let outcome = match outcome {
+                    DbOutcome::Win => "win",
+                    DbOutcome::Draw => "draw",
+                    DbOutcome::Loss => "loss",
+                };
+                self.say(&format!(
+                    "info string end of placing solved: {outcome}; {kept} of {of} moves keep it ({nodes} nodes)"
+                ))
+            }
             SearchEvent::Failed { reason } => self.error(&format!("search failed: {reason}")),
             SearchEvent::BestMove { best, ponder } => {
                 let answer = self.engine.finish_search(best, ponder);

@@ -520,3 +520,169 @@ fn among_drawing_moves_the_engine_leaves_the_opponent_most_ways_to_lose() {
     }
     assert_eq!(checked, 6, "too few drawn positions with a choice");
 }
+
+/// The outcome of a placing position by plain minimax to the databases'
+/// leaves (no pruning, no table): 1 win, 0 draw, -1 loss for the side to
+/// move; a leaf's win or loss is a draw when its next removal comes after
+/// the N-move rule.
+fn plain_placing_minimax(db: &EndgameDb, pos: &Position) -> i8 {
+    if pos.side_to_move_is_short() {
+        return -1;
+    }
+    if pos.plies_since_removal() >= 60 {
+        return 0;
+    }
+    if pos.in_hand(Color::White) == 0 && pos.in_hand(Color::Black) == 0 {
+        let value = db.probe(pos).expect("leaf stored");
+        if pos.plies_since_removal() + u32::from(value.distance) > 60 {
+            return 0;
+        }
+        return match value.outcome {
+            DbOutcome::Win => 1,
+            DbOutcome::Draw => 0,
+            DbOutcome::Loss => -1,
+        };
+    }
+    pos.legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            -plain_placing_minimax(db, &child)
+        })
+        .max()
+        .unwrap_or(-1)
+}
+
+/// Random placing positions that end in sectors up to 4-4: `on_board`
+/// stones a side, and the rest of four in hand, White to move (Black to
+/// move with one more in hand than White).
+fn placing_positions(count: usize, seed: u64) -> Vec<Position> {
+    let mut state = seed;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut positions = Vec::new();
+    while positions.len() < count {
+        let on_board = 2 + (next() % 2) as u32;
+        let mut white = Bitboard::EMPTY;
+        let mut black = Bitboard::EMPTY;
+        while white.len() < on_board || black.len() < on_board {
+            let square = morris::Square::ALL[(next() % 24) as usize];
+            if (white | black).contains(square) {
+                continue;
+            }
+            if white.len() < on_board {
+                white = white.with(square);
+            } else {
+                black = black.with(square);
+            }
+        }
+        let hand = 4 - on_board;
+        let white_to_move = next() % 2 == 0;
+        let (side, white_hand, black_hand, white) = if white_to_move {
+            ("w", hand, hand, white)
+        } else {
+            // White has placed one more: take one of its stones back into
+            // Black's count by placing it for Black to answer.
+            ("b", hand - 1, hand, white)
+        };
+        if white_hand + black_hand == 0 {
+            continue;
+        }
+        let board = morris::endgame::sector_position(white, black).fen();
+        let board = board.split(' ').next().unwrap();
+        let plies = next() % 60;
+        let fen = format!("{board} {side} {white_hand} {black_hand} {plies} 10");
+        let pos = Position::from_fen(&fen, morris::Rules::default()).unwrap();
+        if pos.terminal_outcome().is_none() {
+            positions.push(pos);
+        }
+    }
+    positions
+}
+
+#[test]
+fn the_end_of_placing_solver_agrees_with_plain_minimax() {
+    use morris::endgame::PlacingSolver;
+    let (_, db) = database();
+    let mut outcomes = [0; 3];
+    for pos in placing_positions(60, 0x5EED) {
+        let mut solver = PlacingSolver::new(db, None, None);
+        let solved = solver.solve(&pos).unwrap();
+        let plain = plain_placing_minimax(db, &pos);
+        let expected = match plain {
+            1 => DbOutcome::Win,
+            0 => DbOutcome::Draw,
+            _ => DbOutcome::Loss,
+        };
+        assert_eq!(solved, expected, "{}", pos.fen());
+        let moves = pos.legal_moves();
+        for (mv, outcome) in solver.solve_moves(&pos, &moves).unwrap() {
+            let mut child = pos;
+            child.play_unchecked(mv);
+            let theirs = plain_placing_minimax(db, &child);
+            let ours = match -theirs {
+                1 => DbOutcome::Win,
+                0 => DbOutcome::Draw,
+                _ => DbOutcome::Loss,
+            };
+            assert_eq!(outcome, ours, "{} {mv}", pos.fen());
+            outcomes[(1 - theirs) as usize] += 1;
+        }
+    }
+    // The moves' outcomes hold each kind, so none is right by default.
+    assert!(outcomes.iter().all(|&n| n > 0), "{outcomes:?}");
+}
+
+#[test]
+fn the_engine_keeps_the_best_outcome_of_the_end_of_placing() {
+    let (dir, db) = database();
+    let mut seen = 0;
+    for pos in placing_positions(40, 0xFACE) {
+        let moves = pos.legal_moves();
+        let values: Vec<i8> = moves
+            .iter()
+            .map(|&mv| {
+                let mut child = pos;
+                child.play_unchecked(mv);
+                -plain_placing_minimax(db, &child)
+            })
+            .collect();
+        let best = *values.iter().max().unwrap();
+        // Only positions where some moves throw the best outcome away.
+        if values.iter().all(|&v| v == best) {
+            continue;
+        }
+        seen += 1;
+        let script = format!(
+            "setoption name EndgameDB value {}\nposition fen {}\ngo depth 1\n",
+            dir.display(),
+            pos.fen()
+        );
+        let mut out = Vec::new();
+        morris::uci::run(std::io::Cursor::new(script.into_bytes()), &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let word = ["loss", "draw", "win"][(best + 1) as usize];
+        assert!(
+            out.contains(&format!("info string end of placing solved: {word}; ")),
+            "{out}"
+        );
+        let played = out
+            .lines()
+            .find_map(|l| l.strip_prefix("bestmove "))
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        let index = moves
+            .iter()
+            .position(|mv| mv.to_string() == played)
+            .unwrap();
+        assert_eq!(values[index], best, "{} played {played}\n{out}", pos.fen());
+    }
+    assert!(seen >= 5, "{seen}");
+}

@@ -52,6 +52,18 @@ pub struct BuiltSector {
     pub values: Vec<u16>,
 }
 
+/// Frontier positions taken back together (see `take_moves_back`).
+const CHUNK: usize = 64;
+
+/// A move taken back into the entry `slot` of the pair's sector `sector`;
+/// `step` is what it takes off the entry's count of moves (sixteenths), or
+/// 0 when the move led into a lost position (so the entry is won).
+struct Unmove {
+    sector: usize,
+    slot: usize,
+    step: u16,
+}
+
 /// A position decided: its index, and which sector of the pair it is in
 /// (the top bit), in one word since generation holds hundreds of millions.
 #[derive(Clone, Copy)]
@@ -237,54 +249,72 @@ fn take_moves_back(work: &[Working], frontier: Vec<Decided>, progress: &(dyn Fn(
     let mut pending_next = std::mem::take(&mut frontier_by_distance[1]);
     while !current.is_empty() || !pending_next.is_empty() {
         let next: Vec<Decided> = current
-            .par_iter()
-            .flat_map_iter(|decided| {
-                let (s, index) = decided.parts();
-                let w = &work[s];
-                let Some(value) = DbValue::decode(w.values[index as usize].load(Ordering::Relaxed))
-                else {
-                    return Vec::new();
-                };
-                let (mover, other) = w.sector.decode(index);
-                let own_stabilizer = w.sector.canonical(mover, other).stabilizer as u16;
-                let p = partner(s);
-                let target = &work[p];
-                let mut found = Vec::new();
-                // The last move was made by `other`; take it back.
-                for_each_predecessor(mover, other, |before| {
-                    let canonical = target.sector.canonical(before, mover);
-                    let slot = canonical.index as usize;
-                    if target.values[slot].load(Ordering::Relaxed) != 0 {
-                        return;
-                    }
-                    match value.outcome {
-                        DbOutcome::Loss => {
-                            let won = DbValue::win(distance + 1).encode();
-                            if target.values[slot]
-                                .compare_exchange(0, won, Ordering::Relaxed, Ordering::Relaxed)
-                                .is_ok()
-                            {
-                                found.push(Decided::new(p, canonical.index));
-                            }
-                        }
-                        DbOutcome::Win => {
-                            let step = SIXTEENTHS * canonical.stabilizer as u16 / own_stabilizer;
-                            let before_count =
-                                target.counts[slot].fetch_sub(step, Ordering::Relaxed);
-                            let remaining = (before_count & !WAY_OUT).saturating_sub(step);
-                            if remaining == 0 && before_count & WAY_OUT == 0 {
-                                let lost = DbValue::loss(distance + 1).encode();
-                                if target.values[slot]
-                                    .compare_exchange(0, lost, Ordering::Relaxed, Ordering::Relaxed)
-                                    .is_ok()
-                                {
-                                    found.push(Decided::new(p, canonical.index));
-                                }
-                            }
-                        }
-                        DbOutcome::Draw => {}
-                    }
+            .par_chunks(CHUNK)
+            .flat_map_iter(|chunk| {
+                // The last moves of the chunk's positions, taken back.
+                let mut unmoves: Vec<Unmove> = Vec::with_capacity(chunk.len() * 32);
+                for decided in chunk {
+                    let (s, index) = decided.parts();
+                    let w = &work[s];
+                    let value = DbValue::decode(w.values[index as usize].load(Ordering::Relaxed));
+                    let lost_here = match value.map(|v| v.outcome) {
+                        Some(DbOutcome::Loss) => true,
+                        Some(DbOutcome::Win) => false,
+                        Some(DbOutcome::Draw) | None => continue,
+                    };
+                    let (mover, other) = w.sector.decode(index);
+                    let own_stabilizer = w.sector.canonical(mover, other).stabilizer as u16;
+                    let p = partner(s);
+                    let target = &work[p];
+                    // The last move was made by `other`; take it back.
+                    for_each_predecessor(mover, other, |before| {
+                        let canonical = target.sector.canonical(before, mover);
+                        unmoves.push(Unmove {
+                            sector: p,
+                            slot: canonical.index as usize,
+                            step: if lost_here {
+                                0
+                            } else {
+                                SIXTEENTHS * canonical.stabilizer as u16 / own_stabilizer
+                            },
+                        });
+                    });
+                }
+                // Touch every entry first: the loads are independent, so
+                // the memory fetches them all at once instead of one miss
+                // after another.
+                let touched = unmoves.iter().fold(0u16, |acc, u| {
+                    let target = &work[u.sector];
+                    acc | target.values[u.slot].load(Ordering::Relaxed)
+                        | target.counts[u.slot].load(Ordering::Relaxed)
                 });
+                std::hint::black_box(touched);
+                let mut found = Vec::new();
+                for u in &unmoves {
+                    let target = &work[u.sector];
+                    if target.values[u.slot].load(Ordering::Relaxed) != 0 {
+                        continue;
+                    }
+                    let decided = if u.step == 0 {
+                        // Into a position lost for the opponent: won.
+                        DbValue::win(distance + 1)
+                    } else {
+                        let before_count =
+                            target.counts[u.slot].fetch_sub(u.step, Ordering::Relaxed);
+                        let remaining = (before_count & !WAY_OUT).saturating_sub(u.step);
+                        if remaining != 0 || before_count & WAY_OUT != 0 {
+                            continue;
+                        }
+                        // Every move leads to a win for the opponent.
+                        DbValue::loss(distance + 1)
+                    };
+                    if target.values[u.slot]
+                        .compare_exchange(0, decided.encode(), Ordering::Relaxed, Ordering::Relaxed)
+                        .is_ok()
+                    {
+                        found.push(Decided::new(u.sector, u.slot as u64));
+                    }
+                }
                 found
             })
             .collect();
@@ -303,12 +333,14 @@ fn into_sectors(work: Vec<Working>) -> Vec<BuiltSector> {
         .map(|w| {
             let values = w
                 .values
-                .into_par_iter()
-                .zip(w.counts.into_par_iter())
+                .par_iter()
+                .zip(w.counts.par_iter())
                 .map(|(value, count)| {
                     // Step 1 gave every canonical position a value or a
                     // count of its moves (never zero while it is open).
-                    match (value.into_inner(), count.into_inner()) {
+                    let (value, count) =
+                        (value.load(Ordering::Relaxed), count.load(Ordering::Relaxed));
+                    match (value, count) {
                         (0, 0) => 0,
                         (0, _) => DbValue::draw().encode(),
                         (value, _) => value,

@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 use bytemuck::{Pod, Zeroable};
+use rayon::prelude::*;
 
 use super::build::BuiltSector;
 use super::index::SectorIndex;
@@ -143,6 +144,17 @@ pub fn sector_file_name(sector: SectorIndex) -> String {
     format!("nine-flying-{}-{}.mdb", sector.mover, sector.other)
 }
 
+/// What the entries of one class add to the header.
+#[derive(Default)]
+struct Tally {
+    classes: [u64; 3],
+    placements: [u64; 3],
+    longest_win: u32,
+    longest_loss: u32,
+    /// In index order.
+    exceptions: Vec<[u64; 2]>,
+}
+
 /// Writes a built sector into `dir` (through a temporary file renamed when
 /// complete) and returns its header.
 ///
@@ -164,36 +176,54 @@ pub fn write_sector(dir: &Path, built: &BuiltSector) -> Result<Header, DbError> 
     header.other = built.sector.other as u8;
     header.entries = built.values.len() as u64;
     let mut bytes = vec![0u8; built.values.len()];
+    let per_class = (built.values.len() / built.sector.class_count().max(1)).max(1);
+    // Classes are contiguous runs of indices: each is encoded and counted
+    // on its own, in parallel.
+    let tallies: Vec<Tally> = bytes
+        .par_chunks_mut(per_class)
+        .enumerate()
+        .map(|(class, class_bytes)| {
+            let mut tally = Tally::default();
+            for (index, mover, other) in built.sector.canonical_positions(class) {
+                let entry = built.values[index as usize];
+                let Some(value) = DbValue::decode(entry) else {
+                    continue;
+                };
+                let slot = match value.outcome {
+                    DbOutcome::Win => 0,
+                    DbOutcome::Draw => 1,
+                    DbOutcome::Loss => 2,
+                };
+                let stabilizer = built.sector.canonical(mover, other).stabilizer;
+                tally.classes[slot] += 1;
+                tally.placements[slot] += 16 / u64::from(stabilizer);
+                let distance = u32::from(value.distance);
+                match value.outcome {
+                    DbOutcome::Win => tally.longest_win = tally.longest_win.max(distance),
+                    DbOutcome::Loss => tally.longest_loss = tally.longest_loss.max(distance),
+                    DbOutcome::Draw => {}
+                }
+                let byte = to_byte(entry);
+                if byte == EXCEPTION {
+                    tally.exceptions.push([index, u64::from(entry)]);
+                }
+                class_bytes[index as usize % per_class] = byte;
+            }
+            tally
+        })
+        .collect();
     let mut exceptions: Vec<[u64; 2]> = Vec::new();
-    for class in 0..built.sector.class_count() {
-        for (index, mover, other) in built.sector.canonical_positions(class) {
-            let entry = built.values[index as usize];
-            let Some(value) = DbValue::decode(entry) else {
-                continue;
-            };
-            let slot = match value.outcome {
-                DbOutcome::Win => 0,
-                DbOutcome::Draw => 1,
-                DbOutcome::Loss => 2,
-            };
-            header.class_counts[slot] += 1;
-            let stabilizer = built.sector.canonical(mover, other).stabilizer;
-            header.placement_counts[slot] += 16 / u64::from(stabilizer);
-            let distance = u32::from(value.distance);
-            match value.outcome {
-                DbOutcome::Win => header.longest_win = header.longest_win.max(distance),
-                DbOutcome::Loss => header.longest_loss = header.longest_loss.max(distance),
-                DbOutcome::Draw => {}
-            }
-            let byte = to_byte(entry);
-            if byte == EXCEPTION {
-                exceptions.push([index, u64::from(entry)]);
-            }
-            bytes[index as usize] = byte;
+    for tally in tallies {
+        for slot in 0..3 {
+            header.class_counts[slot] += tally.classes[slot];
+            header.placement_counts[slot] += tally.placements[slot];
         }
+        header.longest_win = header.longest_win.max(tally.longest_win);
+        header.longest_loss = header.longest_loss.max(tally.longest_loss);
+        exceptions.extend(tally.exceptions);
     }
     let layout = Layout::new(bytes.len(), exceptions.len());
-    let block_sums: Vec<u64> = bytes.chunks(BLOCK).map(checksum).collect();
+    let block_sums: Vec<u64> = bytes.par_chunks(BLOCK).map(checksum).collect();
     header.exceptions = exceptions.len() as u64;
     header.exceptions_checksum = checksum(bytemuck::cast_slice(&exceptions));
     header.block_sums_checksum = checksum(bytemuck::cast_slice(&block_sums));

@@ -96,6 +96,18 @@ static BYTES: LazyLock<ByteTables> = LazyLock::new(|| {
     }
 });
 
+/// The number of set bits of each byte: a table, since the portable
+/// `count_ones` is a dozen instructions without the `popcnt` extension.
+static POINTS_IN_BYTE: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = (byte as u8).count_ones() as u8;
+        byte += 1;
+    }
+    table
+};
+
 /// The bytes (rings) of a 24-bit mask.
 #[inline]
 fn ring_bytes(bits: u32) -> [usize; 3] {
@@ -107,8 +119,8 @@ fn ring_bytes(bits: u32) -> [usize; 3] {
 fn colex_rank(set: u32) -> u64 {
     let colex = &BYTES.colex;
     let [b0, b1, b2] = ring_bytes(set);
-    let below1 = b0.count_ones() as usize;
-    let below2 = below1 + b1.count_ones() as usize;
+    let below1 = usize::from(POINTS_IN_BYTE[b0]);
+    let below2 = below1 + usize::from(POINTS_IN_BYTE[b1]);
     u64::from(colex[0][0][b0] + colex[1][below1][b1] + colex[2][below2][b2])
 }
 
@@ -138,7 +150,7 @@ fn pack(set: u32, within: u32) -> u32 {
     let mut shift = 0;
     for ring in 0..3 {
         packed |= u32::from(bytes.pack[w[ring]][s[ring]]) << shift;
-        shift += w[ring].count_ones();
+        shift += u32::from(POINTS_IN_BYTE[w[ring]]);
     }
     packed
 }
@@ -152,7 +164,7 @@ fn unpack(mut packed: u32, within: u32) -> u32 {
     let mut set = 0;
     for (ring, &byte) in w.iter().enumerate() {
         set |= u32::from(bytes.unpack[byte][(packed & 0xFF) as usize]) << (8 * ring);
-        packed >>= byte.count_ones();
+        packed >>= POINTS_IN_BYTE[byte];
     }
     set
 }
@@ -172,43 +184,44 @@ pub fn unrank_within(rank: u64, size: usize, within: Bitboard) -> Bitboard {
 
 /// The symmetry classes of the sets of one size.
 struct Classes {
-    /// The class of the set of each rank.
-    class_of_rank: Vec<u32>,
-    /// For the set of each rank, the symmetries (bit i for
-    /// `Symmetry::ALL[i]`) that map it onto its class's canonical set.
-    to_canonical: Vec<u16>,
+    /// The class of the set of each rank, and the symmetries that map it
+    /// onto its class's canonical set (together: one memory access).
+    of_rank: Vec<RankClass>,
     /// The canonical set of each class.
     canonical: Vec<Bitboard>,
+}
+
+/// The class of a set and the symmetries (bit i for `Symmetry::ALL[i]`)
+/// that map it onto the class's canonical set.
+#[derive(Clone, Copy, Default)]
+struct RankClass {
+    class: u32,
+    to_canonical: u16,
 }
 
 fn classes(size: usize) -> &'static Classes {
     static TABLES: [OnceLock<Classes>; 25] = [const { OnceLock::new() }; 25];
     TABLES[size].get_or_init(|| {
         let count = binomial(24, size) as usize;
-        let mut class_of_rank = vec![0u32; count];
-        let mut to_canonical = vec![0u16; count];
+        let mut of_rank = vec![RankClass::default(); count];
         let mut canonical = Vec::new();
         for rank in 0..count {
             let set = unrank_within(rank as u64, size, Bitboard::FULL);
             let images = Symmetry::ALL.map(|s| colex_rank(s.apply_bitboard(set).0) as usize);
             let least = images.iter().copied().min().unwrap_or(rank);
             if least == rank {
-                class_of_rank[rank] = canonical.len() as u32;
+                of_rank[rank].class = canonical.len() as u32;
                 canonical.push(set);
             } else {
                 // The least image was ranked before this set, so its class
                 // is known.
-                class_of_rank[rank] = class_of_rank[least];
+                of_rank[rank].class = of_rank[least].class;
             }
-            to_canonical[rank] = (0..Symmetry::NUM)
+            of_rank[rank].to_canonical = (0..Symmetry::NUM)
                 .filter(|&i| images[i] == least)
                 .fold(0, |mask, i| mask | 1 << i);
         }
-        Classes {
-            class_of_rank,
-            to_canonical,
-            canonical,
-        }
+        Classes { of_rank, canonical }
     })
 }
 
@@ -266,10 +279,12 @@ impl SectorIndex {
     pub fn canonical(self, mover: Bitboard, other: Bitboard) -> Canonical {
         let classes = self.classes();
         let rank = colex_rank(mover.0) as usize;
-        let class = classes.class_of_rank[rank];
+        let RankClass {
+            class,
+            to_canonical: mut symmetries,
+        } = classes.of_rank[rank];
         let free = !classes.canonical[class as usize];
         let first = u64::from(class) * self.per_class();
-        let mut symmetries = classes.to_canonical[rank];
         let mut best = u64::MAX;
         let mut stabilizer = 0;
         while symmetries != 0 {
@@ -307,7 +322,10 @@ impl SectorIndex {
     ) -> impl Iterator<Item = (u64, Bitboard, Bitboard)> {
         let classes = self.classes();
         let mover = classes.canonical[class];
-        let symmetric = classes.to_canonical[colex_rank(mover.0) as usize].count_ones() > 1;
+        let symmetric = classes.of_rank[colex_rank(mover.0) as usize]
+            .to_canonical
+            .count_ones()
+            > 1;
         let first = class as u64 * self.per_class();
         let free = (!mover).0;
         let top = 1u32 << (24 - self.mover);
