@@ -686,3 +686,46 @@ fn the_engine_keeps_the_best_outcome_of_the_end_of_placing() {
     }
     assert!(seen >= 5, "{seen}");
 }
+
+#[test]
+fn a_database_win_counts_only_if_its_removal_comes_before_the_n_move_rule() {
+    let (dir, db) = database();
+    // A won 3-3 position whose next removal is a few plies away.
+    let sector = SectorIndex::new(3, 3);
+    let (mover, other, distance) = (0..sector.len())
+        .step_by(7)
+        .find_map(|index| {
+            let (m, o) = sector.decode(index);
+            let value = db.value(m, o)?;
+            (value.outcome == DbOutcome::Win && value.distance >= 3).then_some((m, o, value.distance))
+        })
+        .expect("a won position");
+    let board = position(mover, other).fen();
+    let board = board.split(' ').next().unwrap();
+    let score_at = |plies: u32| {
+        let script = format!(
+            "setoption name EndgameDB value {}\nposition fen {board} w 0 0 {plies} 40\ngo depth 2\n",
+            dir.display()
+        );
+        let mut out = Vec::new();
+        morris::uci::run(std::io::Cursor::new(script.into_bytes()), &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let info = out
+            .lines()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap()
+            .to_owned();
+        let cp: i32 = info
+            .split(" score cp ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|cp| cp.parse().ok())
+            .unwrap_or_else(|| panic!("{info}"));
+        cp
+    };
+    // In time: the win, its removal `distance` plies away.
+    assert_eq!(score_at(60 - u32::from(distance)), 20_000 - i32::from(distance));
+    // One ply too late: the rule draws it first.
+    assert!(score_at(61 - u32::from(distance)).abs() < 1000);
+}
