@@ -697,7 +697,11 @@ fn a_database_win_counts_only_if_its_removal_comes_before_the_n_move_rule() {
         .find_map(|index| {
             let (m, o) = sector.decode(index);
             let value = db.value(m, o)?;
-            (value.outcome == DbOutcome::Win && value.distance >= 3).then_some((m, o, value.distance))
+            (value.outcome == DbOutcome::Win && value.distance >= 3).then_some((
+                m,
+                o,
+                value.distance,
+            ))
         })
         .expect("a won position");
     let board = position(mover, other).fen();
@@ -725,7 +729,10 @@ fn a_database_win_counts_only_if_its_removal_comes_before_the_n_move_rule() {
         cp
     };
     // In time: the win, its removal `distance` plies away.
-    assert_eq!(score_at(60 - u32::from(distance)), 20_000 - i32::from(distance));
+    assert_eq!(
+        score_at(60 - u32::from(distance)),
+        20_000 - i32::from(distance)
+    );
     // One ply too late: the rule draws it first.
     assert!(score_at(61 - u32::from(distance)).abs() < 1000);
 }
