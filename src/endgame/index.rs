@@ -205,21 +205,33 @@ fn classes(size: usize) -> &'static Classes {
         let count = binomial(24, size) as usize;
         let mut of_rank = vec![RankClass::default(); count];
         let mut canonical = Vec::new();
+        // The inverse of each symmetry, found by its action on the points.
+        let inverse: [usize; Symmetry::NUM] = std::array::from_fn(|i| {
+            (0..Symmetry::NUM)
+                .find(|&j| {
+                    Bitboard::FULL
+                        .iter()
+                        .all(|sq| Symmetry::ALL[j].apply(Symmetry::ALL[i].apply(sq)) == sq)
+                })
+                .expect("a group")
+        });
+        // Sets in rank order: the first of an orbit not seen yet is its
+        // least member, the canonical set of a new class. Its images are
+        // marked at once, each with the symmetries that map it back (one
+        // pass per class rather than sixteen images per set: this runs when
+        // the databases are opened).
         for rank in 0..count {
-            let set = unrank_within(rank as u64, size, Bitboard::FULL);
-            let images = Symmetry::ALL.map(|s| colex_rank(s.apply_bitboard(set).0) as usize);
-            let least = images.iter().copied().min().unwrap_or(rank);
-            if least == rank {
-                of_rank[rank].class = canonical.len() as u32;
-                canonical.push(set);
-            } else {
-                // The least image was ranked before this set, so its class
-                // is known.
-                of_rank[rank].class = of_rank[least].class;
+            if of_rank[rank].to_canonical != 0 {
+                continue;
             }
-            of_rank[rank].to_canonical = (0..Symmetry::NUM)
-                .filter(|&i| images[i] == least)
-                .fold(0, |mask, i| mask | 1 << i);
+            let class = canonical.len() as u32;
+            let set = unrank_within(rank as u64, size, Bitboard::FULL);
+            canonical.push(set);
+            for (i, sym) in Symmetry::ALL.iter().enumerate() {
+                let image = colex_rank(sym.apply_bitboard(set).0) as usize;
+                of_rank[image].class = class;
+                of_rank[image].to_canonical |= 1 << inverse[i];
+            }
         }
         Classes { of_rank, canonical }
     })
