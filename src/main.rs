@@ -531,7 +531,12 @@ fn probe_placing(pos: &Position, db: &morris::endgame::EndgameDb) -> Result<()> 
         anyhow::anyhow!("the end of placing reaches sectors that are not in the databases")
     };
     let solved = solver.solve_moves(pos, &moves).map_err(unknown)?;
-    let outcome = solver.solve(pos).map_err(unknown)?;
+    // The position's outcome is its best move's (a placing side always has one).
+    let outcome = solved
+        .iter()
+        .map(|&(_, outcome)| outcome)
+        .max_by_key(|o| o.rank())
+        .unwrap_or(DbOutcome::Loss);
     out!(
         "position: {} (end of placing solved: {} nodes, {} ms)",
         word(outcome),

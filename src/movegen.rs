@@ -19,9 +19,8 @@ impl Position {
     /// or all of them when every one stands in a mill.
     #[inline]
     pub fn removable(&self) -> Bitboard {
-        let theirs = self.stones(self.side_to_move().opponent());
-        let free = theirs - self.tables().stones_in_mills(theirs);
-        if free.is_empty() { theirs } else { free }
+        self.tables()
+            .removable(self.stones(self.side_to_move().opponent()))
     }
 
     #[inline]

@@ -63,6 +63,14 @@ impl Tables {
             .fold(Bitboard::EMPTY, |acc, &mill| acc | mill)
     }
 
+    /// The stones of `theirs` a mill closed against them may remove: those in
+    /// no mill, or all of them when every one stands in a mill.
+    #[inline]
+    pub fn removable(&self, theirs: Bitboard) -> Bitboard {
+        let free = theirs - self.stones_in_mills(theirs);
+        if free.is_empty() { theirs } else { free }
+    }
+
     /// The empty points on which a stone would complete a mill with `own`.
     #[inline]
     pub fn closing_points(&self, own: Bitboard, empty: Bitboard) -> Bitboard {

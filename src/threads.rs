@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use rand::Rng;
 
-use crate::endgame::{DbOutcome, EndgameDb, PlacingSolver};
+use crate::endgame::{EndgameDb, PlacingSolver};
 use crate::eval::STONE;
 use crate::limits::{Limit, SearchLimits, TimeManager};
 use crate::moves::Move;
@@ -132,15 +132,10 @@ fn keep_best_placing_moves(
     let Ok(solved) = solver.solve_moves(root, &moves) else {
         return moves;
     };
-    let rank = |outcome: DbOutcome| match outcome {
-        DbOutcome::Win => 2,
-        DbOutcome::Draw => 1,
-        DbOutcome::Loss => 0,
-    };
     let Some(best) = solved
         .iter()
         .map(|&(_, outcome)| outcome)
-        .max_by_key(|&o| rank(o))
+        .max_by_key(|o| o.rank())
     else {
         return moves;
     };

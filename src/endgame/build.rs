@@ -186,13 +186,7 @@ fn look_at(mover: Bitboard, other: Bitboard, smaller: &dyn SmallerSectors) -> Lo
     let tables = Rules::default().variant.tables();
     let empty = !(mover | other);
     let flies = mover.len() == 3;
-    // Any mill closed removes one of these (the rules of `Position::removable`).
-    let unguarded = other - tables.stones_in_mills(other);
-    let removable = if unguarded.is_empty() {
-        other
-    } else {
-        unguarded
-    };
+    let removable = tables.removable(other);
     let mut counted = 0u16;
     let mut any_move = false;
     let mut way_out = false;

@@ -44,6 +44,17 @@ pub enum DbOutcome {
     Draw,
 }
 
+impl DbOutcome {
+    /// The outcome's order for the side choosing: loss 0, draw 1, win 2.
+    pub fn rank(self) -> u8 {
+        match self {
+            DbOutcome::Loss => 0,
+            DbOutcome::Draw => 1,
+            DbOutcome::Win => 2,
+        }
+    }
+}
+
 /// A stored value: the outcome and the plies to the next removal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DbValue {

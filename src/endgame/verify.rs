@@ -4,10 +4,11 @@
 
 use rayon::prelude::*;
 
+use super::DbValue;
 use super::build::sector_position;
 use super::index::SectorIndex;
 use super::probe::EndgameDb;
-use super::{DbOutcome, DbValue};
+use crate::Bitboard;
 
 /// What checking one sector found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -29,48 +30,18 @@ const LISTED: usize = 10;
 /// The value one ply of minimax over the stored values of its children
 /// gives the position `mover` to move against `other` (a removal counts
 /// as distance one, whatever follows); `None` if a child is not stored.
-pub fn value_from_children(
-    db: &EndgameDb,
-    mover: crate::Bitboard,
-    other: crate::Bitboard,
-) -> Option<DbValue> {
-    let pos = sector_position(mover, other);
-    let mut best: Option<DbValue> = None;
-    for mv in pos.legal_moves() {
-        let mut child = pos;
-        child.play_unchecked(mv);
-        let theirs = if child.side_to_move_is_short() {
-            DbValue::loss(0)
-        } else {
-            db.probe(&child)?
-        };
-        let distance = if mv.removal.is_some() {
-            1
-        } else {
-            theirs.distance + 1
-        };
-        let ours = match theirs.outcome {
-            DbOutcome::Loss => DbValue::win(distance),
-            DbOutcome::Win => DbValue::loss(distance),
-            DbOutcome::Draw => DbValue::draw(),
-        };
-        best = Some(match best {
-            Some(held) if preference(held) <= preference(ours) => held,
-            _ => ours,
-        });
+pub fn value_from_children(db: &EndgameDb, mover: Bitboard, other: Bitboard) -> Option<DbValue> {
+    let ranked = db.rank_moves(&sector_position(mover, other));
+    if ranked.iter().any(|&(_, value)| value.is_none()) {
+        return None;
     }
-    // No move: blocked, lost at once.
-    Some(best.unwrap_or(DbValue::loss(0)))
-}
-
-/// Orders values for the side choosing: the nearest win, a draw, the
-/// furthest loss.
-fn preference(value: DbValue) -> (u8, i32) {
-    match value.outcome {
-        DbOutcome::Win => (0, i32::from(value.distance)),
-        DbOutcome::Draw => (1, 0),
-        DbOutcome::Loss => (2, -i32::from(value.distance)),
-    }
+    // Best first; no move at all is a block, lost at once.
+    Some(
+        ranked
+            .first()
+            .and_then(|&(_, value)| value)
+            .unwrap_or(DbValue::loss(0)),
+    )
 }
 
 /// Checks the stored values of `sector` against their children: every
