@@ -348,7 +348,7 @@ fn gen_db(
     only: Option<(usize, usize)>,
     threads: Option<usize>,
 ) -> Result<()> {
-    use morris::endgame::{generate_pair, pair_sectors};
+    use morris::endgame::{BuildStep, generate_pair, pair_sectors};
     let pairs = match only {
         Some(pair) => vec![pair],
         None => range.pairs(),
@@ -372,25 +372,54 @@ fn gen_db(
     let start = Instant::now();
     let mut finished = 0;
     let (mut built, mut kept, mut positions_built) = (0, 0, 0);
+    // A hidden bar (output not a terminal: a log file, a batch job)
+    // prints nothing, so lines go straight out, with the steps of the
+    // build a minute apart to show it is moving.
+    let tell = |line: String| {
+        if bar.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            bar.println(line);
+        }
+    };
     for pair in pairs {
         let pair_start = Instant::now();
+        let last_told = std::sync::Mutex::new(Instant::now());
         bar.set_message(format!("{}-{}", pair.0, pair.1));
+        let step = |step: BuildStep| {
+            bar.inc(step.decided());
+            let mut last = last_told.lock().expect("not poisoned");
+            if !bar.is_hidden() {
+                return;
+            }
+            let line = match step {
+                BuildStep::Looked { sector, decided } => {
+                    format!(
+                        "{}-{}: first look decided {decided}",
+                        sector.mover, sector.other
+                    )
+                }
+                BuildStep::TookBack { distance, decided } if last.elapsed().as_secs() >= 60 => {
+                    format!(
+                        "{}-{}: distance {distance} took back, {decided} decided",
+                        pair.0, pair.1
+                    )
+                }
+                BuildStep::TookBack { .. } => return,
+            };
+            *last = Instant::now();
+            tell(format!(
+                "{line} ({:.1} s)",
+                pair_start.elapsed().as_secs_f64()
+            ));
+        };
         pool.install(|| {
             // Decided positions move the bar within a sector; a finished
             // sector sets it to the positions of every sector done so far.
-            generate_pair(out, pair, &|decided| bar.inc(decided), |report| {
+            generate_pair(out, pair, &step, |report| {
                 let h = report.header;
                 finished += h.entries;
                 bar.set_position(finished);
-                // A hidden bar (output not a terminal: a log file, a
-                // batch job) prints nothing, so the lines go straight out.
-                let tell = |line: String| {
-                    if bar.is_hidden() {
-                        eprintln!("{line}");
-                    } else {
-                        bar.println(line);
-                    }
-                };
                 if report.reused {
                     kept += 1;
                     tell(format!("{}-{} kept", h.mover, h.other));

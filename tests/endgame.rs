@@ -385,8 +385,8 @@ fn checking_against_successors_passes_the_built_values_and_finds_a_planted_error
     // 3-3 rebuilt with one value changed: a win said to be a draw.
     struct Nothing;
     impl SmallerSectors for Nothing {
-        fn value(&self, _: Bitboard, _: Bitboard) -> Option<DbValue> {
-            None
+        fn values(&self, positions: &[(Bitboard, Bitboard)], values: &mut Vec<Option<DbValue>>) {
+            values.extend(positions.iter().map(|_| None));
         }
     }
     let mut built = build_pair(3, 3, &Nothing, &|_| {}).remove(0);

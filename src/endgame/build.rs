@@ -33,10 +33,41 @@ pub fn sector_position(mover: Bitboard, other: Bitboard) -> Position {
     Position::from_parts([mover, other], [0, 0], Color::White, Rules::default(), 0, 1)
 }
 
-/// Looks up the value of a position of an already built smaller sector.
+/// Looks up the values of positions of already built smaller sectors.
 pub trait SmallerSectors: Sync {
-    /// The value of the position (`mover` to move), if its sector is known.
-    fn value(&self, mover: Bitboard, other: Bitboard) -> Option<DbValue>;
+    /// Appends to `values` the value of each position (`mover`, `other`)
+    /// of `positions` (`None` where its sector is not known).
+    fn values(&self, positions: &[(Bitboard, Bitboard)], values: &mut Vec<Option<DbValue>>);
+}
+
+/// How far the build of a pair has come, told as it goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuildStep {
+    /// Step 1 looked at every position of one sector of the pair and
+    /// decided `decided` of them.
+    Looked {
+        /// The sector.
+        sector: SectorIndex,
+        /// Positions decided by a block or a removal.
+        decided: u64,
+    },
+    /// Step 2 took moves back from the positions decided at `distance`
+    /// and decided `decided` more (at `distance + 1`).
+    TookBack {
+        /// Plies to the next removal of the positions taken back from.
+        distance: u16,
+        /// Positions newly decided.
+        decided: u64,
+    },
+}
+
+impl BuildStep {
+    /// Positions decided in this step.
+    pub fn decided(self) -> u64 {
+        match self {
+            BuildStep::Looked { decided, .. } | BuildStep::TookBack { decided, .. } => decided,
+        }
+    }
 }
 
 /// Counted moves are kept in sixteenths (see the module notes).
@@ -95,7 +126,7 @@ struct Working {
 }
 
 /// Builds the sectors (a, b) and (b, a) (one sector when a = b);
-/// `progress` is told how many positions were decided.
+/// `progress` is told of each step.
 ///
 /// # Panics
 ///
@@ -105,7 +136,7 @@ pub fn build_pair(
     a: usize,
     b: usize,
     smaller: &dyn SmallerSectors,
-    progress: &(dyn Fn(u64) + Sync),
+    progress: &(dyn Fn(BuildStep) + Sync),
 ) -> Vec<BuiltSector> {
     assert!(
         a >= 3 && b >= 3,
@@ -129,39 +160,57 @@ pub fn build_pair(
     into_sectors(work)
 }
 
+/// Positions looked at together in step 1: their removals' values are
+/// asked for at once, so that the memory fetches them together instead of
+/// one miss after another (most of step 1 is waiting for those bytes).
+const LOOK_BATCH: usize = 256;
+
 /// Step 1. Looks at every canonical position once, deciding those a
 /// removal or a block decides (see the module notes), and counting the
 /// moves of the others; returns the positions decided, by sector.
 fn first_look(
     work: &[Working],
     smaller: &dyn SmallerSectors,
-    progress: &(dyn Fn(u64) + Sync),
+    progress: &(dyn Fn(BuildStep) + Sync),
 ) -> Vec<Decided> {
     let mut frontier: Vec<Decided> = Vec::new();
     for (s, w) in work.iter().enumerate() {
         let decided: Vec<Decided> = (0..w.sector.class_count())
             .into_par_iter()
-            .flat_map_iter(|class| w.sector.canonical_positions(class))
-            .filter_map(|(index, mover, other)| {
-                let slot = index as usize;
-                match look_at(mover, other, smaller) {
-                    Look::Decided(value) => {
-                        w.values[slot].store(value.encode(), Ordering::Relaxed);
-                        Some(Decided::new(s, index))
+            .flat_map_iter(|class| {
+                let mut positions = w.sector.canonical_positions(class);
+                let mut batch = Vec::with_capacity(LOOK_BATCH);
+                let mut decided = Vec::new();
+                loop {
+                    batch.clear();
+                    batch.extend(positions.by_ref().take(LOOK_BATCH));
+                    if batch.is_empty() {
+                        return decided;
                     }
-                    Look::Drawn => {
-                        w.values[slot].store(DbValue::draw().encode(), Ordering::Relaxed);
-                        None
-                    }
-                    Look::Open { counted, way_out } => {
-                        let flag = if way_out { WAY_OUT } else { 0 };
-                        w.counts[slot].store((counted * SIXTEENTHS) | flag, Ordering::Relaxed);
-                        None
-                    }
+                    look_at_batch(&batch, smaller, |index, look| {
+                        let slot = index as usize;
+                        match look {
+                            Look::Decided(value) => {
+                                w.values[slot].store(value.encode(), Ordering::Relaxed);
+                                decided.push(Decided::new(s, index));
+                            }
+                            Look::Drawn => {
+                                w.values[slot].store(DbValue::draw().encode(), Ordering::Relaxed);
+                            }
+                            Look::Open { counted, way_out } => {
+                                let flag = if way_out { WAY_OUT } else { 0 };
+                                w.counts[slot]
+                                    .store((counted * SIXTEENTHS) | flag, Ordering::Relaxed);
+                            }
+                        }
+                    });
                 }
             })
             .collect();
-        progress(decided.len() as u64);
+        progress(BuildStep::Looked {
+            sector: w.sector,
+            decided: decided.len() as u64,
+        });
         frontier.extend(decided);
     }
     frontier
@@ -178,18 +227,30 @@ enum Look {
     Open { counted: u16, way_out: bool },
 }
 
-/// Step 1 for one position, `mover` to move against `other`: the moves
-/// are walked on the stones alone (not played on a [`Position`]), since
-/// every position of the pair is looked at once.
+/// The moves of one position, walked on the stones alone (not played on
+/// a [`Position`]), since every position of the pair is looked at once.
+struct Walk {
+    /// Moves that stay inside the pair.
+    counted: u16,
+    /// Whether the mover has any move at all.
+    any_move: bool,
+    /// Whether a removal leaves the opponent fewer than three stones.
+    wins_now: bool,
+}
+
+/// Walks the moves of `mover` against `other`, pushing onto `removals`
+/// the positions (opponent to move) that its removals lead to.
 #[inline]
-fn look_at(mover: Bitboard, other: Bitboard, smaller: &dyn SmallerSectors) -> Look {
+fn walk_moves(mover: Bitboard, other: Bitboard, removals: &mut Vec<(Bitboard, Bitboard)>) -> Walk {
     let tables = Rules::default().variant.tables();
     let empty = !(mover | other);
     let flies = mover.len() == 3;
     let removable = tables.removable(other);
-    let mut counted = 0u16;
-    let mut any_move = false;
-    let mut way_out = false;
+    let mut walk = Walk {
+        counted: 0,
+        any_move: false,
+        wins_now: false,
+    };
     for from in mover {
         let rest = mover.without(from);
         let targets = if flies {
@@ -198,35 +259,76 @@ fn look_at(mover: Bitboard, other: Bitboard, smaller: &dyn SmallerSectors) -> Lo
             tables.neighbors(from) & empty
         };
         let closing = targets & tables.closing_points(rest, empty);
-        counted += (targets - closing).len() as u16;
-        any_move |= !targets.is_empty();
+        walk.counted += (targets - closing).len() as u16;
+        walk.any_move |= !targets.is_empty();
+        if !closing.is_empty() && other.len() == 3 {
+            walk.wins_now = true;
+            return walk;
+        }
         for to in closing {
             let after = rest.with(to);
-            for taken in removable {
-                let left = other.without(taken);
-                if left.len() < 3 {
-                    return Look::Decided(DbValue::win(1));
-                }
-                match smaller.value(left, after).map(|v| v.outcome) {
-                    Some(DbOutcome::Loss) => return Look::Decided(DbValue::win(1)),
-                    Some(DbOutcome::Draw) => way_out = true,
-                    Some(DbOutcome::Win) | None => {}
-                }
-            }
+            removals.extend(
+                removable
+                    .into_iter()
+                    .map(|taken| (other.without(taken), after)),
+            );
         }
     }
-    match (any_move, counted, way_out) {
-        (false, _, _) => Look::Decided(DbValue::loss(0)),
-        (true, 0, true) => Look::Drawn,
-        (true, 0, false) => Look::Decided(DbValue::loss(1)),
-        (true, counted, way_out) => Look::Open { counted, way_out },
+    walk
+}
+
+/// Step 1 for a batch of positions (index, mover, other): tells `record`
+/// what each look finds.
+fn look_at_batch(
+    batch: &[(u64, Bitboard, Bitboard)],
+    smaller: &dyn SmallerSectors,
+    mut record: impl FnMut(u64, Look),
+) {
+    let mut removals = Vec::with_capacity(batch.len() * 16);
+    let walks: Vec<(Walk, usize)> = batch
+        .iter()
+        .map(|&(_, mover, other)| {
+            let walk = walk_moves(mover, other, &mut removals);
+            (walk, removals.len())
+        })
+        .collect();
+    let mut values = Vec::with_capacity(removals.len());
+    smaller.values(&removals, &mut values);
+    let mut start = 0;
+    for (&(index, _, _), (walk, end)) in batch.iter().zip(walks) {
+        let removed_into = &values[start..end];
+        start = end;
+        if walk.wins_now
+            || removed_into
+                .iter()
+                .flatten()
+                .any(|v| v.outcome == DbOutcome::Loss)
+        {
+            record(index, Look::Decided(DbValue::win(1)));
+            continue;
+        }
+        let way_out = removed_into
+            .iter()
+            .flatten()
+            .any(|v| v.outcome == DbOutcome::Draw);
+        let look = match (walk.any_move, walk.counted, way_out) {
+            (false, _, _) => Look::Decided(DbValue::loss(0)),
+            (true, 0, true) => Look::Drawn,
+            (true, 0, false) => Look::Decided(DbValue::loss(1)),
+            (true, counted, way_out) => Look::Open { counted, way_out },
+        };
+        record(index, look);
     }
 }
 
 /// Step 2. Takes moves back from the positions decided at each distance,
 /// starting from those of step 1 (`frontier`), until nothing new is
 /// decided.
-fn take_moves_back(work: &[Working], frontier: Vec<Decided>, progress: &(dyn Fn(u64) + Sync)) {
+fn take_moves_back(
+    work: &[Working],
+    frontier: Vec<Decided>,
+    progress: &(dyn Fn(BuildStep) + Sync),
+) {
     // The sector a non-removal move leads to: the other one of the pair.
     let partner = |s: usize| if work.len() == 1 { 0 } else { 1 - s };
     // Distances 0 and 1 were both found in step 1; group them.
@@ -312,7 +414,10 @@ fn take_moves_back(work: &[Working], frontier: Vec<Decided>, progress: &(dyn Fn(
                 found
             })
             .collect();
-        progress(next.len() as u64);
+        progress(BuildStep::TookBack {
+            distance,
+            decided: next.len() as u64,
+        });
         distance += 1;
         current = next;
         if distance == 1 {

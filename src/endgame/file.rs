@@ -445,6 +445,17 @@ impl SectorFile {
         self.damaged.load(Ordering::Relaxed)
     }
 
+    /// The stored byte at `index` (0 outside the sector), unchecked: read
+    /// ahead of [`SectorFile::value`] so that the memory fetches many at
+    /// once.
+    #[inline]
+    pub fn raw_byte(&self, index: u64) -> u8 {
+        if index >= self.sector.len() {
+            return 0;
+        }
+        self.storage.bytes()[HEADER_BYTES + index as usize]
+    }
+
     /// The value at `index`: `None` outside the sector, for an index that
     /// is not a position, or in a damaged block.
     #[inline]

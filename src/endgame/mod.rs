@@ -16,7 +16,7 @@ mod placing;
 mod probe;
 mod verify;
 
-pub use build::{BuiltSector, SmallerSectors, build_pair, sector_position};
+pub use build::{BuildStep, BuiltSector, SmallerSectors, build_pair, sector_position};
 pub use file::{Header, SectorFile, sector_file_name, write_sector};
 pub use index::{Canonical, SectorIndex, binomial};
 pub use placing::{PlacingSolver, Unsolved, outcome_under_draw_rule};

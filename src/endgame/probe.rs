@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::build::{SmallerSectors, build_pair};
+use super::build::{BuildStep, SmallerSectors, build_pair};
 use super::file::{Header, SectorFile, sector_file_name, write_sector};
 use super::index::SectorIndex;
 use super::{DbOutcome, DbValue};
@@ -192,8 +192,26 @@ impl std::fmt::Debug for EndgameDb {
 }
 
 impl SmallerSectors for EndgameDb {
-    fn value(&self, mover: Bitboard, other: Bitboard) -> Option<DbValue> {
-        EndgameDb::value(self, mover, other)
+    fn values(&self, positions: &[(Bitboard, Bitboard)], values: &mut Vec<Option<DbValue>>) {
+        let stored: Vec<Option<(&SectorFile, u64)>> = positions
+            .iter()
+            .map(|&(mover, other)| {
+                let file = self.file(mover.len() as usize, other.len() as usize)?;
+                Some((file, file.sector.canonical(mover, other).index))
+            })
+            .collect();
+        // Read every entry once before using any: the reads do not wait
+        // for one another, so their cache misses overlap.
+        let touched = stored
+            .iter()
+            .flatten()
+            .fold(0u8, |acc, &(file, index)| acc | file.raw_byte(index));
+        std::hint::black_box(touched);
+        values.extend(
+            stored
+                .into_iter()
+                .map(|at| at.and_then(|(file, index)| file.value(index))),
+        );
     }
 }
 
@@ -295,7 +313,7 @@ fn open_verified(dir: &Path, sectors: &[SectorIndex]) -> Result<Vec<SectorFile>,
 
 /// Builds the pair (a, b) in `dir` from the smaller sectors there, unless
 /// both its files are present and valid (then they are kept).
-/// `progress` hears of each batch of decided positions; `done` of each
+/// `progress` hears of each step of the build; `done` of each
 /// sector finished.
 ///
 /// # Errors
@@ -305,7 +323,7 @@ fn open_verified(dir: &Path, sectors: &[SectorIndex]) -> Result<Vec<SectorFile>,
 pub fn generate_pair(
     dir: &Path,
     (a, b): (usize, usize),
-    progress: &(dyn Fn(u64) + Sync),
+    progress: &(dyn Fn(BuildStep) + Sync),
     mut done: impl FnMut(&GenerationReport),
 ) -> Result<(), DbError> {
     let io = |e: std::io::Error| DbError {
@@ -345,7 +363,7 @@ pub fn generate_pair(
 
 /// Builds, in `dir`, every sector of `range`, smallest first, a pair
 /// (a, b) and (b, a) at a time; sectors whose files are present and valid
-/// are kept. `progress` hears of each batch of decided positions; `done`
+/// are kept. `progress` hears of each step of the build; `done`
 /// of each sector finished.
 ///
 /// # Errors
@@ -354,7 +372,7 @@ pub fn generate_pair(
 pub fn generate(
     dir: &Path,
     range: SectorRange,
-    progress: &(dyn Fn(u64) + Sync),
+    progress: &(dyn Fn(BuildStep) + Sync),
     mut done: impl FnMut(&GenerationReport),
 ) -> Result<(), DbError> {
     for pair in range.pairs() {
