@@ -16,11 +16,12 @@
 //! sixteenths: taking back a move from a class with stabiliser `sc` into
 //! one with stabiliser `sp` stands for `sp / sc` of its moves.
 
-use std::sync::atomic::{AtomicU16, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
 use super::index::SectorIndex;
+use super::memory::AtomicWords;
 use super::{DbOutcome, DbValue};
 use crate::bitboard::Bitboard;
 use crate::position::Position;
@@ -75,6 +76,21 @@ const SIXTEENTHS: u16 = 16;
 /// Marks a position with a removal into a drawn position.
 const WAY_OUT: u16 = 1 << 15;
 
+/// A working entry holds a position's encoded value (0 while open) in its
+/// high half and its count of moves in its low half, in one word so that
+/// taking a move back touches memory once.
+fn entry_value(entry: u32) -> u16 {
+    (entry >> 16) as u16
+}
+
+fn entry_count(entry: u32) -> u16 {
+    entry as u16
+}
+
+fn value_entry(encoded: u16) -> u32 {
+    u32::from(encoded) << 16
+}
+
 /// The values of one sector, one `u16` per index (see [`DbValue::encode`]).
 pub struct BuiltSector {
     /// The sector.
@@ -121,8 +137,17 @@ impl Decided {
 
 struct Working {
     sector: SectorIndex,
-    values: Vec<AtomicU16>,
-    counts: Vec<AtomicU16>,
+    entries: AtomicWords,
+}
+
+impl Working {
+    fn entry(&self, slot: usize) -> &AtomicU32 {
+        &self.entries.as_slice()[slot]
+    }
+
+    fn value(&self, slot: usize) -> Option<DbValue> {
+        DbValue::decode(entry_value(self.entry(slot).load(Ordering::Relaxed)))
+    }
 }
 
 /// Builds the sectors (a, b) and (b, a) (one sector when a = b);
@@ -151,8 +176,7 @@ pub fn build_pair(
         .iter()
         .map(|&sector| Working {
             sector,
-            values: (0..sector.len()).map(|_| AtomicU16::new(0)).collect(),
-            counts: (0..sector.len()).map(|_| AtomicU16::new(0)).collect(),
+            entries: AtomicWords::zeroed(sector.len() as usize),
         })
         .collect();
     let decided = first_look(&work, smaller, progress);
@@ -191,16 +215,22 @@ fn first_look(
                         let slot = index as usize;
                         match look {
                             Look::Decided(value) => {
-                                w.values[slot].store(value.encode(), Ordering::Relaxed);
+                                w.entry(slot)
+                                    .store(value_entry(value.encode()), Ordering::Relaxed);
                                 decided.push(Decided::new(s, index));
                             }
                             Look::Drawn => {
-                                w.values[slot].store(DbValue::draw().encode(), Ordering::Relaxed);
+                                w.entry(slot).store(
+                                    value_entry(DbValue::draw().encode()),
+                                    Ordering::Relaxed,
+                                );
                             }
                             Look::Open { counted, way_out } => {
                                 let flag = if way_out { WAY_OUT } else { 0 };
-                                w.counts[slot]
-                                    .store((counted * SIXTEENTHS) | flag, Ordering::Relaxed);
+                                w.entry(slot).store(
+                                    u32::from((counted * SIXTEENTHS) | flag),
+                                    Ordering::Relaxed,
+                                );
                             }
                         }
                     });
@@ -335,8 +365,7 @@ fn take_moves_back(
     let mut frontier_by_distance: Vec<Vec<Decided>> = vec![Vec::new(); 2];
     for decided in frontier {
         let (s, index) = decided.parts();
-        let value = DbValue::decode(work[s].values[index as usize].load(Ordering::Relaxed));
-        if let Some(value) = value {
+        if let Some(value) = work[s].value(index as usize) {
             frontier_by_distance[usize::from(value.distance.min(1))].push(decided);
         }
     }
@@ -352,8 +381,7 @@ fn take_moves_back(
                 for decided in chunk {
                     let (s, index) = decided.parts();
                     let w = &work[s];
-                    let value = DbValue::decode(w.values[index as usize].load(Ordering::Relaxed));
-                    let lost_here = match value.map(|v| v.outcome) {
+                    let lost_here = match w.value(index as usize).map(|v| v.outcome) {
                         Some(DbOutcome::Loss) => true,
                         Some(DbOutcome::Win) => false,
                         Some(DbOutcome::Draw) | None => continue,
@@ -379,35 +407,50 @@ fn take_moves_back(
                 // Touch every entry first: the loads are independent, so
                 // the memory fetches them all at once instead of one miss
                 // after another.
-                let touched = unmoves.iter().fold(0u16, |acc, u| {
-                    let target = &work[u.sector];
-                    acc | target.values[u.slot].load(Ordering::Relaxed)
-                        | target.counts[u.slot].load(Ordering::Relaxed)
+                let touched = unmoves.iter().fold(0u32, |acc, u| {
+                    acc | work[u.sector].entry(u.slot).load(Ordering::Relaxed)
                 });
                 std::hint::black_box(touched);
                 let mut found = Vec::new();
                 for u in &unmoves {
-                    let target = &work[u.sector];
-                    if target.values[u.slot].load(Ordering::Relaxed) != 0 {
+                    let entry = work[u.sector].entry(u.slot);
+                    let mut current = entry.load(Ordering::Relaxed);
+                    if entry_value(current) != 0 {
                         continue;
                     }
                     let decided = if u.step == 0 {
-                        // Into a position lost for the opponent: won.
-                        DbValue::win(distance + 1)
+                        // Into a position lost for the opponent: won. The
+                        // count may change meanwhile; it is kept.
+                        let won = value_entry(DbValue::win(distance + 1).encode());
+                        loop {
+                            match entry.compare_exchange_weak(
+                                current,
+                                won | u32::from(entry_count(current)),
+                                Ordering::Relaxed,
+                                Ordering::Relaxed,
+                            ) {
+                                Ok(_) => break true,
+                                Err(now) if entry_value(now) != 0 => break false,
+                                Err(now) => current = now,
+                            }
+                        }
                     } else {
-                        let before_count =
-                            target.counts[u.slot].fetch_sub(u.step, Ordering::Relaxed);
-                        let remaining = (before_count & !WAY_OUT).saturating_sub(u.step);
-                        if remaining != 0 || before_count & WAY_OUT != 0 {
+                        // Each move is taken back once, in exact
+                        // sixteenths, so a count never goes below zero
+                        // (into the value's half).
+                        let before =
+                            entry_count(entry.fetch_sub(u32::from(u.step), Ordering::Relaxed));
+                        debug_assert!(before & !WAY_OUT >= u.step);
+                        if before & !WAY_OUT != u.step || before & WAY_OUT != 0 {
                             continue;
                         }
                         // Every move leads to a win for the opponent.
-                        DbValue::loss(distance + 1)
+                        let lost = value_entry(DbValue::loss(distance + 1).encode());
+                        entry
+                            .compare_exchange(0, lost, Ordering::Relaxed, Ordering::Relaxed)
+                            .is_ok()
                     };
-                    if target.values[u.slot]
-                        .compare_exchange(0, decided.encode(), Ordering::Relaxed, Ordering::Relaxed)
-                        .is_ok()
-                    {
+                    if decided {
                         found.push(Decided::new(u.sector, u.slot as u64));
                     }
                 }
@@ -431,15 +474,14 @@ fn into_sectors(work: Vec<Working>) -> Vec<BuiltSector> {
     work.into_iter()
         .map(|w| {
             let values = w
-                .values
+                .entries
+                .as_slice()
                 .par_iter()
-                .zip(w.counts.par_iter())
-                .map(|(value, count)| {
+                .map(|entry| {
                     // Step 1 gave every canonical position a value or a
                     // count of its moves (never zero while it is open).
-                    let (value, count) =
-                        (value.load(Ordering::Relaxed), count.load(Ordering::Relaxed));
-                    match (value, count) {
+                    let entry = entry.load(Ordering::Relaxed);
+                    match (entry_value(entry), entry_count(entry)) {
                         (0, 0) => 0,
                         (0, _) => DbValue::draw().encode(),
                         (value, _) => value,

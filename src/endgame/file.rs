@@ -250,6 +250,8 @@ pub fn write_sector(dir: &Path, built: &BuiltSector) -> Result<Header, DbError> 
 enum Storage {
     #[cfg(feature = "mmap")]
     Mapped(memmap2::Mmap),
+    #[cfg(feature = "mmap")]
+    Copied(memmap2::MmapMut),
     #[cfg(not(feature = "mmap"))]
     Owned(Vec<u64>),
 }
@@ -259,6 +261,8 @@ impl Storage {
         match self {
             #[cfg(feature = "mmap")]
             Storage::Mapped(map) => &map[..],
+            #[cfg(feature = "mmap")]
+            Storage::Copied(map) => &map[..],
             #[cfg(not(feature = "mmap"))]
             Storage::Owned(words) => bytemuck::cast_slice(words),
         }
@@ -293,12 +297,40 @@ impl SectorFile {
     ///
     /// [`DbError`] naming the file and the problem.
     pub fn open(path: &Path) -> Result<SectorFile, DbError> {
+        Self::open_with(path, Self::load)
+    }
+
+    /// Opens a sector file as [`SectorFile::open`] does, read whole into
+    /// memory in huge pages where the system has them: generation reads
+    /// the smaller sectors at random, and that is faster than reading a
+    /// mapped file (see `memory`).
+    ///
+    /// # Errors
+    ///
+    /// [`DbError`] naming the file and the problem.
+    pub fn open_in_memory(path: &Path) -> Result<SectorFile, DbError> {
+        #[cfg(feature = "mmap")]
+        return Self::open_with(path, |mut file| {
+            use std::io::Read;
+            let len = usize::try_from(file.metadata()?.len()).map_err(std::io::Error::other)?;
+            let mut map = super::memory::huge_anonymous_map(len);
+            file.read_exact(&mut map[..len])?;
+            Ok(Storage::Copied(map))
+        });
+        #[cfg(not(feature = "mmap"))]
+        return Self::open_with(path, Self::load);
+    }
+
+    fn open_with(
+        path: &Path,
+        load: impl FnOnce(&fs::File) -> std::io::Result<Storage>,
+    ) -> Result<SectorFile, DbError> {
         let error = |problem| DbError {
             path: path.to_owned(),
             problem,
         };
         let file = fs::File::open(path).map_err(|e| error(DbProblem::Io(e.to_string())))?;
-        let storage = Self::load(&file).map_err(|e| error(DbProblem::Io(e.to_string())))?;
+        let storage = load(&file).map_err(|e| error(DbProblem::Io(e.to_string())))?;
         let bytes = storage.bytes();
         let header_bytes = bytes
             .get(..HEADER_BYTES)

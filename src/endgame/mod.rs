@@ -12,6 +12,7 @@
 mod build;
 mod file;
 mod index;
+mod memory;
 mod placing;
 mod probe;
 mod verify;

@@ -299,7 +299,7 @@ fn open_verified(dir: &Path, sectors: &[SectorIndex]) -> Result<Vec<SectorFile>,
     let mut missing = Vec::new();
     for &sector in sectors {
         let path = dir.join(sector_file_name(sector));
-        match SectorFile::open(&path).and_then(|file| file.verify().map(|()| file)) {
+        match SectorFile::open_in_memory(&path).and_then(|file| file.verify().map(|()| file)) {
             Ok(file) => files.push(file),
             Err(_) => missing.push(format!("{}-{}", sector.mover, sector.other)),
         }
