@@ -111,26 +111,34 @@ struct Unmove {
     step: u16,
 }
 
-/// A position decided: its index, and which sector of the pair it is in
-/// (the top bit), in one word since generation holds hundreds of millions.
+/// A position decided: its index, which sector of the pair it is in and
+/// whether it is lost (the top bits), in one word since generation holds
+/// hundreds of millions. The outcome is carried along because the entry
+/// itself lies at a random place in memory: reading it there would stall
+/// every position taken back.
 #[derive(Clone, Copy)]
 struct Decided(u64);
 
 impl Decided {
     const SECOND: u64 = 1 << 63;
+    const LOST: u64 = 1 << 62;
 
-    fn new(sector: usize, index: u64) -> Decided {
-        Decided(if sector == 0 {
-            index
+    fn new(sector: usize, index: u64, outcome: DbOutcome) -> Decided {
+        let sector = if sector == 0 { 0 } else { Self::SECOND };
+        let lost = if outcome == DbOutcome::Loss {
+            Self::LOST
         } else {
-            index | Self::SECOND
-        })
+            0
+        };
+        Decided(index | sector | lost)
     }
 
-    fn parts(self) -> (usize, u64) {
+    /// The sector, the index, and whether the position is lost.
+    fn parts(self) -> (usize, u64, bool) {
         (
             usize::from(self.0 & Self::SECOND != 0),
-            self.0 & !Self::SECOND,
+            self.0 & !(Self::SECOND | Self::LOST),
+            self.0 & Self::LOST != 0,
         )
     }
 }
@@ -217,7 +225,7 @@ fn first_look(
                             Look::Decided(value) => {
                                 w.entry(slot)
                                     .store(value_entry(value.encode()), Ordering::Relaxed);
-                                decided.push(Decided::new(s, index));
+                                decided.push(Decided::new(s, index, value.outcome));
                             }
                             Look::Drawn => {
                                 w.entry(slot).store(
@@ -364,7 +372,7 @@ fn take_moves_back(
     // Distances 0 and 1 were both found in step 1; group them.
     let mut frontier_by_distance: Vec<Vec<Decided>> = vec![Vec::new(); 2];
     for decided in frontier {
-        let (s, index) = decided.parts();
+        let (s, index, _) = decided.parts();
         if let Some(value) = work[s].value(index as usize) {
             frontier_by_distance[usize::from(value.distance.min(1))].push(decided);
         }
@@ -379,15 +387,15 @@ fn take_moves_back(
                 // The last moves of the chunk's positions, taken back.
                 let mut unmoves: Vec<Unmove> = Vec::with_capacity(chunk.len() * 32);
                 for decided in chunk {
-                    let (s, index) = decided.parts();
+                    let (s, index, lost_here) = decided.parts();
                     let w = &work[s];
-                    let lost_here = match w.value(index as usize).map(|v| v.outcome) {
-                        Some(DbOutcome::Loss) => true,
-                        Some(DbOutcome::Win) => false,
-                        Some(DbOutcome::Draw) | None => continue,
-                    };
                     let (mover, other) = w.sector.decode(index);
-                    let own_stabilizer = w.sector.canonical(mover, other).stabilizer as u16;
+                    // Only a won position's predecessors count its moves.
+                    let own_stabilizer = if lost_here {
+                        1
+                    } else {
+                        w.sector.canonical(mover, other).stabilizer as u16
+                    };
                     let p = partner(s);
                     let target = &work[p];
                     // The last move was made by `other`; take it back.
@@ -451,7 +459,12 @@ fn take_moves_back(
                             .is_ok()
                     };
                     if decided {
-                        found.push(Decided::new(u.sector, u.slot as u64));
+                        let outcome = if u.step == 0 {
+                            DbOutcome::Win
+                        } else {
+                            DbOutcome::Loss
+                        };
+                        found.push(Decided::new(u.sector, u.slot as u64, outcome));
                     }
                 }
                 found
