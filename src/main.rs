@@ -342,6 +342,24 @@ fn print_plan(range: morris::endgame::SectorRange) -> Result<()> {
     Ok(())
 }
 
+const GIB: f64 = (1u64 << 30) as f64;
+
+/// Starts counting the peak memory of the process afresh (Linux; nothing
+/// elsewhere), so that each pair's peak is its own.
+fn reset_peak_memory() {
+    #[cfg(target_os = "linux")]
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// The most memory the process has held since the last reset, in bytes
+/// (Linux; `None` elsewhere).
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
 fn gen_db(
     out: &std::path::Path,
     range: morris::endgame::SectorRange,
@@ -384,6 +402,7 @@ fn gen_db(
     };
     for pair in pairs {
         let pair_start = Instant::now();
+        reset_peak_memory();
         let last_told = std::sync::Mutex::new(Instant::now());
         bar.set_message(format!("{}-{}", pair.0, pair.1));
         let step = |step: BuildStep| {
@@ -426,8 +445,11 @@ fn gen_db(
                 } else {
                     built += 1;
                     positions_built += h.entries;
+                    let peak = peak_memory()
+                        .map(|bytes| format!(", peak memory {:.1} GiB", bytes as f64 / GIB))
+                        .unwrap_or_default();
                     tell(format!(
-                        "{}-{} built ({} indices, pair {:.1} s so far)",
+                        "{}-{} built ({} indices, pair {:.1} s so far{peak})",
                         h.mover,
                         h.other,
                         h.entries,
