@@ -1,4 +1,6 @@
-//! Developer tools for morris: the match runner and the evaluation tuner.
+//! Developer tools for morris: the match runner, the evaluation tuner and
+//! the board in the browser.
 
 pub mod arena;
 pub mod tune;
+pub mod web;

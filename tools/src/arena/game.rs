@@ -249,7 +249,7 @@ fn ask_move(
 
 /// The move of a `bestmove` line, or of an `info ... bestmove M` line as
 /// some engines end a search (an `info string` is text, never a move).
-fn best_move(line: &str) -> Option<&str> {
+pub fn best_move(line: &str) -> Option<&str> {
     let mut tokens = line.split_whitespace();
     match tokens.next()? {
         "bestmove" => tokens.next(),
@@ -262,7 +262,7 @@ fn best_move(line: &str) -> Option<&str> {
 
 /// The `position` command for the moves so far, each turn written as one
 /// token, or as the action and `x<point>` for an engine of split notation.
-fn position_command(start: &str, moves: &[Move], split: bool) -> String {
+pub fn position_command(start: &str, moves: &[Move], split: bool) -> String {
     let mut command = start.to_owned();
     for &mv in moves {
         match mv.removal {
@@ -281,7 +281,7 @@ fn position_command(start: &str, moves: &[Move], split: bool) -> String {
 
 /// `score/depth` of an `info` line with a score, as cutechess writes it:
 /// `+0.25/9` (stones), `+M3/12` (a win in 3), `-M2/8`.
-fn evaluation(line: &str) -> Option<String> {
+pub fn evaluation(line: &str) -> Option<String> {
     let tokens: Vec<&str> = line.split_whitespace().collect();
     if tokens.first() != Some(&"info") {
         return None;

@@ -1,0 +1,108 @@
+//! morris-web: play, watch and analyse mill in the browser. Serves a board
+//! on 127.0.0.1 and drives an engine through the protocol.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::Parser;
+use morris::endgame::EndgameDb;
+use morris_tools::arena::engine::EngineConfig;
+use morris_tools::web::{WebConfig, WebServer};
+
+/// A board in the browser against any engine that speaks the protocol.
+#[derive(Parser)]
+#[command(version)]
+struct Args {
+    /// Port to serve on (127.0.0.1 only); a free one if not given.
+    #[arg(long, default_value_t = 0)]
+    port: u16,
+    /// The engine's command (then its arguments, each its own
+    /// `--engine-arg`); the `morris` beside this program by default.
+    #[arg(long)]
+    engine: Option<String>,
+    /// An argument for the engine.
+    #[arg(long = "engine-arg", allow_hyphen_values = true)]
+    engine_args: Vec<String>,
+    /// Endgame databases for the exact values on the board (the default
+    /// folder of `morris gen-db` if it exists).
+    #[arg(long)]
+    db: Option<PathBuf>,
+    /// Run as the engine itself (the protocol on standard input and
+    /// output), as the page's default engine does when no `morris` binary
+    /// lies beside this one.
+    #[arg(long, hide = true)]
+    uci: bool,
+}
+
+fn main() -> Result<()> {
+    let args = Args::parse();
+    if args.uci {
+        let stdin = std::io::BufReader::new(std::io::stdin());
+        let default_db = morris::endgame::default_dir().filter(|dir| dir.is_dir());
+        morris::uci::run_with(stdin, &mut std::io::stdout().lock(), default_db)?;
+        return Ok(());
+    }
+    let engine = match args.engine {
+        Some(cmd) => EngineConfig {
+            name: cmd.clone(),
+            cmd,
+            args: args.engine_args,
+            ..EngineConfig::default()
+        },
+        None => default_engine()?,
+    };
+    let db_dir = args
+        .db
+        .or_else(|| morris::endgame::default_dir().filter(|dir| dir.is_dir()));
+    let db = match db_dir {
+        Some(dir) => {
+            let (db, problems) = EndgameDb::open(&dir)
+                .with_context(|| format!("opening the databases in {}", dir.display()))?;
+            for problem in problems {
+                eprintln!("skipped: {problem}");
+            }
+            eprintln!(
+                "exact values from {} sectors in {}",
+                db.len(),
+                dir.display()
+            );
+            Some(db)
+        }
+        None => None,
+    };
+    let server = WebServer::bind(
+        args.port,
+        WebConfig {
+            engine: engine.clone(),
+            db,
+        },
+    )
+    .context("cannot serve on 127.0.0.1")?;
+    let stopper = server.stopper();
+    ctrlc::set_handler(move || stopper.stop()).context("cannot catch Ctrl-C")?;
+    eprintln!("engine: {} {}", engine.cmd, engine.args.join(" "));
+    println!("http://{}/", server.addr());
+    server.run();
+    Ok(())
+}
+
+/// The workspace's `morris` binary beside this one, or this program as
+/// the same engine when it is not built.
+fn default_engine() -> Result<EngineConfig> {
+    let me = std::env::current_exe().context("cannot find this program")?;
+    let morris = me.with_file_name(format!("morris{}", std::env::consts::EXE_SUFFIX));
+    Ok(if morris.is_file() {
+        EngineConfig {
+            name: "morris".to_owned(),
+            cmd: morris.to_string_lossy().into_owned(),
+            ..EngineConfig::default()
+        }
+    } else {
+        EngineConfig {
+            name: "morris".to_owned(),
+            cmd: me.to_string_lossy().into_owned(),
+            args: vec!["--uci".to_owned()],
+            ..EngineConfig::default()
+        }
+    })
+}

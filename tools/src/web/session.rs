@@ -1,0 +1,579 @@
+//! One browser's game: the position, the settings, and the engine process
+//! that plays or analyses it, driven from a thread of its own so that a
+//! slow, hung or crashed engine never holds up the page.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use morris::{Color, Game, Move, Position, Rules, Variant};
+
+use crate::arena::engine::{EngineConfig, EngineFailure, EngineProcess};
+use crate::arena::game::{best_move, position_command, rules_options};
+
+/// Who the engine plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineSide {
+    /// Nobody: two people at one board, or analysis only.
+    Neither,
+    /// White.
+    White,
+    /// Black.
+    Black,
+    /// Both sides: the engine plays itself.
+    Both,
+}
+
+impl EngineSide {
+    /// Whether the engine moves for `color`.
+    pub fn plays(self, color: Color) -> bool {
+        match self {
+            EngineSide::Neither => false,
+            EngineSide::White => color == Color::White,
+            EngineSide::Black => color == Color::Black,
+            EngineSide::Both => true,
+        }
+    }
+
+    /// The side's name on the page: `none`, `white`, `black`, `both`.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineSide::Neither => "none",
+            EngineSide::White => "white",
+            EngineSide::Black => "black",
+            EngineSide::Both => "both",
+        }
+    }
+
+    /// The side of a page's name.
+    pub fn from_name(name: &str) -> Option<EngineSide> {
+        [
+            EngineSide::Neither,
+            EngineSide::White,
+            EngineSide::Black,
+            EngineSide::Both,
+        ]
+        .into_iter()
+        .find(|side| side.name() == name)
+    }
+}
+
+/// How a game is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The variant of new games.
+    pub variant: Variant,
+    /// Who the engine plays.
+    pub engine_side: EngineSide,
+    /// The engine's `Skill Level` (0 to 20).
+    pub skill: u8,
+    /// The engine's time for a move.
+    pub movetime: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            variant: Variant::Nine,
+            engine_side: EngineSide::Black,
+            skill: 20,
+            movetime: Duration::from_secs(1),
+        }
+    }
+}
+
+/// What the engine is asked to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Task {
+    /// Play its move.
+    Move,
+    /// Suggest a move for the side to move.
+    Hint,
+}
+
+/// What the engine says while it thinks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Thinking {
+    /// Depth of the last completed iteration.
+    pub depth: Option<u32>,
+    /// Its score for the side to move, as `+0.25` or `+M3`.
+    pub score: Option<String>,
+    /// Its principal variation.
+    pub pv: Vec<String>,
+}
+
+/// The engine as the page sees it.
+#[derive(Clone, Debug, Default)]
+pub struct EngineView {
+    /// Its name (from `id name`), once it started.
+    pub name: Option<String>,
+    /// What it was asked and has not answered yet.
+    pub task: Option<Task>,
+    /// Its last report for the position on the board.
+    pub thinking: Thinking,
+    /// Why it stopped playing (failed to start, crashed, illegal move);
+    /// it plays again only when restarted.
+    pub failure: Option<String>,
+}
+
+/// The state of a game, shared between the server and the engine thread.
+pub struct State {
+    /// Bumped on every change the page should see.
+    pub version: u64,
+    /// Bumped whenever the line of moves is replaced or taken back, so
+    /// that an answer for an older line is thrown away.
+    pub line: u64,
+    /// The game.
+    pub game: Game,
+    /// How it is played.
+    pub settings: Settings,
+    /// The engine.
+    pub engine: EngineView,
+    /// The engine's suggestion for the side to move.
+    pub hint: Option<Move>,
+    /// The last problem to show (an illegal move, a bad position string).
+    pub message: Option<String>,
+    /// When a browser last asked about this game.
+    pub last_seen: Instant,
+}
+
+/// A job for the engine thread.
+enum Job {
+    Think {
+        line: u64,
+        ply: usize,
+        task: Task,
+        position: String,
+        go: String,
+        options: Vec<(String, String)>,
+    },
+    Restart,
+    Quit,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    changed: Condvar,
+    /// Set to make the engine thread give up its current search.
+    cancel: AtomicBool,
+    jobs: Mutex<Sender<Job>>,
+}
+
+/// One game and its engine.
+pub struct Session {
+    shared: Arc<Shared>,
+    worker: Mutex<Option<JoinHandle<()>>>,
+}
+
+/// How long an engine may overrun its move time before it is taken for
+/// hung.
+const OVERRUN: Duration = Duration::from_secs(10);
+
+impl Session {
+    /// A new game under `settings`, its engine started from `engine` when
+    /// first needed.
+    pub fn new(engine: EngineConfig, settings: Settings) -> Session {
+        let (jobs, receive) = channel();
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State {
+                version: 1,
+                line: 1,
+                game: Game::new(Position::new(Rules::new(settings.variant))),
+                settings,
+                engine: EngineView::default(),
+                hint: None,
+                message: None,
+                last_seen: Instant::now(),
+            }),
+            changed: Condvar::new(),
+            cancel: AtomicBool::new(false),
+            jobs: Mutex::new(jobs),
+        });
+        let worker_shared = Arc::clone(&shared);
+        let worker = std::thread::spawn(move || work(&engine, &worker_shared, &receive));
+        let session = Session {
+            shared,
+            worker: Mutex::new(Some(worker)),
+        };
+        session.change(|_| Ok(())).expect("nothing to refuse");
+        session
+    }
+
+    /// The state, locked.
+    pub fn lock(&self) -> MutexGuard<'_, State> {
+        self.shared.state.lock().expect("not poisoned")
+    }
+
+    /// Waits up to `timeout` for a version newer than `after`; returns the
+    /// state then (or as it is at the timeout).
+    pub fn wait_newer(&self, after: u64, timeout: Duration) -> MutexGuard<'_, State> {
+        let state = self.lock();
+        let (mut state, _) = self
+            .shared
+            .changed
+            .wait_timeout_while(state, timeout, |s| s.version <= after)
+            .expect("not poisoned");
+        state.last_seen = Instant::now();
+        state
+    }
+
+    /// Applies `edit` to the state; on success the page is told and the
+    /// engine is asked to move if it is its turn. An engine thinking
+    /// about a line that `edit` replaced is stopped.
+    ///
+    /// # Errors
+    ///
+    /// What `edit` refused, as the page shows it (the state is then
+    /// unchanged but for the message).
+    pub fn change(
+        &self,
+        edit: impl FnOnce(&mut State) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let mut state = self.lock();
+        state.last_seen = Instant::now();
+        let line = state.line;
+        let result = edit(&mut state);
+        state.message = result.as_ref().err().cloned();
+        if state.line != line {
+            state.hint = None;
+            state.engine.thinking = Thinking::default();
+            if state.engine.task.is_some() {
+                self.shared.cancel.store(true, Ordering::Relaxed);
+            }
+        }
+        state.version += 1;
+        kick(&self.shared, &mut state);
+        self.shared.changed.notify_all();
+        result
+    }
+
+    /// Asks the engine for a move for the side to move.
+    ///
+    /// # Errors
+    ///
+    /// The engine is busy, has failed, or the game is over.
+    pub fn hint(&self) -> Result<(), String> {
+        self.change(|state| {
+            if state.engine.task.is_some() {
+                return Err("the engine is thinking".to_owned());
+            }
+            if let Some(failure) = &state.engine.failure {
+                return Err(format!("the engine is stopped: {failure}"));
+            }
+            if state.game.outcome().is_some() {
+                return Err("the game is over".to_owned());
+            }
+            schedule(&self.shared, state, Task::Hint);
+            Ok(())
+        })
+    }
+
+    /// Starts the engine afresh after a failure.
+    pub fn restart(&self) {
+        let _ = self.send(Job::Restart);
+    }
+
+    fn send(&self, job: Job) -> Result<(), ()> {
+        let jobs = self.shared.jobs.lock().expect("not poisoned");
+        jobs.send(job).map_err(drop)
+    }
+
+    /// Stops the engine process and its thread.
+    pub fn close(&self) {
+        self.shared.cancel.store(true, Ordering::Relaxed);
+        let _ = self.send(Job::Quit);
+        if let Some(worker) = self.worker.lock().expect("not poisoned").take() {
+            let _ = worker.join();
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+/// Asks the engine to move if it plays the side to move and is free.
+fn kick(shared: &Shared, state: &mut State) {
+    let side = state.game.position().side_to_move();
+    if state.engine.task.is_none()
+        && state.engine.failure.is_none()
+        && state.game.outcome().is_none()
+        && state.settings.engine_side.plays(side)
+    {
+        schedule(shared, state, Task::Move);
+    }
+}
+
+fn schedule(shared: &Shared, state: &mut State, task: Task) {
+    let game = &state.game;
+    let start = format!("position fen {} moves", game.start().fen());
+    let mut options = rules_options(game.position().rules());
+    options.push(("Skill Level".to_owned(), state.settings.skill.to_string()));
+    let job = Job::Think {
+        line: state.line,
+        ply: game.moves().len(),
+        task,
+        position: position_command(&start, game.moves(), false),
+        go: format!("go movetime {}", state.settings.movetime.as_millis()),
+        options,
+    };
+    let sent = shared.jobs.lock().expect("not poisoned").send(job);
+    if sent.is_ok() {
+        state.engine.task = Some(task);
+        state.engine.thinking = Thinking::default();
+    }
+}
+
+/// The engine thread: starts the engine when first needed, runs each job,
+/// and reports to the shared state.
+fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
+    let mut engine: Option<EngineProcess> = None;
+    let mut options_sent: Option<Vec<(String, String)>> = None;
+    let never = AtomicBool::new(false);
+    let report = |edit: &dyn Fn(&mut State)| {
+        let mut state = shared.state.lock().expect("not poisoned");
+        edit(&mut state);
+        state.version += 1;
+        shared.changed.notify_all();
+    };
+    while let Ok(job) = jobs.recv() {
+        let (line, ply, task, position, go, options) = match job {
+            Job::Quit => break,
+            Job::Restart => {
+                engine = None;
+                options_sent = None;
+                let mut state = shared.state.lock().expect("not poisoned");
+                state.engine.failure = None;
+                state.engine.task = None;
+                state.version += 1;
+                kick(shared, &mut state);
+                shared.changed.notify_all();
+                continue;
+            }
+            Job::Think {
+                line,
+                ply,
+                task,
+                position,
+                go,
+                options,
+            } => (line, ply, task, position, go, options),
+        };
+        shared.cancel.store(false, Ordering::Relaxed);
+        let current = |state: &State| state.line == line && state.game.moves().len() == ply;
+        if !current(&shared.state.lock().expect("not poisoned")) {
+            finish(shared, |_| {});
+            continue;
+        }
+        let started = match engine.as_mut() {
+            Some(running) => Ok(running),
+            None => start(config, &never).map(|(process, name)| {
+                report(&|state| state.engine.name = name.clone());
+                engine.insert(process)
+            }),
+        };
+        let running = match started {
+            Ok(running) => running,
+            Err(failure) => {
+                finish(shared, |state| state.engine.failure = Some(failure.clone()));
+                continue;
+            }
+        };
+        if options_sent.as_ref() != Some(&options) {
+            let set = options.iter().try_for_each(|(name, value)| {
+                running.send(&format!("setoption name {name} value {value}"))
+            });
+            if set.and_then(|()| running.ready(&never)).is_err() {
+                engine = None;
+                finish(shared, |state| {
+                    state.engine.failure = Some("the engine crashed".to_owned());
+                });
+                continue;
+            }
+            options_sent = Some(options);
+        }
+        let movetime = go
+            .rsplit(' ')
+            .next()
+            .and_then(|ms| ms.parse().ok())
+            .map_or(Duration::ZERO, Duration::from_millis);
+        let asked = running.send(&position).and_then(|()| running.send(&go));
+        let answer = asked.and_then(|()| {
+            running.lines_until(
+                |text| {
+                    if let Some(info) = parse_info(text) {
+                        report(&|state| {
+                            if current(state) {
+                                merge_info(&mut state.engine.thinking, &info);
+                            }
+                        });
+                    }
+                    best_move(text).is_some()
+                },
+                Instant::now() + movetime + OVERRUN,
+                &shared.cancel,
+            )
+        });
+        match answer {
+            Ok(lines) => {
+                let token = lines.last().and_then(|l| best_move(l)).unwrap_or("");
+                let token = token.to_owned();
+                finish(shared, |state| {
+                    if current(state) {
+                        take_answer(state, task, &token);
+                    }
+                });
+            }
+            Err(EngineFailure::Interrupted) => {
+                // Stopped for a newer line: wait for its answer, ignored.
+                let stopped = running.send("stop").and_then(|()| {
+                    running.wait_for(
+                        |text| best_move(text).is_some(),
+                        Instant::now() + OVERRUN,
+                        &never,
+                    )
+                });
+                if stopped.is_err() {
+                    engine = None;
+                }
+                finish(shared, |_| {});
+            }
+            Err(failure) => {
+                engine = None;
+                let why = match failure {
+                    EngineFailure::Timeout => "the engine did not answer in time",
+                    _ => "the engine crashed",
+                };
+                finish(shared, |state| state.engine.failure = Some(why.to_owned()));
+            }
+        }
+    }
+}
+
+/// Starts the engine: `uci` to `uciok` and `isready`; returns it with the
+/// name it gave.
+fn start(
+    config: &EngineConfig,
+    never: &AtomicBool,
+) -> Result<(EngineProcess, Option<String>), String> {
+    let mut engine = EngineProcess::start(config)
+        .map_err(|e| format!("the engine '{}' failed to start: {e}", config.cmd))?;
+    let (listing, _) = engine
+        .handshake(&[], never)
+        .map_err(|_| format!("the engine '{}' did not answer 'uci'", config.cmd))?;
+    let name = listing
+        .iter()
+        .find_map(|l| l.strip_prefix("id name "))
+        .map(|name| name.trim().to_owned());
+    Ok((engine, name))
+}
+
+/// Ends a job: the engine is free again (and moves if it is its turn).
+fn finish(shared: &Shared, edit: impl FnOnce(&mut State)) {
+    let mut state = shared.state.lock().expect("not poisoned");
+    state.engine.task = None;
+    edit(&mut state);
+    state.version += 1;
+    kick(shared, &mut state);
+    shared.changed.notify_all();
+}
+
+/// The engine's answer to `task` for the position on the board.
+fn take_answer(state: &mut State, task: Task, token: &str) {
+    let mv = token.parse::<Move>();
+    match (task, mv) {
+        (Task::Hint, Ok(mv)) if state.game.position().check_move(mv).is_ok() => {
+            state.hint = Some(mv);
+        }
+        (Task::Move, Ok(mv)) => {
+            if let Err(err) = state.game.try_play(mv) {
+                state.engine.failure = Some(format!(
+                    "the engine played an illegal move, {mv} ({})",
+                    err.reason
+                ));
+            }
+        }
+        _ => {
+            state.engine.failure = Some(format!("the engine answered '{token}', not a legal move"));
+        }
+    }
+}
+
+/// Depth, score and principal variation of an `info` line, those present.
+fn parse_info(line: &str) -> Option<Thinking> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    if tokens.first() != Some(&"info") || tokens.get(1) == Some(&"string") {
+        return None;
+    }
+    let at = |key: &str| tokens.iter().position(|&t| t == key);
+    let depth = at("depth").and_then(|i| tokens.get(i + 1)?.parse().ok());
+    let score = at("score").and_then(|i| {
+        let value: i64 = tokens.get(i + 2)?.parse().ok()?;
+        match *tokens.get(i + 1)? {
+            "cp" => Some(format!("{:+.2}", value as f64 / 100.0)),
+            "mate" if value < 0 => Some(format!("-M{}", -value)),
+            "mate" => Some(format!("+M{value}")),
+            _ => None,
+        }
+    });
+    let pv = at("pv")
+        .map(|i| {
+            tokens[i + 1..]
+                .iter()
+                .take_while(|t| !matches!(**t, "bestmove" | "ponder"))
+                .map(|t| (*t).to_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    (depth.is_some() || score.is_some() || !tokens[1..].is_empty()).then_some(Thinking {
+        depth,
+        score,
+        pv,
+    })
+}
+
+fn merge_info(thinking: &mut Thinking, info: &Thinking) {
+    if info.depth.is_some() && info.score.is_some() {
+        thinking.depth = info.depth;
+        thinking.score.clone_from(&info.score);
+        if !info.pv.is_empty() {
+            thinking.pv.clone_from(&info.pv);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines_give_depth_score_and_line() {
+        let info = parse_info("info depth 9 seldepth 12 score cp -25 nodes 5 pv d6 f4 bestmove d6")
+            .expect("an info line");
+        assert_eq!(info.depth, Some(9));
+        assert_eq!(info.score.as_deref(), Some("-0.25"));
+        assert_eq!(info.pv, ["d6", "f4"]);
+        let mate = parse_info("info depth 3 score mate -2 pv a1").expect("an info line");
+        assert_eq!(mate.score.as_deref(), Some("-M2"));
+        assert_eq!(parse_info("info string hello"), None);
+        assert_eq!(parse_info("bestmove d6"), None);
+    }
+
+    #[test]
+    fn engine_sides_round_trip_their_names() {
+        for side in [
+            EngineSide::Neither,
+            EngineSide::White,
+            EngineSide::Black,
+            EngineSide::Both,
+        ] {
+            assert_eq!(EngineSide::from_name(side.name()), Some(side));
+        }
+        assert!(EngineSide::Both.plays(Color::White) && EngineSide::Both.plays(Color::Black));
+        assert!(!EngineSide::Neither.plays(Color::White));
+    }
+}

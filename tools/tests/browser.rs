@@ -1,0 +1,237 @@
+//! morris-web in a real browser: headless Chromium, driven through
+//! WebDriver (`chromedriver`), plays a short game by clicks, a mill and a
+//! removal among them, checks the board and the move list, and saves
+//! screenshots at desktop and phone widths.
+//!
+//! Needs the Debian packages `chromium` and `chromium-driver` (`.ci/run`
+//! installs them). Without them the test says so and passes, unless
+//! `MORRIS_BROWSER_TEST=1` (as in CI) makes their absence a failure.
+
+mod common;
+
+use std::net::{SocketAddr, TcpListener};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use morris_tools::arena::engine::EngineConfig;
+use morris_tools::web::{WebConfig, WebServer};
+use serde_json::{Value, json};
+
+use common::request;
+
+/// chromedriver, killed when dropped.
+struct Driver {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+fn start_driver() -> Option<Driver> {
+    let port = free_port();
+    let child = Command::new("chromedriver")
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let driver = Driver {
+        child,
+        addr: SocketAddr::from(([127, 0, 0, 1], port)),
+    };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < deadline {
+        if std::net::TcpStream::connect(driver.addr).is_ok() {
+            return Some(driver);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("chromedriver did not start listening");
+}
+
+/// One WebDriver call; its `value`.
+fn call(driver: &Driver, method: &str, path: &str, body: &Value) -> Value {
+    let body = if method == "GET" || method == "DELETE" {
+        String::new()
+    } else {
+        body.to_string()
+    };
+    let (status, text) = request(driver.addr, method, path, &body);
+    let answer: Value = serde_json::from_str(&text).expect("JSON from chromedriver");
+    assert_eq!(status, 200, "{method} {path}: {answer}");
+    answer["value"].clone()
+}
+
+struct Browser<'a> {
+    driver: &'a Driver,
+    session: String,
+}
+
+impl Browser<'_> {
+    fn path(&self, tail: &str) -> String {
+        format!("/session/{}{tail}", self.session)
+    }
+
+    fn script(&self, script: &str) -> Value {
+        let body = json!({ "script": script, "args": [] });
+        call(self.driver, "POST", &self.path("/execute/sync"), &body)
+    }
+
+    /// Waits until `script` returns true (at most 30 s).
+    fn wait_for(&self, script: &str) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while self.script(script) != Value::Bool(true) {
+            assert!(Instant::now() < deadline, "waited in vain for: {script}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Clicks a point of the board, finding it again if the page drew the
+    /// board anew between finding and clicking.
+    fn click_point(&self, point: &str) {
+        let selector = format!("circle.hit[data-point=\"{point}\"]");
+        let body = json!({ "using": "css selector", "value": selector });
+        for _ in 0..5 {
+            let element = call(self.driver, "POST", &self.path("/element"), &body);
+            let id = element
+                .as_object()
+                .and_then(|o| o.values().next())
+                .and_then(Value::as_str)
+                .expect("an element")
+                .to_owned();
+            let path = self.path(&format!("/element/{id}/click"));
+            let (status, text) = request(self.driver.addr, "POST", &path, "{}");
+            if status == 200 {
+                return;
+            }
+            assert!(text.contains("stale element"), "clicking {point}: {text}");
+        }
+        panic!("{point} kept going stale");
+    }
+
+    /// Clicks `points` in turn, then waits for the game to hold `plies`
+    /// moves.
+    fn play(&self, points: &[&str], plies: usize) {
+        for point in points {
+            self.click_point(point);
+        }
+        self.wait_for(&format!(
+            "return S !== null && S.history.length === {plies};"
+        ));
+    }
+
+    fn screenshot(&self, width: u32, height: u32, name: &str) -> std::path::PathBuf {
+        let rect = json!({ "width": width, "height": height });
+        call(self.driver, "POST", &self.path("/window/rect"), &rect);
+        std::thread::sleep(Duration::from_millis(300));
+        let png = call(self.driver, "GET", &self.path("/screenshot"), &Value::Null);
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(png.as_str().expect("base64"))
+            .expect("a PNG");
+        let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+        std::fs::write(&path, bytes).expect("the screenshot is saved");
+        path
+    }
+}
+
+#[test]
+fn a_game_by_clicks_in_headless_chromium() {
+    let required = std::env::var("MORRIS_BROWSER_TEST").is_ok_and(|v| v == "1");
+    let Some(driver) = start_driver() else {
+        assert!(!required, "chromedriver is not installed");
+        eprintln!("skipped: chromedriver (Debian: chromium-driver) is not installed");
+        return;
+    };
+    let engine = EngineConfig {
+        name: "morris".to_owned(),
+        cmd: env!("CARGO_BIN_EXE_morris-web").to_owned(),
+        args: vec!["--uci".to_owned()],
+        ..EngineConfig::default()
+    };
+    let server = WebServer::bind(0, WebConfig { engine, db: None }).expect("a free port");
+    let url = format!("http://{}/", server.addr());
+    let stopper = server.stopper();
+    let serving = std::thread::spawn(move || server.run());
+
+    let mut options = json!({ "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,850"] });
+    if std::path::Path::new("/usr/bin/chromium").exists() {
+        options["binary"] = json!("/usr/bin/chromium");
+    }
+    let capabilities =
+        json!({ "capabilities": { "alwaysMatch": { "goog:chromeOptions": options } } });
+    let session = call(&driver, "POST", "/session", &capabilities);
+    let browser = Browser {
+        driver: &driver,
+        session: session["sessionId"].as_str().expect("a session").to_owned(),
+    };
+    call(
+        &driver,
+        "POST",
+        &browser.path("/url"),
+        &json!({ "url": url }),
+    );
+    browser.wait_for("return S !== null && S.history.length === 0;");
+    // Two people at the board: the engine plays nobody.
+    browser.script(
+        "document.getElementById('engineSide').value = 'none';
+         document.getElementById('engineSide').dispatchEvent(new Event('change'));",
+    );
+    browser.wait_for("return S.settings.engine === 'none';");
+    browser.play(&["a1"], 1);
+    browser.play(&["b2"], 2);
+    browser.play(&["a4"], 3);
+    browser.play(&["b4"], 4);
+    // a7 closes the mill a1-a4-a7: the page asks which stone to remove
+    // and marks the removable ones.
+    browser.click_point("a7");
+    browser.wait_for("return document.querySelectorAll('circle.removable').length === 2;");
+    browser.play(&["b2"], 5);
+    let board = browser.script("return S.board;");
+    assert_eq!(
+        board,
+        json!({ "a1": "white", "a4": "white", "a7": "white", "b4": "black" })
+    );
+    let stones = browser.script("return document.querySelectorAll('#board circle.stone').length;");
+    assert_eq!(stones, json!(4));
+    let moves = browser.script("return document.getElementById('moves').textContent;");
+    assert_eq!(
+        moves
+            .as_str()
+            .map(str::split_whitespace)
+            .map(Iterator::collect::<Vec<_>>),
+        Some(vec!["1.", "a1", "b2", "2.", "a4", "b4", "3.", "a7xb2"])
+    );
+    // An illegal click (an occupied point) changes nothing.
+    browser.click_point("a1");
+    browser.click_point("b4");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(browser.script("return S.history.length;"), json!(5));
+    // Against the engine at 0.1 s: it answers a click.
+    browser.script(
+        "document.getElementById('engineSide').value = 'white';
+         document.getElementById('movetime').value = '100';
+         document.getElementById('movetime').dispatchEvent(new Event('change'));",
+    );
+    browser.wait_for("return S.settings.engine === 'white';");
+    browser.play(&["g7"], 6);
+    browser.wait_for("return S.history.length === 7 && S.engine.thinking === null;");
+    let desktop = browser.screenshot(1100, 850, "morris-web-desktop.png");
+    let phone = browser.screenshot(390, 844, "morris-web-phone.png");
+    eprintln!("screenshots: {} {}", desktop.display(), phone.display());
+    call(&driver, "DELETE", &browser.path(""), &Value::Null);
+    stopper.stop();
+    serving.join().expect("the server ends cleanly");
+}

@@ -1,0 +1,76 @@
+//! What the tests of the tools share: plain HTTP/1.1 requests.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::Duration;
+
+/// One HTTP request; the status and the body.
+pub fn request(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(addr).expect("the server listens");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("a timeout");
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("the request is sent");
+    // Read the head, then the body by its length: some servers keep the
+    // connection open despite `Connection: close`.
+    let mut bytes = Vec::new();
+    let mut buffer = [0u8; 8192];
+    let head_end = loop {
+        if let Some(at) = bytes.windows(4).position(|w| w == b"\r\n\r\n") {
+            break at;
+        }
+        let n = stream.read(&mut buffer).expect("an answer");
+        assert!(n > 0, "the connection closed before the head ended");
+        bytes.extend_from_slice(&buffer[..n]);
+    };
+    let head = String::from_utf8_lossy(&bytes[..head_end]).to_ascii_lowercase();
+    let mut body = bytes[head_end + 4..].to_vec();
+    let length = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse::<usize>().ok());
+    match length {
+        Some(length) => {
+            while body.len() < length {
+                let n = stream.read(&mut buffer).expect("the body");
+                assert!(n > 0, "the connection closed before the body ended");
+                body.extend_from_slice(&buffer[..n]);
+            }
+            body.truncate(length);
+        }
+        None => {
+            stream.read_to_end(&mut body).expect("the body");
+        }
+    }
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status");
+    let body = String::from_utf8(body).expect("text");
+    // Without a length the body may come in chunks.
+    let body = if head.contains("transfer-encoding: chunked") {
+        unchunk(&body)
+    } else {
+        body
+    };
+    (status, body)
+}
+
+fn unchunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let size = usize::from_str_radix(size.trim(), 16).expect("a chunk size");
+        if size == 0 {
+            break;
+        }
+        out.push_str(&rest[..size]);
+        body = &rest[size + 2..];
+    }
+    out
+}

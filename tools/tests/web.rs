@@ -1,0 +1,270 @@
+//! morris-web's server over HTTP on 127.0.0.1: whole games against an
+//! engine process, refusals, failing engines, two browsers at once.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use morris_tools::arena::engine::EngineConfig;
+use morris_tools::web::{Stopper, WebConfig, WebServer};
+use serde_json::Value;
+
+use common::request;
+
+/// A server on a free port, stopped (its engines killed) when dropped.
+struct Running {
+    addr: SocketAddr,
+    stopper: Stopper,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.stopper.stop();
+        if let Some(thread) = self.thread.take() {
+            thread.join().expect("the server ends cleanly");
+        }
+    }
+}
+
+fn serve(engine: EngineConfig) -> Running {
+    let server = WebServer::bind(0, WebConfig { engine, db: None }).expect("a free port");
+    let addr = server.addr();
+    let stopper = server.stopper();
+    let thread = std::thread::spawn(move || server.run());
+    Running {
+        addr,
+        stopper,
+        thread: Some(thread),
+    }
+}
+
+/// The workspace's engine: morris-web itself in protocol mode.
+fn morris() -> EngineConfig {
+    EngineConfig {
+        name: "morris".to_owned(),
+        cmd: env!("CARGO_BIN_EXE_morris-web").to_owned(),
+        args: vec!["--uci".to_owned()],
+        ..EngineConfig::default()
+    }
+}
+
+/// A shell script as the engine.
+fn script(text: &str) -> EngineConfig {
+    EngineConfig {
+        name: "script".to_owned(),
+        cmd: "sh".to_owned(),
+        args: vec!["-c".to_owned(), text.to_owned()],
+        ..EngineConfig::default()
+    }
+}
+
+fn json(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, Value) {
+    let (status, text) = request(addr, method, path, body);
+    (status, serde_json::from_str(&text).expect("JSON"))
+}
+
+fn new_game(addr: SocketAddr, settings: &str) -> Value {
+    let (status, state) = json(addr, "POST", "/api/game", settings);
+    assert_eq!(status, 200, "{state}");
+    state
+}
+
+fn id(state: &Value) -> String {
+    state["id"].as_str().expect("an id").to_owned()
+}
+
+/// Waits (long polls) until `done` holds, for at most a minute.
+fn wait_until(addr: SocketAddr, state: &Value, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut state = state.clone();
+    while !done(&state) {
+        assert!(Instant::now() < deadline, "waited in vain: {state}");
+        let path = format!("/api/state?id={}&after={}", id(&state), state["version"]);
+        let (status, next) = json(addr, "GET", &path, "");
+        assert_eq!(status, 200, "{next}");
+        state = next;
+    }
+    state
+}
+
+fn engine_idle(state: &Value) -> bool {
+    state["engine"]["thinking"].is_null()
+}
+
+#[test]
+fn the_page_is_served() {
+    let server = serve(morris());
+    let (status, page) = request(server.addr, "GET", "/", "");
+    assert_eq!(status, 200);
+    assert!(page.contains("<svg id=\"board\""));
+    let (status, _) = request(server.addr, "GET", "/nothing", "");
+    assert_eq!(status, 404);
+}
+
+#[test]
+fn a_whole_game_against_the_engine() {
+    let server = serve(morris());
+    let addr = server.addr;
+    let mut state = new_game(addr, r#"{"engine":"black","movetime":10}"#);
+    let game = id(&state);
+    let mut plies = 0;
+    while state["outcome"].is_null() {
+        state = wait_until(addr, &state, |s| {
+            !s["outcome"].is_null() || (engine_idle(s) && s["turn"] == "white")
+        });
+        if !state["outcome"].is_null() {
+            break;
+        }
+        assert!(state["engine"]["failure"].is_null(), "{state}");
+        // The person plays the first legal move (a removal when it has one).
+        let legal = state["legal"].as_array().expect("moves");
+        let mv = legal[0]["text"].as_str().expect("a move");
+        let (status, next) = json(addr, "POST", &format!("/api/move?id={game}"), mv);
+        assert_eq!(status, 200, "{next}");
+        state = next;
+        plies += 1;
+        assert!(plies < 400, "the game ends");
+    }
+    let history = state["history"].as_array().expect("moves");
+    assert!(history.len() >= 18, "the stones are placed at least");
+    assert!(state["legal"].as_array().expect("moves").is_empty());
+    let (status, record) = request(addr, "GET", &format!("/api/record?id={game}"), "");
+    assert_eq!(status, 200);
+    assert!(record.contains("[Black \"morris"), "{record}");
+    // The record replays to the same game in a new one.
+    let other = new_game(addr, r#"{"engine":"none"}"#);
+    let (status, loaded) = json(
+        addr,
+        "POST",
+        &format!("/api/record?id={}", id(&other)),
+        &record,
+    );
+    assert_eq!(status, 200, "{loaded}");
+    assert_eq!(loaded["fen"], state["fen"]);
+}
+
+#[test]
+fn illegal_moves_and_bad_positions_are_refused_and_nothing_changes() {
+    let server = serve(morris());
+    let addr = server.addr;
+    let state = new_game(addr, r#"{"engine":"none"}"#);
+    let game = id(&state);
+    let (status, after) = json(addr, "POST", &format!("/api/move?id={game}"), "d6");
+    assert_eq!(status, 200);
+    for bad in ["d6", "d6-d5", "zz", ""] {
+        let (status, answer) = json(addr, "POST", &format!("/api/move?id={game}"), bad);
+        assert_eq!(status, 400, "{bad}: {answer}");
+        assert!(answer["error"].as_str().is_some_and(|e| !e.is_empty()));
+    }
+    let (status, answer) = json(
+        addr,
+        "POST",
+        &format!("/api/setup?id={game}"),
+        "not a position",
+    );
+    assert_eq!(status, 400, "{answer}");
+    let (_, now) = json(addr, "GET", &format!("/api/state?id={game}"), "");
+    assert_eq!(now["fen"], after["fen"]);
+    // A position string and a move list set the board up.
+    let fen = ".../.W./.../....../.../.../... b 8 9 1 1";
+    let (status, set) = json(addr, "POST", &format!("/api/setup?id={game}"), fen);
+    assert_eq!((status, &set["fen"]), (200, &Value::from(fen)));
+    let (status, set) = json(
+        addr,
+        "POST",
+        &format!("/api/setup?id={game}"),
+        "1. d6 f4 2. b4",
+    );
+    assert_eq!(status, 200, "{set}");
+    assert_eq!(set["history"].as_array().map(Vec::len), Some(3));
+    // Undo with nobody's engine takes back one move.
+    let (_, undone) = json(addr, "POST", &format!("/api/undo?id={game}"), "");
+    assert_eq!(undone["history"].as_array().map(Vec::len), Some(2));
+    let (status, _) = json(addr, "POST", "/api/move?id=12345", "d6");
+    assert_eq!(status, 404);
+}
+
+#[test]
+fn an_engine_that_fails_is_reported_and_can_be_restarted() {
+    // Starts, then dies on its first search.
+    let crashing = "while read line; do case $line in uci) echo 'id name crasher'; echo uciok;; \
+                    isready) echo readyok;; go*) exit 3;; esac; done";
+    let server = serve(script(crashing));
+    let addr = server.addr;
+    let state = new_game(addr, r#"{"engine":"white","movetime":10}"#);
+    let failed = wait_until(addr, &state, |s| !s["engine"]["failure"].is_null());
+    assert!(
+        failed["engine"]["failure"]
+            .as_str()
+            .is_some_and(|f| f.contains("crashed")),
+        "{failed}"
+    );
+    // The person may play on for both sides meanwhile.
+    let game = id(&failed);
+    let (status, _) = json(addr, "POST", &format!("/api/move?id={game}"), "d6");
+    assert_eq!(status, 200);
+    // Restarting clears the failure; the engine (white) waits for its turn.
+    let (status, restarted) = json(addr, "POST", &format!("/api/restart?id={game}"), "");
+    assert_eq!(status, 200, "{restarted}");
+    let cleared = wait_until(addr, &restarted, |s| s["engine"]["failure"].is_null());
+    assert_eq!(cleared["turn"], "black");
+}
+
+#[test]
+fn an_engine_that_does_not_start_or_moves_illegally_is_caught() {
+    let server = serve(EngineConfig {
+        name: "missing".to_owned(),
+        cmd: "/nonexistent/engine".to_owned(),
+        ..EngineConfig::default()
+    });
+    let state = new_game(server.addr, r#"{"engine":"white"}"#);
+    let failed = wait_until(server.addr, &state, |s| !s["engine"]["failure"].is_null());
+    assert!(
+        failed["engine"]["failure"]
+            .as_str()
+            .is_some_and(|f| f.contains("failed to start")),
+        "{failed}"
+    );
+    drop(server);
+    // Always answers a1: legal once, then an occupied point.
+    let stubborn = "while read line; do case $line in uci) echo uciok;; isready) echo readyok;; \
+                    go*) echo 'bestmove a1';; esac; done";
+    let server = serve(script(stubborn));
+    let state = new_game(server.addr, r#"{"engine":"both","movetime":10}"#);
+    let failed = wait_until(server.addr, &state, |s| !s["engine"]["failure"].is_null());
+    assert!(
+        failed["engine"]["failure"]
+            .as_str()
+            .is_some_and(|f| f.contains("illegal")),
+        "{failed}"
+    );
+    assert_eq!(failed["history"].as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn two_browsers_play_two_games_at_once() {
+    let server = serve(morris());
+    let addr = server.addr;
+    let first = new_game(addr, r#"{"engine":"black","movetime":20}"#);
+    let second = new_game(addr, r#"{"engine":"white","movetime":20}"#);
+    assert_ne!(id(&first), id(&second));
+    let (status, _) = json(addr, "POST", &format!("/api/move?id={}", id(&first)), "a1");
+    assert_eq!(status, 200);
+    // The second browser's engine opens its game; the first's answers a1.
+    let second = wait_until(addr, &second, |s| {
+        s["history"].as_array().map(Vec::len) == Some(1)
+    });
+    let first = wait_until(addr, &first, |s| {
+        s["history"].as_array().map(Vec::len) == Some(2)
+    });
+    assert_eq!(first["history"][0]["move"]["text"], "a1");
+    assert_eq!(second["turn"], "black");
+    // Each game is its own: a move in one does not show in the other.
+    let (status, _) = json(addr, "POST", &format!("/api/move?id={}", id(&second)), "g7");
+    assert_eq!(status, 200);
+    let (_, first_now) = json(addr, "GET", &format!("/api/state?id={}", id(&first)), "");
+    assert_eq!(first_now["history"].as_array().map(Vec::len), Some(2));
+}
