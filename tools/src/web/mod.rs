@@ -380,7 +380,9 @@ fn undo(state: &mut State) -> Result<(), String> {
 /// A game from a position string, or from moves from the start.
 fn setup(text: &str, variant: Variant) -> Result<Game, String> {
     let rules = Rules::new(variant);
-    if let Ok(position) = Position::from_fen(text, rules) {
+    if text.contains('/') {
+        let position =
+            Position::from_fen(text, rules).map_err(|e| format!("bad position string: {e}"))?;
         return Ok(Game::new(position));
     }
     let mut game = Game::new(Position::new(rules));
