@@ -214,6 +214,14 @@ fn a_game_by_clicks_in_headless_chromium() {
             .map(Iterator::collect::<Vec<_>>),
         Some(vec!["1.", "a1", "b2", "2.", "a4", "b4", "3.", "a7xb2"])
     );
+    // Stepping back through the moves shows the earlier boards.
+    for _ in 0..3 {
+        browser.script("document.getElementById('back').click();");
+    }
+    let stones = browser.script("return document.querySelectorAll('#board circle.stone').length;");
+    assert_eq!(stones, json!(2), "the board after 1. a1 b2");
+    browser.script("document.getElementById('end').click();");
+    browser.wait_for("return document.querySelectorAll('#board circle.stone').length === 4;");
     // An illegal click (an occupied point) changes nothing.
     browser.click_point("a1");
     browser.click_point("b4");
