@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use rand::Rng;
 
-use crate::endgame::{EndgameDb, PlacingSolver};
+use crate::endgame::{DbOutcome, EndgameDb, PlacingSolver, outcome_under_draw_rule};
 use crate::eval::STONE;
 use crate::limits::{Limit, SearchLimits, TimeManager};
 use crate::moves::Move;
@@ -153,6 +153,43 @@ fn keep_best_placing_moves(
     kept
 }
 
+/// The root moves the databases rank best when they hold the root: the
+/// wins with the fewest plies to the next removal (so that every move
+/// makes progress: a search free to pick any win could trade a removal now
+/// for a shorter count later and go round in circles into a repetition),
+/// every drawing move (the search picks among them), or the losses that
+/// hold out longest, each outcome as the N-move rule leaves it. All of
+/// `moves` when the databases do not know them all.
+fn keep_best_db_moves(root: &Position, moves: Vec<Move>, db: &EndgameDb) -> Vec<Move> {
+    if db.probe(root).is_none() {
+        return moves;
+    }
+    let mut valued = Vec::with_capacity(moves.len());
+    for (mv, value) in db.rank_moves(root) {
+        if !moves.contains(&mv) {
+            continue;
+        }
+        let Some(value) = value else {
+            return moves;
+        };
+        valued.push((mv, outcome_under_draw_rule(root, value), value.distance));
+    }
+    // Wins by the fewest plies, draws, losses by the most.
+    let preference = |&(_, outcome, distance): &(Move, DbOutcome, u16)| match outcome {
+        DbOutcome::Win => (2, -i32::from(distance)),
+        DbOutcome::Draw => (1, 0),
+        DbOutcome::Loss => (0, i32::from(distance)),
+    };
+    let Some(best) = valued.iter().map(preference).max() else {
+        return moves;
+    };
+    valued
+        .into_iter()
+        .filter(|v| preference(v) == best)
+        .map(|(mv, ..)| mv)
+        .collect()
+}
+
 /// Searches `request` on the calling thread and its helpers until a limit,
 /// `stop`, or (for `infinite` and `ponder`) until told; sends every
 /// completed depth and finally the move to play through `send`.
@@ -183,6 +220,7 @@ pub(crate) fn run_search(
     let root_moves = match &request.endgame {
         // A weakened engine is meant to err.
         Some(db) if !weakened => {
+            let root_moves = keep_best_db_moves(&request.root, root_moves, db);
             keep_best_placing_moves(&request.root, root_moves, db, &time, start, &mut send)
         }
         _ => root_moves,

@@ -255,6 +255,58 @@ fn won_positions_are_won_against_the_best_defence() {
 }
 
 #[test]
+fn in_a_won_position_the_engine_plays_a_win_of_fewest_plies_to_the_next_removal() {
+    // Distances count to the next removal only, so a search that adds them
+    // up across removals prefers a longer count now to a removal whose
+    // next phase is long, and can go round in circles: the engine must
+    // play a move of the shortest count.
+    let (dir, _) = database();
+    let (db, _) = EndgameDb::open(dir).unwrap();
+    let db = std::sync::Arc::new(db);
+    let mut checked = 0;
+    let mut removal_preferred = 0;
+    for (mover, other) in [(3, 3), (3, 4), (4, 3), (4, 4)] {
+        let sector = SectorIndex::new(mover, other);
+        for index in (0..sector.len()).step_by(89) {
+            let (m, o) = sector.decode(index);
+            if sector.canonical(m, o).index != index {
+                continue;
+            }
+            let start = position(m, o);
+            if db.probe(&start).map(|v| v.outcome) != Some(DbOutcome::Win) {
+                continue;
+            }
+            let ranked = db.rank_moves(&start);
+            let shortest = ranked[0].1.expect("known").distance;
+            let mv = engine_move(&morris::Game::new(start), &db);
+            let value = ranked
+                .iter()
+                .find(|(m, _)| *m == mv)
+                .and_then(|(_, v)| *v)
+                .expect("a known move");
+            assert_eq!(
+                (value.outcome, value.distance),
+                (DbOutcome::Win, shortest),
+                "{} played {mv}",
+                start.fen()
+            );
+            checked += 1;
+            let slower_wins = ranked
+                .iter()
+                .filter(|(_, v)| v.is_some_and(|v| v.outcome == DbOutcome::Win))
+                .count();
+            if shortest == 1 && mv.removal.is_some() && slower_wins > 1 {
+                removal_preferred += 1;
+            }
+        }
+    }
+    assert!(
+        checked > 200 && removal_preferred > 20,
+        "{checked} {removal_preferred}"
+    );
+}
+
+#[test]
 fn damaged_and_foreign_files_are_refused_by_name() {
     use morris::DbProblem;
     use morris::endgame::SectorFile;
@@ -304,9 +356,10 @@ fn damaged_and_foreign_files_are_refused_by_name() {
     assert_eq!(db.len(), 1);
     assert_eq!(rejected.len(), 1);
     assert!(rejected[0].to_string().contains("nine-flying-4-3.mdb"));
-    // Through the protocol: the engine says what it left out and plays on.
+    // Through the protocol: the engine says what it left out and plays on,
+    // probing 3-3 behind a removal from 3-4 (whose file was refused).
     let script = format!(
-        "setoption name EndgameDB value {}\nsetoption name EndgameDB value /nonexistent/folder\nisready\nposition fen W.W/.../BB./....../..B/.W./... b 0 0 0 40\ngo depth 2\n",
+        "setoption name EndgameDB value {}\nsetoption name EndgameDB value /nonexistent/folder\nisready\nposition fen W.W/.../BB./....../..B/.W./W.. b 0 0 0 40\ngo depth 2\n",
         scratch.display()
     );
     let mut out = Vec::new();
