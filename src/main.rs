@@ -313,8 +313,10 @@ fn parse_pair(text: &str) -> Result<(usize, usize)> {
 
 /// Bytes of memory a pair takes to build, per index: its value and count
 /// of moves (4), the positions decided at once by the first look (up to 8
-/// each), and the byte written. Measured: 8.3 GiB at the peak for 6-8 and
-/// 8-6 (759 million indices), 11.4 bytes an index.
+/// each), and the byte written; the smaller sectors it needs are read into
+/// memory besides (a byte an index). Measured peaks: 7-8 11.0 GiB, 7-9
+/// 13.2 GiB, 8-9 12.7 GiB (about 1.07 billion indices each, and 1.7 to 1.9
+/// billion bytes of smaller sectors).
 const BUILD_BYTES_PER_INDEX: u64 = 12;
 
 fn print_plan(range: morris::endgame::SectorRange) -> Result<()> {
@@ -323,13 +325,19 @@ fn print_plan(range: morris::endgame::SectorRange) -> Result<()> {
     for (wave, pairs) in (1..).zip(range.waves()) {
         for (a, b) in pairs {
             let indices: u64 = pair_sectors(a, b).iter().map(|s| s.len()).sum();
-            let needs: Vec<String> = morris::endgame::pair_dependencies(a, b)
+            let dependencies = morris::endgame::pair_dependencies(a, b);
+            let needed_bytes: u64 = dependencies
+                .iter()
+                .flat_map(|&(x, y)| pair_sectors(x, y))
+                .map(|s| s.len())
+                .sum();
+            let needs: Vec<String> = dependencies
                 .iter()
                 .map(|(x, y)| format!("{x}-{y}"))
                 .collect();
             out!(
                 "{wave} {a}-{b} {indices} {} {} {}",
-                (indices * BUILD_BYTES_PER_INDEX).div_ceil(1 << 20),
+                (indices * BUILD_BYTES_PER_INDEX + needed_bytes).div_ceil(1 << 20),
                 indices.div_ceil(1 << 20),
                 if needs.is_empty() {
                     "-".to_owned()
