@@ -292,14 +292,20 @@ pub fn evaluation(line: &str) -> Option<String> {
     };
     let depth = after("depth")?;
     let at = tokens.iter().position(|&t| t == "score")?;
-    let value: i64 = tokens.get(at + 2)?.parse().ok()?;
-    let score = match *tokens.get(at + 1)? {
-        "cp" => format!("{:+.2}", value as f64 / 100.0),
-        "mate" if value < 0 => format!("-M{}", -value),
-        "mate" => format!("+M{value}"),
-        _ => return None,
-    };
+    let score = score_text(&tokens[at + 1..])?;
     Some(format!("{score}/{depth}"))
+}
+
+/// The score that follows `score` in an `info` line (`cp 25`, `mate -2`)
+/// as cutechess writes it: `+0.25` (stones), `-M2`.
+pub fn score_text(after_score: &[&str]) -> Option<String> {
+    let value: i64 = after_score.get(1)?.parse().ok()?;
+    match *after_score.first()? {
+        "cp" => Some(format!("{:+.2}", value as f64 / 100.0)),
+        "mate" if value < 0 => Some(format!("-M{}", -value)),
+        "mate" => Some(format!("+M{value}")),
+        _ => None,
+    }
 }
 
 /// Plays `opening` between `white` and `black` (each process started for

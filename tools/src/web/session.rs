@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use morris::{Color, Game, Move, Position, Rules, Variant};
 
 use crate::arena::engine::{EngineConfig, EngineFailure, EngineProcess};
-use crate::arena::game::{best_move, position_command, rules_options};
+use crate::arena::game::{best_move, position_command, rules_options, score_text};
 
 /// Who the engine plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,7 +146,7 @@ enum Job {
         ply: usize,
         task: Task,
         position: String,
-        go: String,
+        movetime: Duration,
         options: Vec<(String, String)>,
     },
     Restart,
@@ -318,7 +318,7 @@ fn schedule(shared: &Shared, state: &mut State, task: Task) {
         ply: game.moves().len(),
         task,
         position: position_command(&start, game.moves(), false),
-        go: format!("go movetime {}", state.settings.movetime.as_millis()),
+        movetime: state.settings.movetime,
         options,
     };
     let sent = shared.jobs.lock().expect("not poisoned").send(job);
@@ -341,7 +341,7 @@ fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
         shared.changed.notify_all();
     };
     while let Ok(job) = jobs.recv() {
-        let (line, ply, task, position, go, options) = match job {
+        let (line, ply, task, position, movetime, options) = match job {
             Job::Quit => break,
             Job::Restart => {
                 engine = None;
@@ -359,9 +359,9 @@ fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
                 ply,
                 task,
                 position,
-                go,
+                movetime,
                 options,
-            } => (line, ply, task, position, go, options),
+            } => (line, ply, task, position, movetime, options),
         };
         shared.cancel.store(false, Ordering::Relaxed);
         let current = |state: &State| state.line == line && state.game.moves().len() == ply;
@@ -396,11 +396,7 @@ fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
             }
             options_sent = Some(options);
         }
-        let movetime = go
-            .rsplit(' ')
-            .next()
-            .and_then(|ms| ms.parse().ok())
-            .map_or(Duration::ZERO, Duration::from_millis);
+        let go = format!("go movetime {}", movetime.as_millis());
         let asked = running.send(&position).and_then(|()| running.send(&go));
         let answer = asked.and_then(|()| {
             running.lines_until(
@@ -511,15 +507,7 @@ fn parse_info(line: &str) -> Option<Thinking> {
     }
     let at = |key: &str| tokens.iter().position(|&t| t == key);
     let depth = at("depth").and_then(|i| tokens.get(i + 1)?.parse().ok());
-    let score = at("score").and_then(|i| {
-        let value: i64 = tokens.get(i + 2)?.parse().ok()?;
-        match *tokens.get(i + 1)? {
-            "cp" => Some(format!("{:+.2}", value as f64 / 100.0)),
-            "mate" if value < 0 => Some(format!("-M{}", -value)),
-            "mate" => Some(format!("+M{value}")),
-            _ => None,
-        }
-    });
+    let score = at("score").and_then(|i| score_text(&tokens[i + 1..]));
     let pv = at("pv")
         .map(|i| {
             tokens[i + 1..]
