@@ -415,10 +415,10 @@ fn gen_db(
         bar.set_message(format!("{}-{}", pair.0, pair.1));
         let step = |step: BuildStep| {
             bar.inc(step.decided());
-            let mut last = last_told.lock().expect("not poisoned");
             if !bar.is_hidden() {
                 return;
             }
+            let mut last = last_told.lock().expect("not poisoned");
             let line = match step {
                 BuildStep::Looked { sector, decided } => {
                     format!(

@@ -358,12 +358,14 @@ fn undo(state: &mut State) -> Result<(), String> {
         return Err("nothing to take back".to_owned());
     }
     let mut keep = moves.len() - 1;
+    // A move is a whole turn, so the sides alternate ply by ply.
+    let first = state.game.start().side_to_move();
     let side_at = |ply: usize| {
-        let mut position = *state.game.start();
-        for &mv in &moves[..ply] {
-            position.play(mv);
+        if ply % 2 == 0 {
+            first
+        } else {
+            first.opponent()
         }
-        position.side_to_move()
     };
     let engine = state.settings.engine_side;
     while keep > 0 && engine.plays(side_at(keep)) && engine != EngineSide::Both {
