@@ -3,14 +3,14 @@
 
 use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::Sender;
 
-use crate::endgame::EndgameDb;
+use crate::endgame::{EndgameDb, PlacingTable};
 use crate::error::{GoError, HashAllocError, IllegalReason, OptionError, PositionError};
 use crate::game::{Game, Outcome};
 use crate::limits::SearchLimits;
@@ -61,6 +61,9 @@ pub struct Engine {
     search: Option<RunningSearch>,
     /// The endgame databases of the `EndgameDB` folder.
     endgame: Option<Arc<EndgameDb>>,
+    /// What solving the end of placing proved over these databases and
+    /// rules, kept from move to move.
+    placing_table: Arc<Mutex<PlacingTable>>,
 }
 
 impl Engine {
@@ -77,6 +80,7 @@ impl Engine {
             pending: None,
             search: None,
             endgame: None,
+            placing_table: Arc::default(),
             options,
         })
     }
@@ -164,6 +168,9 @@ impl Engine {
             self.game = Game::new(Position::new(options.rules));
             self.pending = None;
         }
+        if options.rules != self.options.rules || option == EngineOption::EndgameDb {
+            self.clear_placing_table();
+        }
         self.options = options;
         Ok(notes)
     }
@@ -184,12 +191,22 @@ impl Engine {
         Ok(())
     }
 
-    /// Empties the transposition table; no search may be running.
+    /// Empties the transposition table and what the end-of-placing
+    /// solver proved; no search may be running.
     fn clear_hash(&mut self) {
         // No search holds the table now, so it can be cleared in place.
         if let Some(tt) = Arc::get_mut(&mut self.tt) {
             tt.clear();
         }
+        self.clear_placing_table();
+    }
+
+    /// Forgets what the end-of-placing solver proved.
+    fn clear_placing_table(&mut self) {
+        self.placing_table
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
     }
 
     /// Sets the game: from `fen` (the start position if `None`) through
@@ -284,6 +301,7 @@ impl Engine {
             skill: self.options.effective_skill(),
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),
             endgame: self.endgame.clone(),
+            placing_table: Arc::clone(&self.placing_table),
         };
         self.launch(
             request,

@@ -153,10 +153,14 @@ pub enum SearchEvent {
         number: u32,
     },
     /// The end of placing was solved to the databases' leaves before the
-    /// search: only the moves that keep the best outcome are searched.
+    /// search, wholly or in part: only the moves that keep the best outcome
+    /// (or may still beat it) are searched.
     PlacingSolved {
-        /// The outcome for the side to move.
+        /// The best outcome proven for the side to move.
         outcome: DbOutcome,
+        /// Whether every move was decided (else the moves not decided are
+        /// kept too, unless a win is proven).
+        complete: bool,
         /// The moves that keep it.
         kept: usize,
         /// The moves there were.

@@ -535,6 +535,7 @@ impl<W: Write> Session<'_, W> {
             )),
             SearchEvent::PlacingSolved {
                 outcome,
+                complete,
                 kept,
                 of,
                 nodes,
@@ -544,9 +545,15 @@ impl<W: Write> Session<'_, W> {
                     DbOutcome::Draw => "draw",
                     DbOutcome::Loss => "loss",
                 };
-                self.say(&format!(
-                    "info string end of placing solved: {outcome}; {kept} of {of} moves keep it ({nodes} nodes)"
-                ))
+                self.say(&if complete {
+                    format!(
+                        "info string end of placing solved: {outcome}; {kept} of {of} moves keep it ({nodes} nodes)"
+                    )
+                } else {
+                    format!(
+                        "info string end of placing partly solved: {outcome} proven; {kept} of {of} moves may keep it ({nodes} nodes)"
+                    )
+                })
             }
             SearchEvent::Failed { reason } => self.error(&format!("search failed: {reason}")),
             SearchEvent::BestMove { best, ponder } => {

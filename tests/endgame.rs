@@ -607,6 +607,18 @@ fn plain_placing_minimax(db: &EndgameDb, pos: &Position) -> i8 {
         .unwrap_or(-1)
 }
 
+/// The value of each of `moves` for the side making it, by plain minimax.
+fn plain_move_values(db: &EndgameDb, pos: &Position, moves: &[morris::Move]) -> Vec<i8> {
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            -plain_placing_minimax(db, &child)
+        })
+        .collect()
+}
+
 /// Random placing positions that end in sectors up to 4-4: `on_board`
 /// stones a side, and the rest of four in hand, White to move (Black to
 /// move with one more in hand than White).
@@ -663,8 +675,11 @@ fn the_end_of_placing_solver_agrees_with_plain_minimax() {
     use morris::endgame::PlacingSolver;
     let (_, db) = database();
     let mut outcomes = [0; 3];
+    // What one solve proves is kept for the next, as the engine keeps it
+    // from move to move: the values stay exact.
+    let mut table = morris::endgame::PlacingTable::default();
     for pos in placing_positions(60, 0x5EED) {
-        let mut solver = PlacingSolver::new(db, None, None);
+        let mut solver = PlacingSolver::with_table(db, table, None, None);
         let solved = solver.solve(&pos).unwrap();
         let plain = plain_placing_minimax(db, &pos);
         let expected = match plain {
@@ -686,9 +701,81 @@ fn the_end_of_placing_solver_agrees_with_plain_minimax() {
             assert_eq!(outcome, ours, "{} {mv}", pos.fen());
             outcomes[(1 - theirs) as usize] += 1;
         }
+        table = solver.into_table();
+        // Solved again from the kept table, the position takes one node.
+        let mut again = PlacingSolver::with_table(db, table, None, None);
+        assert_eq!(again.solve(&pos).unwrap(), expected);
+        assert_eq!(again.nodes(), 1, "{}", pos.fen());
+        table = again.into_table();
     }
     // The moves' outcomes hold each kind, so none is right by default.
     assert!(outcomes.iter().all(|&n| n > 0), "{outcomes:?}");
+}
+
+#[test]
+fn the_best_moves_of_the_end_of_placing_are_those_of_plain_minimax() {
+    use morris::endgame::PlacingSolver;
+    let (_, db) = database();
+    let (mut narrowed, mut stopped) = (0, 0);
+    for pos in placing_positions(60, 0xB357) {
+        let moves = pos.legal_moves();
+        let values = plain_move_values(db, &pos, &moves);
+        let best = *values.iter().max().unwrap();
+        let mut expected: Vec<String> = moves
+            .iter()
+            .zip(&values)
+            .filter(|&(_, &v)| v == best)
+            .map(|(mv, _)| mv.to_string())
+            .collect();
+        let mut solver = PlacingSolver::new(db, None, None);
+        let choice = solver.best_moves(&pos, &moves).unwrap();
+        assert!(choice.complete);
+        let mut kept: Vec<String> = choice.kept.iter().map(|mv| mv.to_string()).collect();
+        kept.sort();
+        expected.sort();
+        let rank = |v: i8| [DbOutcome::Loss, DbOutcome::Draw, DbOutcome::Win][(v + 1) as usize];
+        assert_eq!(choice.outcome, rank(best), "{}", pos.fen());
+        assert_eq!(kept, expected, "{}", pos.fen());
+        narrowed += usize::from(kept.len() < moves.len());
+
+        // Stopped midway, the solver drops only moves worse than one it
+        // proved, so a best move is always kept.
+        for budget in [5, 20, 80, 320] {
+            let mut solver = PlacingSolver::new(db, None, Some(budget));
+            let Ok(choice) = solver.best_moves(&pos, &moves) else {
+                continue;
+            };
+            let proven = score_of(choice.outcome);
+            assert!(proven <= best, "{} budget {budget}", pos.fen());
+            for (mv, &value) in moves.iter().zip(&values) {
+                let kept = choice.kept.contains(mv);
+                assert!(
+                    kept || value < best,
+                    "{} {mv} dropped, budget {budget}",
+                    pos.fen()
+                );
+                // Once a win is proven, only proven wins are kept.
+                assert!(
+                    !kept || proven < 1 || value == 1,
+                    "{} {mv} kept, budget {budget}",
+                    pos.fen()
+                );
+            }
+            stopped += usize::from(!choice.complete);
+        }
+    }
+    // Positions where some moves throw the best outcome away.
+    assert!(narrowed >= 10, "{narrowed}");
+    assert!(stopped >= 10, "{stopped}");
+}
+
+/// An outcome as 1 win, 0 draw, -1 loss.
+fn score_of(outcome: DbOutcome) -> i8 {
+    match outcome {
+        DbOutcome::Win => 1,
+        DbOutcome::Draw => 0,
+        DbOutcome::Loss => -1,
+    }
 }
 
 #[test]
@@ -697,14 +784,7 @@ fn the_engine_keeps_the_best_outcome_of_the_end_of_placing() {
     let mut seen = 0;
     for pos in placing_positions(40, 0xFACE) {
         let moves = pos.legal_moves();
-        let values: Vec<i8> = moves
-            .iter()
-            .map(|&mv| {
-                let mut child = pos;
-                child.play_unchecked(mv);
-                -plain_placing_minimax(db, &child)
-            })
-            .collect();
+        let values = plain_move_values(db, &pos, &moves);
         let best = *values.iter().max().unwrap();
         // Only positions where some moves throw the best outcome away.
         if values.iter().all(|&v| v == best) {
@@ -738,6 +818,50 @@ fn the_engine_keeps_the_best_outcome_of_the_end_of_placing() {
         assert_eq!(values[index], best, "{} played {played}\n{out}", pos.fen());
     }
     assert!(seen >= 5, "{seen}");
+}
+
+/// The nodes the engine's end-of-placing solver took in a search of its
+/// position to depth 1.
+fn placing_solver_nodes(engine: &mut morris::Engine) -> Option<u64> {
+    let (events, received) = crossbeam_channel::unbounded();
+    engine
+        .go(morris::SearchLimits::depth(1), events)
+        .expect("a search");
+    let mut nodes = None;
+    for event in received {
+        match event {
+            morris::SearchEvent::PlacingSolved { nodes: n, .. } => nodes = Some(n),
+            morris::SearchEvent::BestMove { best, ponder } => {
+                engine.finish_search(best, ponder);
+                break;
+            }
+            _ => {}
+        }
+    }
+    nodes
+}
+
+#[test]
+fn the_engine_keeps_what_it_solved_of_the_end_of_placing_until_a_new_game() {
+    let (dir, _) = database();
+    let pos = placing_positions(40, 0xC0DE)
+        .into_iter()
+        .find(|p| p.in_hand(Color::White) + p.in_hand(Color::Black) >= 3)
+        .expect("a position with three stones to place");
+    let mut engine = morris::Engine::new().unwrap();
+    engine
+        .set_option("EndgameDB", &dir.to_string_lossy())
+        .unwrap();
+    let solve = |engine: &mut morris::Engine| {
+        engine.set_position(Some(&pos.fen()), &[]).unwrap();
+        placing_solver_nodes(engine).expect("solved")
+    };
+    let first = solve(&mut engine);
+    // The second search finds the root's moves solved; a new game forgets.
+    let again = solve(&mut engine);
+    assert!(again < first, "{first} then {again}");
+    engine.new_game().unwrap();
+    assert_eq!(solve(&mut engine), first);
 }
 
 #[test]

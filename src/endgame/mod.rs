@@ -20,7 +20,7 @@ mod verify;
 pub use build::{BuildStep, BuiltSector, SmallerSectors, build_pair, sector_position};
 pub use file::{Header, SectorFile, sector_file_name, write_sector};
 pub use index::{Canonical, SectorIndex, binomial};
-pub use placing::{PlacingSolver, Unsolved, outcome_under_draw_rule};
+pub use placing::{PlacingChoice, PlacingSolver, PlacingTable, Unsolved, outcome_under_draw_rule};
 pub use probe::{
     EndgameDb, GenerationReport, SectorRange, generate, generate_pair, pair_dependencies,
     pair_sectors,

@@ -2,24 +2,60 @@
 //! placements whose leaves, the positions with nothing left in hand, are
 //! answered by the databases.
 
+use std::cmp::Reverse;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
+use arrayvec::ArrayVec;
+
+use super::build::SmallerSectors;
 use super::probe::EndgameDb;
 use super::{DbOutcome, DbValue};
-use crate::moves::Move;
+use crate::bitboard::Bitboard;
+use crate::moves::{MAX_MOVES, Move, MoveList};
 use crate::position::Position;
+use crate::rules::Variant;
 
 /// Nodes between looks at the clock.
 const CLOCK_EVERY: u64 = 4096;
 
-/// A position's outcome bounds for the side to move, as -1 (loss), 0
-/// (draw) and 1 (win).
+/// What the table knows of a position: its outcome bounds for the side to
+/// move, as -1 (loss), 0 (draw) and 1 (win), and the move that decided it.
 #[derive(Clone, Copy)]
 struct Bounds {
     lower: i8,
     upper: i8,
+    best: Option<Move>,
 }
+
+/// Hashes a Zobrist key as it is: its bits are random already, and the
+/// default hasher cost more than the rest of a table look-up.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01B3);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+/// Leaves asked of the databases at once below a last placement: enough
+/// for their reads to overlap, few enough that a cutoff saves the rest.
+const LEAF_BATCH: usize = 6;
+
+/// Stones left to place, both sides together, at most (Twelve Men's Morris).
+const MAX_TO_PLACE: usize = 24;
 
 /// Why the end of placing could not be solved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,12 +83,70 @@ pub fn outcome_under_draw_rule(pos: &Position, value: DbValue) -> DbOutcome {
     }
 }
 
+/// What the solver settled of a position's moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlacingChoice {
+    /// The best outcome a move was proven to reach, for the side moving.
+    pub outcome: DbOutcome,
+    /// The moves proven to reach it and, unless it is a win, the moves
+    /// not decided, which may reach more.
+    pub kept: Vec<Move>,
+    /// Whether every move was decided: then `outcome` is the position's
+    /// and `kept` holds exactly the moves that reach it.
+    pub complete: bool,
+}
+
+/// What solving has proven of placing positions, kept from one solve to
+/// the next: the values are exact for the databases and the rules they
+/// were found under, so a game's next move finds its subtrees solved.
+#[derive(Default)]
+pub struct PlacingTable {
+    entries: HashMap<u64, Bounds, BuildHasherDefault<KeyHasher>>,
+}
+
+impl PlacingTable {
+    /// Positions the table holds at most; past this it starts afresh
+    /// (about 20 bytes a position).
+    const CAPACITY: usize = 1 << 22;
+
+    /// The positions it holds.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Forgets everything, as when the databases or the rules change.
+    pub fn clear(&mut self) {
+        self.entries.clear();
+    }
+}
+
+impl std::fmt::Debug for PlacingTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlacingTable")
+            .field("len", &self.len())
+            .finish()
+    }
+}
+
 /// Solves positions of the placing phase exactly, to the databases'
 /// leaves.
 pub struct PlacingSolver<'a> {
     db: &'a EndgameDb,
-    table: HashMap<u64, Bounds>,
+    table: PlacingTable,
+    /// Per count of stones left to place, the last two moves that cut off.
+    killers: [[Option<Move>; 2]; MAX_TO_PLACE + 1],
+    /// The leaves below a last placement, as the databases are asked for
+    /// them, and their values (kept to save allocations).
+    leaves: Vec<(Bitboard, Bitboard)>,
+    leaf_values: Vec<Option<DbValue>>,
     nodes: u64,
+    /// The node count at which the clock is looked at next.
+    next_clock_look: u64,
     deadline: Option<Instant>,
     node_budget: Option<u64>,
 }
@@ -65,18 +159,41 @@ impl<'a> PlacingSolver<'a> {
         deadline: Option<Instant>,
         node_budget: Option<u64>,
     ) -> PlacingSolver<'a> {
+        PlacingSolver::with_table(db, PlacingTable::default(), deadline, node_budget)
+    }
+
+    /// A solver as [`PlacingSolver::new`] that starts from what `table`
+    /// holds: it must come from solves over the same databases and rules.
+    pub fn with_table(
+        db: &'a EndgameDb,
+        mut table: PlacingTable,
+        deadline: Option<Instant>,
+        node_budget: Option<u64>,
+    ) -> PlacingSolver<'a> {
+        if table.len() > PlacingTable::CAPACITY {
+            table.clear();
+        }
         PlacingSolver {
             db,
-            table: HashMap::new(),
+            table,
+            killers: [[None; 2]; MAX_TO_PLACE + 1],
+            leaves: Vec::with_capacity(MAX_MOVES),
+            leaf_values: Vec::with_capacity(MAX_MOVES),
             nodes: 0,
+            next_clock_look: CLOCK_EVERY,
             deadline,
             node_budget,
         }
     }
 
-    /// The nodes searched so far.
+    /// The nodes searched so far, the leaves counted.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// What the solver proved, for the next solver to start from.
+    pub fn into_table(self) -> PlacingTable {
+        self.table
     }
 
     /// The exact outcome of `pos` for the side to move, with the N-move
@@ -86,11 +203,8 @@ impl<'a> PlacingSolver<'a> {
     ///
     /// [`Unsolved`] if a leaf is not in the databases or time ran out.
     pub fn solve(&mut self, pos: &Position) -> Result<DbOutcome, Unsolved> {
-        Ok(match self.search(pos, -1, 1)? {
-            1 => DbOutcome::Win,
-            0 => DbOutcome::Draw,
-            _ => DbOutcome::Loss,
-        })
+        held_by_databases(pos)?;
+        Ok(outcome(self.search(pos, -1, 1)?))
     }
 
     /// Each of `moves` (legal in `pos`) with its exact outcome for the
@@ -104,32 +218,104 @@ impl<'a> PlacingSolver<'a> {
         pos: &Position,
         moves: &[Move],
     ) -> Result<Vec<(Move, DbOutcome)>, Unsolved> {
+        held_by_databases(pos)?;
         moves
             .iter()
             .map(|&mv| {
                 let mut child = *pos;
                 child.play_unchecked(mv);
-                let theirs = self.solve(&child)?;
-                let ours = match theirs {
-                    DbOutcome::Win => DbOutcome::Loss,
-                    DbOutcome::Loss => DbOutcome::Win,
-                    DbOutcome::Draw => DbOutcome::Draw,
-                };
-                Ok((mv, ours))
+                Ok((mv, outcome(-self.search(&child, -1, 1)?)))
             })
             .collect()
     }
 
+    /// The best outcome of `moves` (legal in `pos`) for the side making
+    /// them, and the moves that reach it. Once a move reaches an outcome,
+    /// the others are only asked whether they reach it too. When the limits
+    /// stop the solver midway, the choice says what was proven: the best
+    /// outcome a move reached, and the moves that may still be best.
+    ///
+    /// # Errors
+    ///
+    /// [`Unsolved`] if a leaf is not in the databases, or if the limits
+    /// came before any move was decided.
+    pub fn best_moves(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+    ) -> Result<PlacingChoice, Unsolved> {
+        held_by_databases(pos)?;
+        let mut ordered: MoveList = moves.iter().copied().collect();
+        let known_best = self
+            .table
+            .entries
+            .get(&table_key(pos))
+            .and_then(|bounds| bounds.best);
+        self.order(pos, &mut ordered, known_best);
+        let mut best = -1;
+        let mut kept = Vec::new();
+        for (index, &mv) in ordered.iter().enumerate() {
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            let value = match self.move_value(&child, (!kept.is_empty()).then_some(best)) {
+                Ok(Some(value)) => value,
+                Ok(None) => continue,
+                Err(Unsolved::OutOfTime) if !kept.is_empty() => {
+                    // A move not decided may beat every one decided,
+                    // unless a win is proven already.
+                    if best < 1 {
+                        kept.extend_from_slice(&ordered[index..]);
+                    }
+                    return Ok(PlacingChoice {
+                        outcome: outcome(best),
+                        kept,
+                        complete: false,
+                    });
+                }
+                Err(unsolved) => return Err(unsolved),
+            };
+            if value > best || kept.is_empty() {
+                best = value;
+                kept.clear();
+            }
+            if value == best {
+                kept.push(mv);
+            }
+        }
+        Ok(PlacingChoice {
+            outcome: outcome(best),
+            kept,
+            complete: true,
+        })
+    }
+
+    /// The value for the side that moved to `child`, or `None` when it is
+    /// below `best`, the best value of the moves decided so far (exact
+    /// when no move was, or when all decided lose).
+    fn move_value(&mut self, child: &Position, best: Option<i8>) -> Result<Option<i8>, Unsolved> {
+        Ok(match best {
+            None | Some(-1) => Some(-self.search(child, -1, 1)?),
+            Some(best) if self.search(child, -best, 1 - best)? > -best => None,
+            Some(1) => Some(1),
+            Some(best) if self.search(child, -1, 0)? >= 0 => Some(best),
+            Some(_) => Some(1),
+        })
+    }
+
     /// Negamax over -1, 0, 1 with alpha-beta and a table of bounds.
-    fn search(&mut self, pos: &Position, mut alpha: i8, beta: i8) -> Result<i8, Unsolved> {
+    fn search(&mut self, pos: &Position, alpha: i8, beta: i8) -> Result<i8, Unsolved> {
         self.nodes += 1;
-        if self.node_budget.is_some_and(|budget| self.nodes > budget)
-            || (self.nodes % CLOCK_EVERY == 0
-                && self
-                    .deadline
-                    .is_some_and(|deadline| Instant::now() >= deadline))
-        {
+        if self.node_budget.is_some_and(|budget| self.nodes > budget) {
             return Err(Unsolved::OutOfTime);
+        }
+        if self.nodes >= self.next_clock_look {
+            self.next_clock_look = self.nodes + CLOCK_EVERY;
+            if self
+                .deadline
+                .is_some_and(|deadline| Instant::now() >= deadline)
+            {
+                return Err(Unsolved::OutOfTime);
+            }
         }
         if pos.side_to_move_is_short() {
             return Ok(-1);
@@ -138,61 +324,207 @@ impl<'a> PlacingSolver<'a> {
             return Ok(0);
         }
         let us = pos.side_to_move();
-        if pos.in_hand(us) == 0 && pos.in_hand(us.opponent()) == 0 {
+        let to_place = usize::from(pos.in_hand(us)) + usize::from(pos.in_hand(us.opponent()));
+        if to_place == 0 {
             let value = self.db.probe(pos).ok_or(Unsolved::Unknown)?;
-            return Ok(match outcome_under_draw_rule(pos, value) {
-                DbOutcome::Win => 1,
-                DbOutcome::Draw => 0,
-                DbOutcome::Loss => -1,
-            });
+            return Ok(score(outcome_under_draw_rule(pos, value)));
         }
-        // The counter decides leaves near the N-move rule, so it is part
-        // of the key.
-        let key =
-            pos.key() ^ u64::from(pos.plies_since_removal()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let key = table_key(pos);
         let original_alpha = alpha;
-        if let Some(bounds) = self.table.get(&key) {
+        let mut table_move = None;
+        if let Some(bounds) = self.table.entries.get(&key) {
             if bounds.lower >= beta || bounds.lower == bounds.upper {
                 return Ok(bounds.lower);
             }
             if bounds.upper <= alpha {
                 return Ok(bounds.upper);
             }
+            table_move = bounds.best;
         }
         let mut moves = pos.legal_moves();
         if moves.is_empty() {
             return Ok(-1);
         }
-        // Removals first: they decide most lines.
-        moves.sort_by_key(|mv| mv.removal.is_none());
+        if to_place > 1 {
+            self.order(pos, &mut moves, table_move);
+        } else {
+            // Every leaf is looked up anyway; a removal wins most often.
+            moves.sort_by_key(|mv| mv.removal.is_none());
+        }
+        let (best, best_move) = if to_place == 1 {
+            (self.last_placement(pos, &moves, beta)?, None)
+        } else {
+            self.search_moves(pos, &moves, alpha, beta, to_place)?
+        };
+        let (lower, upper) = if best <= original_alpha {
+            (-1, best)
+        } else if best >= beta {
+            (best, 1)
+        } else {
+            (best, best)
+        };
+        self.table.entries.insert(
+            key,
+            Bounds {
+                lower,
+                upper,
+                best: best_move,
+            },
+        );
+        Ok(best)
+    }
+
+    /// The best of `moves` (legal in `pos`, in order) and its value, up
+    /// to the first that reaches `beta`.
+    fn search_moves(
+        &mut self,
+        pos: &Position,
+        moves: &MoveList,
+        mut alpha: i8,
+        beta: i8,
+        to_place: usize,
+    ) -> Result<(i8, Option<Move>), Unsolved> {
         let mut best = -1;
-        for mv in moves {
+        let mut best_move = None;
+        for &mv in moves {
             let mut child = *pos;
             child.play_unchecked(mv);
             let score = -self.search(&child, -beta, -alpha)?;
-            best = best.max(score);
+            if score > best || best_move.is_none() {
+                best = score;
+                best_move = Some(mv);
+            }
             alpha = alpha.max(score);
             if alpha >= beta {
+                let killers = &mut self.killers[to_place.min(MAX_TO_PLACE)];
+                if mv.removal.is_none() && killers[0] != Some(mv) {
+                    *killers = [Some(mv), killers[0]];
+                }
                 break;
             }
         }
-        let bounds = if best <= original_alpha {
-            Bounds {
-                lower: -1,
-                upper: best,
+        Ok((best, best_move))
+    }
+
+    /// The value of a position whose side to move places the last stone,
+    /// up to the first move that reaches `beta`: every move leads to a
+    /// leaf, and the databases are asked for a few leaves at once, so
+    /// that their reads overlap.
+    fn last_placement(
+        &mut self,
+        pos: &Position,
+        moves: &MoveList,
+        beta: i8,
+    ) -> Result<i8, Unsolved> {
+        let mut best = -1;
+        for chunk in moves.chunks(LEAF_BATCH) {
+            let mut children: ArrayVec<Position, LEAF_BATCH> = ArrayVec::new();
+            self.leaves.clear();
+            for &mv in chunk {
+                let mut child = *pos;
+                child.play_unchecked(mv);
+                self.nodes += 1;
+                if child.side_to_move_is_short() {
+                    return Ok(1);
+                }
+                if child.n_move_rule_reached() {
+                    best = best.max(0);
+                    continue;
+                }
+                let them = child.side_to_move();
+                self.leaves
+                    .push((child.stones(them), child.stones(them.opponent())));
+                children.push(child);
             }
-        } else if best >= beta {
-            Bounds {
-                lower: best,
-                upper: 1,
+            self.leaf_values.clear();
+            self.db.values(&self.leaves, &mut self.leaf_values);
+            for (child, value) in children.iter().zip(&self.leaf_values) {
+                let value = value.ok_or(Unsolved::Unknown)?;
+                best = best.max(-score(outcome_under_draw_rule(child, value)));
             }
-        } else {
-            Bounds {
-                lower: best,
-                upper: best,
+            if best >= beta {
+                break;
             }
-        };
-        self.table.insert(key, bounds);
+        }
         Ok(best)
+    }
+
+    /// Puts `moves` in the order to try them: the table's move, removals
+    /// (they decide most lines), placements that block a mill of the
+    /// opponent's, the moves that last cut off with as many stones left,
+    /// then placements by the threats they make. (Measured on positions of
+    /// real games: without the blocks the solver takes 2.5 times as long;
+    /// the room around a point as a last key made it slower.)
+    fn order(&self, pos: &Position, moves: &mut MoveList, table_move: Option<Move>) {
+        let us = pos.side_to_move();
+        let tables = pos.rules().variant.tables();
+        let own = pos.stones(us);
+        let empty = pos.empty();
+        let their_points = tables.closing_points(pos.stones(us.opponent()), empty);
+        let to_place = usize::from(pos.in_hand(us)) + usize::from(pos.in_hand(us.opponent()));
+        let killers = self.killers[to_place.min(MAX_TO_PLACE)];
+        let rank = |mv: Move| -> i32 {
+            if Some(mv) == table_move {
+                return 1 << 30;
+            }
+            if mv.removal.is_some() {
+                return 1 << 24;
+            }
+            let mut rank = 0;
+            if their_points.contains(mv.to) {
+                rank += 1 << 22;
+            }
+            if killers[0] == Some(mv) {
+                rank += 1 << 21;
+            } else if killers[1] == Some(mv) {
+                rank += 1 << 20;
+            }
+            let threats = tables
+                .mills_through(mv.to)
+                .iter()
+                .filter(|&&mill| (mill & own).len() == 1 && (mill & empty).len() == 2)
+                .count() as i32;
+            rank + threats
+        };
+        let mut ranked: ArrayVec<(i32, Move), MAX_MOVES> =
+            moves.iter().map(|&mv| (rank(mv), mv)).collect();
+        ranked.sort_by_key(|&(rank, _)| Reverse(rank));
+        moves.clear();
+        moves.extend(ranked.into_iter().map(|(_, mv)| mv));
+    }
+}
+
+/// The key of `pos` in the table. The counter decides leaves near the
+/// N-move rule, so it is part of the key.
+fn table_key(pos: &Position) -> u64 {
+    pos.key() ^ u64::from(pos.plies_since_removal()).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// Whether the databases can answer the leaves of `pos`: they hold Nine
+/// Men's Morris with flying only.
+fn held_by_databases(pos: &Position) -> Result<(), Unsolved> {
+    let rules = pos.rules();
+    if rules.variant == Variant::Nine && rules.flying {
+        Ok(())
+    } else {
+        Err(Unsolved::Unknown)
+    }
+}
+
+/// An outcome as the search counts it: 1 win, 0 draw, -1 loss.
+fn score(outcome: DbOutcome) -> i8 {
+    match outcome {
+        DbOutcome::Win => 1,
+        DbOutcome::Draw => 0,
+        DbOutcome::Loss => -1,
+    }
+}
+
+/// The outcome of a search's count.
+fn outcome(score: i8) -> DbOutcome {
+    match score {
+        1 => DbOutcome::Win,
+        0 => DbOutcome::Draw,
+        _ => DbOutcome::Loss,
     }
 }
