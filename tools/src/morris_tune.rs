@@ -9,15 +9,20 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use clap::{Parser, Subcommand};
-use morris::endgame::{DbOutcome, EndgameDb, sector_position};
+use morris::endgame::{DbOutcome, EndgameDb, PlacingSolver, sector_position};
 use morris::{
-    Bitboard, Color, GameRecord, GameResult, Position, Rules, Square, Weights, parse_records,
+    Bitboard, Color, GameRecord, GameResult, Position, Rules, SearchLimits, SearchRequest, Square,
+    TranspositionTable, Weights, parse_records,
 };
 use morris_tools::tune::{Sample, fit, fit_wdl, quiet};
 use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
+use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
 
 #[derive(Parser)]
 #[command(about = "Fits the evaluation's weights to game results and database values")]
@@ -47,6 +52,36 @@ enum Command {
         /// Stones per side at most.
         #[arg(long, default_value_t = 5)]
         max_stones: u32,
+        /// The seed of the draw.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The data file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Writes quiet positions of the end of placing with their exact
+    /// values: each is reached by a few random placements, then the
+    /// engine's own, and solved to the databases' leaves.
+    Placing {
+        /// The database folder (it must hold the sectors the placements
+        /// end in).
+        dir: PathBuf,
+        /// How many positions.
+        #[arg(long, default_value_t = 10_000)]
+        samples: usize,
+        /// Stones left to place in each position, both sides together.
+        #[arg(long, default_value_t = 8)]
+        to_place: u32,
+        /// Random placements at the start of each game, at most (at least
+        /// one).
+        #[arg(long, default_value_t = 6)]
+        random_plies: u32,
+        /// The depth of the engine's placements after them.
+        #[arg(long, default_value_t = 3)]
+        depth: u32,
+        /// The position the games start from.
+        #[arg(long, default_value = ".../.../.../....../.../.../... w 9 9 0 1")]
+        start: String,
         /// The seed of the draw.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -229,6 +264,110 @@ fn db(dir: &Path, samples: usize, max_stones: u32, seed: u64, out: &Path) -> any
     Ok(())
 }
 
+/// What `placing` draws and solves.
+struct PlacingDraw {
+    start: Position,
+    to_place: u32,
+    random_plies: u32,
+    depth: u32,
+}
+
+impl PlacingDraw {
+    /// The stones left to place in `pos`.
+    fn left(pos: &Position) -> u32 {
+        Color::ALL.iter().map(|&c| u32::from(pos.in_hand(c))).sum()
+    }
+
+    /// A position with `to_place` stones left, reached from the start by
+    /// up to `random_plies` random moves and then the engine's; `None` if
+    /// the game ended first.
+    fn game(&self, rng: &mut StdRng) -> Option<Position> {
+        let mut pos = self.start;
+        let random = rng.random_range(1..=self.random_plies.max(1));
+        let tt = Arc::new(TranspositionTable::new(1).ok()?);
+        let mut ply = 0;
+        while PlacingDraw::left(&pos) > self.to_place {
+            let moves = pos.legal_moves();
+            let mv = if ply < random {
+                *moves.choose(rng)?
+            } else {
+                SearchRequest::new(pos, &[pos.key()], SearchLimits::depth(self.depth))
+                    .run(Arc::clone(&tt))
+                    .best?
+            };
+            pos.play_unchecked(mv);
+            if pos.terminal_outcome().is_some() {
+                return None;
+            }
+            ply += 1;
+        }
+        Some(pos)
+    }
+
+    /// The data line of sample `index`: the first quiet position of its
+    /// games, with its exact outcome.
+    fn sample(&self, db: &EndgameDb, seed: u64, index: usize) -> anyhow::Result<String> {
+        let mut rng =
+            StdRng::seed_from_u64(seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        for _ in 0..1000 {
+            let Some(pos) = self.game(&mut rng) else {
+                continue;
+            };
+            if !quiet(&pos) {
+                continue;
+            }
+            let outcome = PlacingSolver::new(db, None, None)
+                .solve(&pos)
+                .map_err(|_| {
+                    anyhow::anyhow!("{}: its leaves are not all in the databases", pos.fen())
+                })?;
+            let score = match outcome {
+                DbOutcome::Win => 1.0,
+                DbOutcome::Draw => 0.5,
+                DbOutcome::Loss => 0.0,
+            };
+            return Ok(data_line(&pos, score));
+        }
+        anyhow::bail!("no quiet position in 1000 games: too few stones to place?")
+    }
+}
+
+fn placing(
+    dir: &Path,
+    draw: &PlacingDraw,
+    samples: usize,
+    seed: u64,
+    out: &Path,
+) -> anyhow::Result<()> {
+    let (db, problems) = EndgameDb::open(dir)?;
+    for problem in problems {
+        eprintln!("warning: {problem}");
+    }
+    if PlacingDraw::left(&draw.start) <= draw.to_place {
+        anyhow::bail!(
+            "the start has {} stones to place, not more than --to-place {}",
+            PlacingDraw::left(&draw.start),
+            draw.to_place
+        );
+    }
+    let done = AtomicUsize::new(0);
+    let lines = (0..samples)
+        .into_par_iter()
+        .map(|index| {
+            let line = draw.sample(&db, seed, index);
+            let done = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if done % 100 == 0 || done == samples {
+                eprint!("\r{done}/{samples}");
+            }
+            line
+        })
+        .collect::<anyhow::Result<Vec<String>>>()?;
+    eprintln!();
+    write_atomically(out, &lines.concat())?;
+    println!("{samples} positions written to {}", out.display());
+    Ok(())
+}
+
 /// The score in centi-stones at the start of a move's comment such as
 /// `+0.35/12 0.30s`; none for mates and book moves.
 fn comment_score(comment: &str) -> Option<f64> {
@@ -296,6 +435,26 @@ fn main() -> ExitCode {
             seed,
             out,
         } => db(&dir, samples, max_stones, seed, &out),
+        Command::Placing {
+            dir,
+            samples,
+            to_place,
+            random_plies,
+            depth,
+            start,
+            seed,
+            out,
+        } => Position::from_fen(&start, Rules::default())
+            .map_err(anyhow::Error::from)
+            .and_then(|start| {
+                let draw = PlacingDraw {
+                    start,
+                    to_place,
+                    random_plies,
+                    depth,
+                };
+                placing(&dir, &draw, samples, seed, &out)
+            }),
         Command::Wdl { records, player } => wdl(&records, &player),
         Command::Fit {
             data,
