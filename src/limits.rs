@@ -129,7 +129,7 @@ const DEFAULT_MOVES_TO_GO: u32 = 25;
 /// first placements and a thinned-out endgame need less.
 fn phase_percent(root: &Position) -> u32 {
     let side_stones = u32::from(root.rules().variant.stones());
-    let in_hand = u32::from(root.in_hand(Color::White)) + u32::from(root.in_hand(Color::Black));
+    let in_hand = root.stones_to_place();
     let on_board = Color::ALL
         .iter()
         .map(|&c| root.stones(c).len())

@@ -105,6 +105,12 @@ impl Position {
         self.in_hand[color.index()]
     }
 
+    /// The stones both sides still have to place.
+    #[inline]
+    pub fn stones_to_place(&self) -> u32 {
+        u32::from(self.in_hand[0]) + u32::from(self.in_hand[1])
+    }
+
     /// The stones `color` has on the board and in hand together.
     #[inline]
     pub fn stone_count(&self, color: Color) -> u32 {

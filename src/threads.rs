@@ -14,7 +14,6 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::search::{RootMove, SearchContext, SearchEvent, SearchInfo, Worker};
 use crate::tt::{Bound, TranspositionTable};
-use crate::types::Color;
 
 /// What to search and how.
 #[derive(Clone, Debug)]
@@ -134,8 +133,7 @@ fn keep_best_placing_moves(
     start: Instant,
     send: &mut impl FnMut(SearchEvent),
 ) -> Vec<Move> {
-    let to_place = Color::ALL.map(|c| u32::from(root.in_hand(c)));
-    let to_place = to_place[0] + to_place[1];
+    let to_place = root.stones_to_place();
     let solver_time = time.optimum().or(time.maximum()).map(|budget| budget / 2);
     if to_place == 0 || to_place > placing_solve_limit(solver_time) {
         return moves;

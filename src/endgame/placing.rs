@@ -15,7 +15,6 @@ use super::{DbOutcome, DbValue};
 use crate::bitboard::Bitboard;
 use crate::moves::{MAX_MOVES, Move, MoveList};
 use crate::position::Position;
-use crate::rules::Variant;
 
 /// Nodes between looks at the clock.
 const CLOCK_EVERY: u64 = 4096;
@@ -323,8 +322,7 @@ impl<'a> PlacingSolver<'a> {
         if pos.n_move_rule_reached() {
             return Ok(0);
         }
-        let us = pos.side_to_move();
-        let to_place = usize::from(pos.in_hand(us)) + usize::from(pos.in_hand(us.opponent()));
+        let to_place = pos.stones_to_place() as usize;
         if to_place == 0 {
             let value = self.db.probe(pos).ok_or(Unsolved::Unknown)?;
             return Ok(score(outcome_under_draw_rule(pos, value)));
@@ -461,8 +459,7 @@ impl<'a> PlacingSolver<'a> {
         let own = pos.stones(us);
         let empty = pos.empty();
         let their_points = tables.closing_points(pos.stones(us.opponent()), empty);
-        let to_place = usize::from(pos.in_hand(us)) + usize::from(pos.in_hand(us.opponent()));
-        let killers = self.killers[to_place.min(MAX_TO_PLACE)];
+        let killers = self.killers[(pos.stones_to_place() as usize).min(MAX_TO_PLACE)];
         let rank = |mv: Move| -> i32 {
             if Some(mv) == table_move {
                 return 1 << 30;
@@ -503,8 +500,7 @@ fn table_key(pos: &Position) -> u64 {
 /// Whether the databases can answer the leaves of `pos`: they hold Nine
 /// Men's Morris with flying only.
 fn held_by_databases(pos: &Position) -> Result<(), Unsolved> {
-    let rules = pos.rules();
-    if rules.variant == Variant::Nine && rules.flying {
+    if EndgameDb::holds_rules(pos.rules()) {
         Ok(())
     } else {
         Err(Unsolved::Unknown)

@@ -11,7 +11,7 @@ use crate::bitboard::Bitboard;
 use crate::error::{DbError, DbProblem};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::rules::Variant;
+use crate::rules::{Rules, Variant};
 
 /// Sides have at most this many stones in a sector.
 const MAX_STONES: usize = 12;
@@ -111,18 +111,19 @@ impl EndgameDb {
         file.value(canonical.index)
     }
 
-    /// The value of a position, if it is one the databases hold: Nine Men's
-    /// Morris with flying, nothing in hand, its sector loaded.
+    /// Whether the databases are of these rules: Nine Men's Morris with
+    /// flying.
+    pub fn holds_rules(rules: Rules) -> bool {
+        rules.variant == Variant::Nine && rules.flying
+    }
+
+    /// The value of a position, if it is one the databases hold: their
+    /// rules, nothing in hand, its sector loaded.
     pub fn probe(&self, pos: &Position) -> Option<DbValue> {
-        let rules = pos.rules();
-        let us = pos.side_to_move();
-        if rules.variant != Variant::Nine
-            || !rules.flying
-            || pos.in_hand(us) > 0
-            || pos.in_hand(us.opponent()) > 0
-        {
+        if !EndgameDb::holds_rules(pos.rules()) || pos.stones_to_place() > 0 {
             return None;
         }
+        let us = pos.side_to_move();
         self.value(pos.stones(us), pos.stones(us.opponent()))
     }
 

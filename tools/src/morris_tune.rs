@@ -273,11 +273,6 @@ struct PlacingDraw {
 }
 
 impl PlacingDraw {
-    /// The stones left to place in `pos`.
-    fn left(pos: &Position) -> u32 {
-        Color::ALL.iter().map(|&c| u32::from(pos.in_hand(c))).sum()
-    }
-
     /// A position with `to_place` stones left, reached from the start by
     /// up to `random_plies` random moves and then the engine's; `None` if
     /// the game ended first.
@@ -286,7 +281,7 @@ impl PlacingDraw {
         let random = rng.random_range(1..=self.random_plies.max(1));
         let tt = Arc::new(TranspositionTable::new(1).ok()?);
         let mut ply = 0;
-        while PlacingDraw::left(&pos) > self.to_place {
+        while pos.stones_to_place() > self.to_place {
             let moves = pos.legal_moves();
             let mv = if ply < random {
                 *moves.choose(rng)?
@@ -343,10 +338,10 @@ fn placing(
     for problem in problems {
         eprintln!("warning: {problem}");
     }
-    if PlacingDraw::left(&draw.start) <= draw.to_place {
+    if draw.start.stones_to_place() <= draw.to_place {
         anyhow::bail!(
             "the start has {} stones to place, not more than --to-place {}",
-            PlacingDraw::left(&draw.start),
+            draw.start.stones_to_place(),
             draw.to_place
         );
     }
