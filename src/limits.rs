@@ -123,18 +123,37 @@ pub(crate) struct TimeManager {
 /// The number of moves a clock is shared over when `movestogo` is not given.
 const DEFAULT_MOVES_TO_GO: u32 = 25;
 
+/// The moves after placing a clock is kept for when the databases answer
+/// them (each a probe, not a search): two, for safety.
+const SOLVED_MOVING_PHASE_MOVES: u32 = 2;
+
+/// The moves `root`'s side to move shares its clock over when `movestogo`
+/// is not given: with the moving phase solved, its placements left and a
+/// few more, so that the time the databases save goes to the placements,
+/// where the game is decided (the increments come on top).
+fn moves_to_go(root: &Position, solved_after_placing: bool) -> u32 {
+    let placements = u32::from(root.in_hand(root.side_to_move()));
+    if solved_after_placing && placements > 0 {
+        (placements + SOLVED_MOVING_PHASE_MOVES).min(DEFAULT_MOVES_TO_GO)
+    } else {
+        DEFAULT_MOVES_TO_GO
+    }
+}
+
 /// How much of a move's even share of the clock `root` deserves, in
 /// percent. Games are decided at the end of placing and in the first
 /// slides after it, when a side is blocked or wins the race to a mill; the
-/// first placements and a thinned-out endgame need less.
-fn phase_percent(root: &Position) -> u32 {
+/// first placements and a thinned-out endgame need less. With the moving
+/// phase solved, every placement is the engine's to judge and gets the
+/// same, larger share.
+fn phase_percent(root: &Position, solved_after_placing: bool) -> u32 {
     let side_stones = u32::from(root.rules().variant.stones());
     let in_hand = root.stones_to_place();
     let on_board = Color::ALL
         .iter()
         .map(|&c| root.stones(c).len())
         .sum::<u32>();
-    if in_hand > side_stones {
+    if in_hand > side_stones && !solved_after_placing {
         60
     } else if in_hand > 0 || on_board + 4 >= 2 * side_stones {
         150
@@ -145,12 +164,15 @@ fn phase_percent(root: &Position) -> u32 {
 
 impl TimeManager {
     /// The time budget for the side to move in `root` under `limits`,
-    /// started at `start`, keeping `overhead` per move in reserve.
+    /// started at `start`, keeping `overhead` per move in reserve;
+    /// `solved_after_placing` when the databases hold every position the
+    /// placing can end in.
     pub fn new(
         start: Instant,
         limits: &SearchLimits,
         root: &Position,
         overhead: Duration,
+        solved_after_placing: bool,
     ) -> TimeManager {
         let side = root.side_to_move();
         let mut optimum: Option<Duration> = None;
@@ -175,9 +197,10 @@ impl TimeManager {
                     let usable = left.saturating_sub(overhead).max(floor);
                     let moves = clock
                         .moves_to_go
-                        .unwrap_or(DEFAULT_MOVES_TO_GO)
+                        .unwrap_or_else(|| moves_to_go(root, solved_after_placing))
                         .clamp(1, 50);
-                    let share = usable / moves * phase_percent(root) / 100 + increment * 3 / 4;
+                    let share = usable / moves * phase_percent(root, solved_after_placing) / 100
+                        + increment * 3 / 4;
                     let soft = share.min(usable / 2).max(floor);
                     let hard = (soft * 4).min(usable * 4 / 5).max(floor);
                     tighten(Some(soft), hard);
@@ -255,7 +278,7 @@ mod tests {
     fn the_end_of_placing_gets_more_time_than_its_start() {
         let limits = clock(60_000, 0, None);
         let optimum = |pos: &Position| {
-            TimeManager::new(Instant::now(), &limits, pos, Duration::ZERO)
+            TimeManager::new(Instant::now(), &limits, pos, Duration::ZERO, false)
                 .optimum()
                 .unwrap()
         };
@@ -266,6 +289,51 @@ mod tests {
         let endgame = optimum(&nine("W../.B./..W/B....W/.B./.W./..B w 0 0 5 40"));
         assert!(late_placing > endgame, "{late_placing:?} {endgame:?}");
         assert!(endgame > start, "{endgame:?} {start:?}");
+    }
+
+    #[test]
+    fn with_the_moving_phase_solved_the_clock_goes_to_the_placements() {
+        // White places nine stones on a 10 s clock, spending each move's
+        // optimum; the databases then answer its slides.
+        let spend = |solved: bool| {
+            let mut left = Duration::from_secs(10);
+            let mut spent = Vec::new();
+            let mut pos = Position::startpos();
+            for _ in 0..9 {
+                let limits = clock(left.as_millis() as u64, 0, None);
+                let optimum =
+                    TimeManager::new(Instant::now(), &limits, &pos, Duration::ZERO, solved)
+                        .optimum()
+                        .unwrap();
+                left -= optimum;
+                spent.push(optimum);
+                for _ in 0..2 {
+                    let first = pos.legal_moves()[0];
+                    pos.play_unchecked(first);
+                }
+            }
+            (spent, left)
+        };
+        let (even, even_left) = spend(false);
+        let (placing, placing_left) = spend(true);
+        for (e, p) in even.iter().zip(&placing) {
+            assert!(p > e, "{placing:?} against {even:?}");
+        }
+        // Most of the clock goes to the placements, even spending each
+        // optimum whole (searches usually stop sooner), and some stays.
+        assert!(placing_left < even_left);
+        assert!(placing_left < Duration::from_secs(2), "{placing_left:?}");
+        assert!(
+            placing_left > Duration::from_millis(500),
+            "{placing_left:?}"
+        );
+        // Once placed, a side's share is the ordinary one.
+        let moving = nine("W../.B./..W/B....W/.B./.W./..B w 0 0 5 40");
+        let limits = clock(5_000, 0, None);
+        let share = |solved| {
+            TimeManager::new(Instant::now(), &limits, &moving, Duration::ZERO, solved).optimum()
+        };
+        assert_eq!(share(true), share(false));
     }
 
     #[test]
@@ -282,6 +350,7 @@ mod tests {
                 &clock(ms, inc, mtg),
                 &white_to_move(),
                 overhead,
+                false,
             );
             let (optimum, maximum) = (tm.optimum().unwrap(), tm.maximum().unwrap());
             assert!(optimum <= maximum);
@@ -305,6 +374,7 @@ mod tests {
             &limits,
             &black_to_move(),
             Duration::from_millis(30),
+            false,
         );
         assert_eq!(tm.maximum(), Some(Duration::from_millis(970)));
         assert_eq!(tm.optimum(), None);
@@ -318,6 +388,7 @@ mod tests {
             &clock(60_000, 0, None).with_only_white_clock(),
             &black_to_move(),
             Duration::from_millis(30),
+            false,
         );
         assert_eq!(tm.maximum(), Some(Duration::from_millis(1)));
     }

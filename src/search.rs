@@ -1105,6 +1105,7 @@ mod tests {
                 &limits,
                 &Position::startpos(),
                 Duration::ZERO,
+                false,
             ),
             limits,
             nodes: AtomicU64::new(0),

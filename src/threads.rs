@@ -224,7 +224,17 @@ pub(crate) fn run_search(
         return;
     }
     let weakened = request.skill < MAX_SKILL;
-    let time = TimeManager::new(start, &request.limits, &request.root, request.move_overhead);
+    let solved_after_placing = match &request.endgame {
+        Some(db) if !weakened => db.holds_end_of_placing(&request.root),
+        _ => false,
+    };
+    let time = TimeManager::new(
+        start,
+        &request.limits,
+        &request.root,
+        request.move_overhead,
+        solved_after_placing,
+    );
     let root_moves = match &request.endgame {
         // A weakened engine is meant to err.
         Some(db) if !weakened => {

@@ -913,3 +913,21 @@ fn a_database_win_counts_only_if_its_removal_comes_before_the_n_move_rule() {
     // One ply too late: the rule draws it first.
     assert!(score_at(61 - u32::from(distance)).abs() < 1000);
 }
+
+#[test]
+fn the_databases_hold_the_end_of_placing_only_when_they_have_its_sectors() {
+    let (_, db) = database();
+    let fen = |text: &str| Position::from_fen(text, morris::Rules::default()).unwrap();
+    // Four stones each, placed or in hand: the 4-4 sector ends the placing.
+    assert!(db.holds_end_of_placing(&fen("W../.B./.../....../.../.../... w 3 3 0 3")));
+    // Five for White, after a removal: 5-4 and 4-5 are not built.
+    assert!(!db.holds_end_of_placing(&fen("WW./.B./.../....../.../.../... w 3 3 0 3")));
+    assert!(!db.holds_end_of_placing(&Position::startpos()));
+    // Another variant's placing is not theirs.
+    let twelve = morris::Rules {
+        variant: morris::Variant::Twelve,
+        ..morris::Rules::default()
+    };
+    let small = Position::from_fen("W../.B./.../....../.../.../... w 3 3 0 3", twelve).unwrap();
+    assert!(!db.holds_end_of_placing(&small));
+}

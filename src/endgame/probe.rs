@@ -12,6 +12,7 @@ use crate::error::{DbError, DbProblem};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
+use crate::types::Color;
 
 /// Sides have at most this many stones in a sector.
 const MAX_STONES: usize = 12;
@@ -115,6 +116,16 @@ impl EndgameDb {
     /// flying.
     pub fn holds_rules(rules: Rules) -> bool {
         rules.variant == Variant::Nine && rules.flying
+    }
+
+    /// Whether the databases hold every position the placing of `pos` can
+    /// end in: their rules, and the sectors of all stones placed, whoever
+    /// moves (those with fewer stones, after removals, come before them).
+    pub fn holds_end_of_placing(&self, pos: &Position) -> bool {
+        let [white, black] = Color::ALL.map(|c| pos.stone_count(c) as usize);
+        EndgameDb::holds_rules(pos.rules())
+            && self.file(white, black).is_some()
+            && self.file(black, white).is_some()
     }
 
     /// The value of a position, if it is one the databases hold: their
