@@ -202,6 +202,11 @@ pub(crate) struct SearchContext {
     pub endgame: Option<Arc<EndgameDb>>,
     /// Positions answered by the databases.
     pub dbhits: AtomicU64,
+    /// Whether positions the databases call drawn are searched on as if
+    /// they were not known: set when every root move left draws at best,
+    /// so that the evaluation picks the draw that sets the opponent the
+    /// most problems.
+    pub search_draws: bool,
 }
 
 /// The score of a database win whose next removal is on the spot; a win
@@ -219,13 +224,6 @@ impl SearchContext {
                 .is_some_and(|max| self.time.elapsed() >= max)
     }
 }
-
-/// The most a drawn database position one ply from the root is marked
-/// down for the opponent, who is to move there: by this share of the
-/// opponent's moves that lose. Among drawing moves the engine so picks the
-/// one that leaves the fewest ways to hold the draw, which wins more than
-/// its share of drawn endgames against fallible opponents.
-const DRAW_PRESSURE: i32 = 20;
 
 /// How many nodes a worker counts before it adds them to the shared count
 /// and looks at the clock.
@@ -820,39 +818,21 @@ impl<'a> Worker<'a> {
 
     /// The exact score of a position the databases hold, with the draw
     /// rule in mind: a win whose next removal comes after the N-move rule
-    /// has drawn the game is a draw, and so is such a loss.
+    /// has drawn the game is a draw, and so is such a loss. None for a
+    /// draw while draws are searched on.
     fn probe_endgame(&self, pos: &Position, ply: usize) -> Option<i32> {
         let value = self.ctx.endgame.as_ref()?.probe(pos)?;
+        let outcome = outcome_under_draw_rule(pos, value);
+        if outcome == DbOutcome::Draw && self.ctx.search_draws {
+            return None;
+        }
         self.ctx.dbhits.fetch_add(1, Ordering::Relaxed);
         let distance = i32::from(value.distance);
-        Some(match outcome_under_draw_rule(pos, value) {
+        Some(match outcome {
             DbOutcome::Win => DB_WIN - ply as i32 - distance,
             DbOutcome::Loss => -(DB_WIN - ply as i32 - distance),
-            DbOutcome::Draw if ply == 1 && value.outcome == DbOutcome::Draw => {
-                -self.draw_pressure(pos)
-            }
             DbOutcome::Draw => 0,
         })
-    }
-
-    /// How hard a drawn database position is for the side to move:
-    /// [`DRAW_PRESSURE`] times the share of its moves the databases say
-    /// lose.
-    fn draw_pressure(&self, pos: &Position) -> i32 {
-        let Some(db) = self.ctx.endgame.as_ref() else {
-            return 0;
-        };
-        let moves = pos.legal_moves();
-        let losing = moves
-            .iter()
-            .filter(|&&mv| {
-                let mut child = *pos;
-                child.play_unchecked(mv);
-                db.probe(&child)
-                    .is_some_and(|value| value.outcome == DbOutcome::Win)
-            })
-            .count();
-        DRAW_PRESSURE * losing as i32 / moves.len().max(1) as i32
     }
 
     /// Follows mill-closing moves until the position is quiet, standing on
@@ -1112,6 +1092,7 @@ mod tests {
             multipv: 1,
             endgame: None,
             dbhits: AtomicU64::new(0),
+            search_draws: false,
         }
     }
 

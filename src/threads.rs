@@ -122,8 +122,9 @@ const PLACING_SOLVE_NODES: u64 = 5_000_000;
 
 /// The root moves that keep the best outcome of the end of placing, solved
 /// to the databases' leaves when few stones are left to place, within half
-/// the move's time: when time runs out first, the moves not proven worse
-/// than another; all of `moves` when none was decided.
+/// the move's time, and that outcome; when time runs out first, the moves
+/// not proven worse than another, and no outcome; all of `moves` when none
+/// was decided.
 fn keep_best_placing_moves(
     root: &Position,
     moves: Vec<Move>,
@@ -132,11 +133,11 @@ fn keep_best_placing_moves(
     time: &TimeManager,
     start: Instant,
     send: &mut impl FnMut(SearchEvent),
-) -> Vec<Move> {
+) -> (Vec<Move>, Option<DbOutcome>) {
     let to_place = root.stones_to_place();
     let solver_time = time.optimum().or(time.maximum()).map(|budget| budget / 2);
     if to_place == 0 || to_place > placing_solve_limit(solver_time) {
-        return moves;
+        return (moves, None);
     }
     let mut table = table.lock().unwrap_or_else(PoisonError::into_inner);
     let mut solver = PlacingSolver::with_table(
@@ -149,7 +150,7 @@ fn keep_best_placing_moves(
     let nodes = solver.nodes();
     *table = solver.into_table();
     let Ok(choice) = solved else {
-        return moves;
+        return (moves, None);
     };
     send(SearchEvent::PlacingSolved {
         outcome: choice.outcome,
@@ -158,7 +159,7 @@ fn keep_best_placing_moves(
         of: moves.len(),
         nodes,
     });
-    choice.kept
+    (choice.kept, choice.complete.then_some(choice.outcome))
 }
 
 /// The root moves the databases rank best when they hold the root: the
@@ -166,11 +167,16 @@ fn keep_best_placing_moves(
 /// makes progress: a search free to pick any win could trade a removal now
 /// for a shorter count later and go round in circles into a repetition),
 /// every drawing move (the search picks among them), or the losses that
-/// hold out longest, each outcome as the N-move rule leaves it. All of
-/// `moves` when the databases do not know them all.
-fn keep_best_db_moves(root: &Position, moves: Vec<Move>, db: &EndgameDb) -> Vec<Move> {
+/// hold out longest, each outcome as the N-move rule leaves it, and that
+/// outcome. All of `moves`, and no outcome, when the databases do not know
+/// them all.
+fn keep_best_db_moves(
+    root: &Position,
+    moves: Vec<Move>,
+    db: &EndgameDb,
+) -> (Vec<Move>, Option<DbOutcome>) {
     if db.probe(root).is_none() {
-        return moves;
+        return (moves, None);
     }
     let mut valued = Vec::with_capacity(moves.len());
     for (mv, value) in db.rank_moves(root) {
@@ -178,7 +184,7 @@ fn keep_best_db_moves(root: &Position, moves: Vec<Move>, db: &EndgameDb) -> Vec<
             continue;
         }
         let Some(value) = value else {
-            return moves;
+            return (moves, None);
         };
         valued.push((mv, outcome_under_draw_rule(root, value), value.distance));
     }
@@ -189,13 +195,18 @@ fn keep_best_db_moves(root: &Position, moves: Vec<Move>, db: &EndgameDb) -> Vec<
         DbOutcome::Loss => (0, i32::from(distance)),
     };
     let Some(best) = valued.iter().map(preference).max() else {
-        return moves;
+        return (moves, None);
     };
-    valued
+    let outcome = valued
+        .iter()
+        .find(|v| preference(v) == best)
+        .map(|&(_, outcome, _)| outcome);
+    let kept = valued
         .into_iter()
         .filter(|v| preference(v) == best)
         .map(|(mv, ..)| mv)
-        .collect()
+        .collect();
+    (kept, outcome)
 }
 
 /// Searches `request` on the calling thread and its helpers until a limit,
@@ -235,11 +246,11 @@ pub(crate) fn run_search(
         request.move_overhead,
         solved_after_placing,
     );
-    let root_moves = match &request.endgame {
+    let (root_moves, root_outcome) = match &request.endgame {
         // A weakened engine is meant to err.
         Some(db) if !weakened => {
-            let root_moves = keep_best_db_moves(&request.root, root_moves, db);
-            keep_best_placing_moves(
+            let (root_moves, db_outcome) = keep_best_db_moves(&request.root, root_moves, db);
+            let (root_moves, placing_outcome) = keep_best_placing_moves(
                 &request.root,
                 root_moves,
                 db,
@@ -247,9 +258,10 @@ pub(crate) fn run_search(
                 &time,
                 start,
                 &mut send,
-            )
+            );
+            (root_moves, db_outcome.or(placing_outcome))
         }
-        _ => root_moves,
+        _ => (root_moves, None),
     };
     let mut limits = request.limits.clone();
     if weakened {
@@ -267,6 +279,7 @@ pub(crate) fn run_search(
         nodes: AtomicU64::new(0),
         endgame: request.endgame.clone(),
         dbhits: AtomicU64::new(0),
+        search_draws: root_outcome == Some(DbOutcome::Draw),
         multipv: if weakened {
             request.multipv.max(4)
         } else {

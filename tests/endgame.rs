@@ -513,67 +513,6 @@ fn five_three_values_agree_with_their_children() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// The share of the moves of a drawn position that the databases say lose,
-/// as their ranking of the moves tells.
-fn losing_share(db: &EndgameDb, pos: &Position) -> f64 {
-    let ranked = db.rank_moves(pos);
-    let losing = ranked
-        .iter()
-        .filter(|(_, value)| value.is_some_and(|v| v.outcome == DbOutcome::Loss))
-        .count();
-    losing as f64 / ranked.len().max(1) as f64
-}
-
-#[test]
-fn among_drawing_moves_the_engine_leaves_the_opponent_most_ways_to_lose() {
-    let (dir, _) = database();
-    let (db, _) = EndgameDb::open(dir).unwrap();
-    let db = std::sync::Arc::new(db);
-    let mut checked = 0;
-    for (mover, other) in [(4, 4), (3, 4), (4, 3)] {
-        let sector = SectorIndex::new(mover, other);
-        let mut index = 0;
-        while checked < 6 && index < sector.len() {
-            let (m, o) = sector.decode(index);
-            index += 1;
-            let start = position(m, o);
-            if db.probe(&start).map(|v| v.outcome) != Some(DbOutcome::Draw) {
-                continue;
-            }
-            // The drawing moves, with how many of the opponent's answers lose.
-            let drawing: Vec<(morris::Move, f64)> = start
-                .legal_moves()
-                .into_iter()
-                .filter_map(|mv| {
-                    let mut child = start;
-                    child.play_unchecked(mv);
-                    (child.terminal_outcome().is_none()
-                        && db.probe(&child)?.outcome == DbOutcome::Draw)
-                        .then(|| (mv, losing_share(&db, &child)))
-                })
-                .collect();
-            let best = drawing.iter().map(|&(_, s)| s).fold(0.0, f64::max);
-            let clear = drawing.iter().all(|&(_, s)| s == best || s <= best - 0.1);
-            if drawing.len() < 2 || !clear || drawing.iter().all(|&(_, s)| s == best) {
-                continue;
-            }
-            let played = engine_move(&morris::Game::new(start), &db);
-            let share = drawing
-                .iter()
-                .find(|&&(mv, _)| mv == played)
-                .map(|&(_, s)| s);
-            assert_eq!(
-                share,
-                Some(best),
-                "{} played {played}: {drawing:?}",
-                start.fen()
-            );
-            checked += 1;
-        }
-    }
-    assert_eq!(checked, 6, "too few drawn positions with a choice");
-}
-
 /// The outcome of a placing position by plain minimax to the databases'
 /// leaves (no pruning, no table): 1 win, 0 draw, -1 loss for the side to
 /// move; a leaf's win or loss is a draw when its next removal comes after
@@ -930,4 +869,74 @@ fn the_databases_hold_the_end_of_placing_only_when_they_have_its_sectors() {
     };
     let small = Position::from_fen("W../.B./.../....../.../.../... w 3 3 0 3", twelve).unwrap();
     assert!(!db.holds_end_of_placing(&small));
+}
+
+/// The engine's search of `pos` to `depth`, with the databases or without,
+/// among `moves` (all when empty).
+fn search_result(
+    pos: &Position,
+    depth: u32,
+    db: Option<&std::sync::Arc<EndgameDb>>,
+    moves: &[morris::Move],
+) -> morris::SearchResult {
+    let mut limits = morris::SearchLimits::depth(depth);
+    limits.search_moves = moves.to_vec();
+    let request = morris::SearchRequest {
+        endgame: db.cloned(),
+        ..morris::SearchRequest::new(*pos, &[pos.key()], limits)
+    };
+    request.run(std::sync::Arc::new(
+        morris::TranspositionTable::new(1).unwrap(),
+    ))
+}
+
+#[test]
+fn among_drawing_moves_the_engine_searches_as_if_the_draws_were_unknown() {
+    let (dir, _) = database();
+    let (db, _) = EndgameDb::open(dir).unwrap();
+    let db = std::sync::Arc::new(db);
+    let (mut drawn, mut compared) = (0, 0);
+    for (mover, other) in [(4, 4), (3, 4), (4, 3)] {
+        let sector = SectorIndex::new(mover, other);
+        for index in (0..sector.len()).step_by((sector.len() / 300) as usize) {
+            let (m, o) = sector.decode(index);
+            let start = position(m, o);
+            if start.terminal_outcome().is_some()
+                || db.probe(&start).map(|v| v.outcome) != Some(DbOutcome::Draw)
+            {
+                continue;
+            }
+            let drawing: Vec<morris::Move> = db
+                .rank_moves(&start)
+                .into_iter()
+                .filter(|(_, value)| value.is_some_and(|v| v.outcome == DbOutcome::Draw))
+                .map(|(mv, _)| mv)
+                .collect();
+            if drawing.len() < 2 {
+                continue;
+            }
+            let with_db = search_result(&start, 3, Some(&db), &[]);
+            let best = with_db.best.unwrap();
+            assert!(drawing.contains(&best), "{} played {best}", start.fen());
+            drawn += 1;
+            // Where the search met no win or loss of the databases, it saw
+            // what a search without them, given the drawing moves, sees.
+            let info = with_db.last_info.unwrap();
+            if info.dbhits == 0 {
+                let without = search_result(&start, 3, None, &drawing);
+                assert_eq!(without.best, Some(best), "{}", start.fen());
+                assert_eq!(
+                    without.last_info.unwrap().score,
+                    info.score,
+                    "{}",
+                    start.fen()
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(
+        drawn >= 400 && compared >= 100,
+        "{drawn} drawn, {compared} compared"
+    );
 }
