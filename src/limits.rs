@@ -134,7 +134,7 @@ const SOLVED_MOVING_PHASE_MOVES: u32 = 2;
 fn moves_to_go(root: &Position, solved_after_placing: bool) -> u32 {
     let placements = u32::from(root.in_hand(root.side_to_move()));
     if solved_after_placing && placements > 0 {
-        (placements + SOLVED_MOVING_PHASE_MOVES).min(DEFAULT_MOVES_TO_GO)
+        placements + SOLVED_MOVING_PHASE_MOVES
     } else {
         DEFAULT_MOVES_TO_GO
     }

@@ -197,16 +197,9 @@ fn keep_best_db_moves(
     let Some(best) = valued.iter().map(preference).max() else {
         return (moves, None);
     };
-    let outcome = valued
-        .iter()
-        .find(|v| preference(v) == best)
-        .map(|&(_, outcome, _)| outcome);
-    let kept = valued
-        .into_iter()
-        .filter(|v| preference(v) == best)
-        .map(|(mv, ..)| mv)
-        .collect();
-    (kept, outcome)
+    valued.retain(|v| preference(v) == best);
+    let outcome = valued.first().map(|&(_, outcome, _)| outcome);
+    (valued.into_iter().map(|(mv, ..)| mv).collect(), outcome)
 }
 
 /// Searches `request` on the calling thread and its helpers until a limit,
@@ -235,20 +228,18 @@ pub(crate) fn run_search(
         return;
     }
     let weakened = request.skill < MAX_SKILL;
-    let solved_after_placing = match &request.endgame {
-        Some(db) if !weakened => db.holds_end_of_placing(&request.root),
-        _ => false,
-    };
+    // A weakened engine is meant to err: it plays without the databases'
+    // root choices and its clock as if they were not there.
+    let exact = request.endgame.as_deref().filter(|_| !weakened);
     let time = TimeManager::new(
         start,
         &request.limits,
         &request.root,
         request.move_overhead,
-        solved_after_placing,
+        exact.is_some_and(|db| db.holds_end_of_placing(&request.root)),
     );
-    let (root_moves, root_outcome) = match &request.endgame {
-        // A weakened engine is meant to err.
-        Some(db) if !weakened => {
+    let (root_moves, root_outcome) = match exact {
+        Some(db) => {
             let (root_moves, db_outcome) = keep_best_db_moves(&request.root, root_moves, db);
             let (root_moves, placing_outcome) = keep_best_placing_moves(
                 &request.root,
@@ -261,7 +252,7 @@ pub(crate) fn run_search(
             );
             (root_moves, db_outcome.or(placing_outcome))
         }
-        _ => (root_moves, None),
+        None => (root_moves, None),
     };
     let mut limits = request.limits.clone();
     if weakened {
