@@ -22,56 +22,32 @@
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-mod bench;
-mod bitboard;
+pub mod board;
 pub mod endgame;
-mod engine;
-mod error;
-mod eval;
-mod game;
-mod limits;
-mod movegen;
-mod moves;
-mod options;
-mod perft;
+pub mod engine;
 pub mod play;
-mod position;
-mod record;
-mod rules;
-mod search;
-mod setup;
-mod symmetry;
-mod tables;
-mod threads;
-mod tt;
-mod types;
+pub mod search;
 pub mod uci;
-mod zobrist;
 
-pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchReport, run_bench};
-pub use bitboard::{Bitboard, Squares};
-pub use engine::{BestMove, Engine, GoStart};
-pub use error::{
-    DbError, DbProblem, FenError, FenField, GoError, HashAllocError, IllegalMoveError,
-    IllegalReason, MoveSyntaxProblem, OptionError, ParseFenError, ParseMoveError, ParseSquareError,
-    ParseVariantError, PositionError, ProtocolError, SetupError,
+pub use board::{
+    Bitboard, Color, DrawReason, FenError, FenField, Game, GameRecord, GameResult,
+    IllegalMoveError, IllegalReason, MAX_MOVES, Move, MoveList, MoveSyntaxProblem, MoveToken,
+    Outcome, ParseFenError, ParseMoveError, ParseSquareError, ParseVariantError, Phase, Position,
+    RecordError, Rules, Setup, SetupError, Square, Squares, Symmetry, Tables, Variant, WinReason,
+    divide, parse_records, perft,
 };
-pub use eval::{
+pub use endgame::{DbError, DbProblem};
+pub use engine::{
+    BestMove, ELO_OF_SKILL, Engine, EngineOption, EngineOptions, GoError, GoStart, MoveNotation,
+    OptionError, OptionKind, PositionError,
+};
+pub use search::eval::{
     Breakdown, FEATURES, Feature, PHASE_SCALE, STONE, Term, Weights, breakdown, draw_rule_share,
     evaluate, evaluate_with, features,
 };
-pub use game::{DrawReason, Game, Outcome, WinReason};
-pub use limits::{Clock, Limit, SearchLimits};
-pub use moves::{MAX_MOVES, Move, MoveList, MoveToken};
-pub use options::{ELO_OF_SKILL, EngineOption, EngineOptions, MoveNotation, OptionKind};
-pub use perft::{divide, perft};
-pub use position::Position;
-pub use record::{GameRecord, GameResult, RecordError, parse_records};
-pub use rules::{Rules, Variant};
-pub use search::{DB_WIN, MATE, Score, SearchEvent, SearchInfo, WdlModel};
-pub use setup::Setup;
-pub use symmetry::Symmetry;
-pub use tables::Tables;
-pub use threads::{SearchRequest, SearchResult};
-pub use tt::{Bound, TranspositionTable};
-pub use types::{Color, Phase, Square};
+pub use search::{
+    BENCH_DEPTH, BENCH_POSITIONS, BenchReport, Bound, Clock, DB_WIN, HashAllocError, Limit, MATE,
+    Score, SearchEvent, SearchInfo, SearchLimits, SearchRequest, SearchResult, TranspositionTable,
+    WdlModel, run_bench,
+};
+pub use uci::ProtocolError;

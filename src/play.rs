@@ -4,15 +4,10 @@ use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::board::{Color, Game, Move, Position, Square, Variant};
 use crate::endgame::EndgameDb;
-use crate::game::Game;
-use crate::limits::{Limit, SearchLimits};
-use crate::moves::Move;
-use crate::position::Position;
-use crate::rules::Variant;
-use crate::threads::{MAX_SKILL, SearchRequest};
-use crate::tt::TranspositionTable;
-use crate::types::{Color, Square};
+use crate::search::root::MAX_SKILL;
+use crate::search::{Limit, SearchLimits, SearchRequest, TranspositionTable};
 
 /// How the engine plays against a person.
 #[derive(Clone)]
@@ -157,7 +152,7 @@ fn read_move(game: &Game, line: &str) -> Input {
     match token.parse::<Move>() {
         Ok(mv) => match game.position().check_move(mv) {
             Ok(()) => Input::Move(mv),
-            Err(crate::error::IllegalReason::MissingRemoval) => Input::Move(mv),
+            Err(crate::board::movegen::IllegalReason::MissingRemoval) => Input::Move(mv),
             Err(reason) => Input::Invalid(format!("{mv} is not legal: {reason}.")),
         },
         Err(err) => Input::Invalid(format!("{err}. Type help for help.")),

@@ -23,10 +23,7 @@ use rayon::prelude::*;
 use super::index::SectorIndex;
 use super::memory::AtomicWords;
 use super::{DbOutcome, DbValue};
-use crate::bitboard::Bitboard;
-use crate::position::Position;
-use crate::rules::Rules;
-use crate::types::Color;
+use crate::board::{Bitboard, Color, Position, Rules};
 
 /// The position of a sector with `mover` to move (as White) against
 /// `other`, nothing in hand, under the rules the databases are built for.

@@ -26,7 +26,7 @@ use rayon::prelude::*;
 use super::build::BuiltSector;
 use super::index::SectorIndex;
 use super::{DbOutcome, DbValue};
-use crate::error::{DbError, DbProblem};
+use thiserror::Error;
 
 const MAGIC: [u8; 8] = *b"MORRISDB";
 /// The format version this build writes and reads.
@@ -508,6 +508,63 @@ impl SectorFile {
             .ok()?;
         DbValue::decode(table[at][1] as u16)
     }
+}
+
+/// An endgame database file that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{}: {problem}", path.display())]
+pub struct DbError {
+    /// The file.
+    pub path: std::path::PathBuf,
+    /// What is wrong with it.
+    pub problem: DbProblem,
+}
+
+/// What is wrong with an endgame database file.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum DbProblem {
+    /// Reading or writing failed.
+    #[error("{0}")]
+    Io(String),
+    /// Shorter than its header.
+    #[error("too short for a header")]
+    TooShort,
+    /// Not a morris database.
+    #[error("not a morris endgame database (bad magic number)")]
+    BadMagic,
+    /// Written by another format version.
+    #[error("format version {found}, expected {expected}")]
+    Version {
+        /// The file's version.
+        found: u32,
+        /// The version this build reads.
+        expected: u32,
+    },
+    /// For other rules than Nine Men's Morris with flying.
+    #[error("built for other rules")]
+    Rules,
+    /// A sector with fewer than three stones a side, or not the one its name says.
+    #[error("sector {mover}-{other} is not valid here")]
+    Sector {
+        /// Stones of the side to move.
+        mover: u8,
+        /// Stones of the other side.
+        other: u8,
+    },
+    /// The payload has the wrong length.
+    #[error("{found} bytes, expected {expected}")]
+    Length {
+        /// Bytes expected.
+        expected: u64,
+        /// Bytes found.
+        found: u64,
+    },
+    /// The payload does not match its checksum.
+    #[error("checksum mismatch: the file is damaged")]
+    Checksum,
+    /// Sectors a build needs first are not there (or not valid).
+    #[error("sectors {} must be built first", .0.join(", "))]
+    Missing(Vec<String>),
 }
 
 #[cfg(test)]

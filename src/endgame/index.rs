@@ -24,8 +24,7 @@
 
 use std::sync::{LazyLock, OnceLock};
 
-use crate::bitboard::Bitboard;
-use crate::symmetry::Symmetry;
+use crate::board::{Bitboard, Symmetry};
 
 /// `BINOMIAL[n][k]` = C(n, k) for n, k up to 24.
 static BINOMIAL: [[u64; 25]; 25] = {
@@ -370,7 +369,7 @@ impl SectorIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::Square;
+    use crate::board::types::Square;
 
     #[test]
     fn ranks_are_a_bijection() {

@@ -10,7 +10,7 @@
 //! value; the search weighs the distance against the N-move counter.
 
 mod build;
-mod file;
+pub(crate) mod file;
 mod index;
 mod memory;
 mod placing;
@@ -18,7 +18,7 @@ mod probe;
 mod verify;
 
 pub use build::{BuildStep, BuiltSector, SmallerSectors, build_pair, sector_position};
-pub use file::{Header, SectorFile, sector_file_name, write_sector};
+pub use file::{DbError, DbProblem, Header, SectorFile, sector_file_name, write_sector};
 pub use index::{Canonical, SectorIndex, binomial};
 pub use placing::{PlacingChoice, PlacingSolver, PlacingTable, Unsolved, outcome_under_draw_rule};
 pub use probe::{

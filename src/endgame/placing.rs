@@ -12,9 +12,7 @@ use arrayvec::ArrayVec;
 use super::build::SmallerSectors;
 use super::probe::EndgameDb;
 use super::{DbOutcome, DbValue};
-use crate::bitboard::Bitboard;
-use crate::moves::{MAX_MOVES, Move, MoveList};
-use crate::position::Position;
+use crate::board::{Bitboard, MAX_MOVES, Move, MoveList, Position};
 
 /// Nodes between looks at the clock.
 const CLOCK_EVERY: u64 = 4096;

@@ -7,12 +7,8 @@ use super::build::{BuildStep, SmallerSectors, build_pair};
 use super::file::{Header, SectorFile, sector_file_name, write_sector};
 use super::index::SectorIndex;
 use super::{DbOutcome, DbValue};
-use crate::bitboard::Bitboard;
-use crate::error::{DbError, DbProblem};
-use crate::moves::Move;
-use crate::position::Position;
-use crate::rules::{Rules, Variant};
-use crate::types::Color;
+use crate::board::{Bitboard, Color, Move, Position, Rules, Variant};
+use crate::endgame::{DbError, DbProblem};
 
 /// Sides have at most this many stones in a sector.
 const MAX_STONES: usize = 12;

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
 
-use crate::types::Square;
+use crate::board::Square;
 
 /// A set of points: bit `i` stands for the point with index `i`.
 ///

@@ -3,10 +3,7 @@
 
 use std::fmt;
 
-use crate::bitboard::Bitboard;
-use crate::position::Position;
-use crate::tables::Tables;
-use crate::types::{Color, Square};
+use crate::board::{Bitboard, Color, Position, Square, Tables};
 
 /// One ingredient of the evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -423,7 +420,7 @@ fn moving_mill_shapes(tables: &Tables, own: Bitboard, empty: Bitboard) -> (i32, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rules;
+    use crate::board::rules::Rules;
 
     fn nine(fen: &str) -> Position {
         Position::from_fen(fen, Rules::default()).unwrap()

@@ -12,8 +12,9 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::error::HashAllocError;
-use crate::moves::Move;
+use thiserror::Error;
+
+use crate::board::Move;
 
 /// What the stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -228,6 +229,14 @@ impl TranspositionTable {
             .count();
         (used * 1000 / sample.len().max(1)) as u32
     }
+}
+
+/// The memory for a transposition table could not be had.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[error("cannot allocate {mib} MiB for the transposition table")]
+pub struct HashAllocError {
+    /// The size asked for, in MiB.
+    pub mib: usize,
 }
 
 #[cfg(test)]

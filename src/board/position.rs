@@ -2,13 +2,10 @@
 
 use std::fmt;
 
-use crate::bitboard::Bitboard;
-use crate::error::{FenError, IllegalMoveError};
-use crate::moves::Move;
-use crate::rules::Rules;
-use crate::setup::{READING_ORDER, Setup};
-use crate::types::{Color, Phase};
-use crate::zobrist;
+use crate::board::setup::READING_ORDER;
+use crate::board::{
+    Bitboard, Color, FenError, IllegalMoveError, Move, Phase, Rules, Setup, zobrist,
+};
 
 /// A position: the stones, the hands, the side to move, the counters of
 /// the position string, and the rules it is played under.
@@ -291,7 +288,7 @@ impl fmt::Display for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::Square;
+    use crate::board::types::Square;
 
     #[test]
     fn playing_updates_key_hands_and_counters() {

@@ -4,10 +4,11 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-use crate::error::OptionError;
-use crate::rules::Rules;
-use crate::threads::MAX_SKILL;
-use crate::tt::TranspositionTable;
+use thiserror::Error;
+
+use crate::board::Rules;
+use crate::search::root::MAX_SKILL;
+use crate::search::{HashAllocError, TranspositionTable};
 
 /// How the engine writes a mill-closing move in `bestmove`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -391,10 +392,49 @@ impl EngineOptions {
     }
 }
 
+/// A `setoption` that cannot be applied.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum OptionError {
+    /// No option has that name.
+    #[error("no option named '{name}'")]
+    Unknown {
+        /// The name given.
+        name: String,
+    },
+    /// The value does not fit the option's type.
+    #[error("option '{name}': '{value}' is not {expected}")]
+    BadValue {
+        /// The option.
+        name: &'static str,
+        /// The value given.
+        value: String,
+        /// What the option takes.
+        expected: String,
+    },
+    /// A number outside the option's range.
+    #[error("option '{name}': {value} is outside {min}..={max}")]
+    OutOfRange {
+        /// The option.
+        name: &'static str,
+        /// The value given.
+        value: i64,
+        /// The least value.
+        min: i64,
+        /// The greatest value.
+        max: i64,
+    },
+    /// Options cannot change while a search runs.
+    #[error("options cannot change while a search runs (send stop first)")]
+    Busy,
+    /// The transposition table could not be allocated.
+    #[error("option 'Hash': {0}; the table keeps its size")]
+    Hash(#[from] HashAllocError),
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Variant;
+    use crate::board::rules::Variant;
 
     #[test]
     fn listing_follows_the_uci_syntax() {

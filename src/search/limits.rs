@@ -2,9 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::moves::Move;
-use crate::position::Position;
-use crate::types::Color;
+use crate::board::{Color, Move, Position};
 
 /// The clocks of a `go` command.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -271,7 +269,7 @@ mod tests {
     }
 
     fn nine(fen: &str) -> Position {
-        Position::from_fen(fen, crate::rules::Rules::default()).unwrap()
+        Position::from_fen(fen, crate::board::rules::Rules::default()).unwrap()
     }
 
     #[test]

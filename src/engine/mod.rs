@@ -1,6 +1,8 @@
 //! The engine front end: the game being played, the options, the table and
 //! the running search, behind the calls the protocol makes.
 
+pub(crate) mod options;
+
 use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::atomic::Ordering;
@@ -10,16 +12,20 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::Sender;
 
+use thiserror::Error;
+
+use crate::board::{
+    FenError, Game, IllegalMoveError, IllegalReason, Move, MoveToken, Outcome, Position,
+};
 use crate::endgame::{EndgameDb, PlacingTable};
-use crate::error::{GoError, HashAllocError, IllegalReason, OptionError, PositionError};
-use crate::game::{Game, Outcome};
-use crate::limits::SearchLimits;
-use crate::moves::{Move, MoveToken};
-use crate::options::{EngineOption, EngineOptions};
-use crate::position::Position;
-use crate::search::SearchEvent;
-use crate::threads::{SearchControl, SearchRequest, run_search};
-use crate::tt::{Bound, TranspositionTable};
+use crate::search::root::{SearchControl, run_search};
+use crate::search::{
+    Bound, HashAllocError, SearchEvent, SearchLimits, SearchRequest, TranspositionTable,
+};
+
+pub use options::{
+    ELO_OF_SKILL, EngineOption, EngineOptions, MoveNotation, OptionError, OptionKind,
+};
 
 /// How a `go` began.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -436,12 +442,59 @@ fn spawn_guarded(
     })
 }
 
+/// A `position` command that cannot be applied.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum PositionError {
+    /// The position string is bad.
+    #[error("fen: {0}")]
+    Fen(#[from] FenError),
+    /// A move is not legal where it is played.
+    #[error("move {index} ('{token}'): {error}")]
+    Illegal {
+        /// The move's place in the list, from 1.
+        index: usize,
+        /// The token.
+        token: String,
+        /// Why it is illegal.
+        error: IllegalMoveError,
+    },
+    /// A lone `x<point>` that follows no mill-closing action.
+    #[error("move {index} ('{token}'): a removal must follow a move that closes a mill")]
+    StrayRemoval {
+        /// The token's place in the list, from 1.
+        index: usize,
+        /// The token.
+        token: String,
+    },
+    /// A mill-closing action followed by something other than its removal.
+    #[error(
+        "move {index} ('{token}'): closes a mill, so the next token must be its removal (x<point>)"
+    )]
+    RemovalExpected {
+        /// The action's place in the list, from 1.
+        index: usize,
+        /// The action's token.
+        token: String,
+    },
+}
+
+/// A `go` that cannot start.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum GoError {
+    /// A search is already running.
+    #[error("a search is already running (send stop first)")]
+    AlreadySearching,
+    /// A `searchmoves` entry is not a legal move.
+    #[error("searchmoves: '{0}' is not a legal move here")]
+    IllegalSearchMove(String),
+}
+
 #[cfg(test)]
 mod tests {
     use crossbeam_channel::unbounded;
 
     use super::*;
-    use crate::search::SearchInfo;
+    use crate::search::worker::SearchInfo;
 
     fn events_of(search: SearchFn) -> (Engine, Vec<SearchEvent>) {
         let mut engine = Engine::new().unwrap();
@@ -467,7 +520,7 @@ mod tests {
                 depth: 1,
                 seldepth: 1,
                 multipv: 1,
-                score: crate::search::Score::Cp(0),
+                score: crate::search::worker::Score::Cp(0),
                 bound: Bound::Exact,
                 nodes: 1,
                 time: Duration::ZERO,

@@ -2,8 +2,7 @@
 
 use rayon::prelude::*;
 
-use crate::moves::Move;
-use crate::position::Position;
+use crate::board::{Move, Position};
 
 /// The number of move sequences of exactly `depth` turns from `pos`.
 ///

@@ -1,6 +1,6 @@
 //! Zobrist keys: random 64-bit numbers whose xor identifies a position.
 
-use crate::types::{Color, Square};
+use crate::board::{Color, Square};
 
 /// The most stones a side can have in hand in any variant.
 pub const MAX_IN_HAND: usize = 12;

@@ -1,11 +1,8 @@
 //! Legal move generation, counting and checking.
 
-use crate::bitboard::Bitboard;
-use crate::error::IllegalReason;
-use crate::moves::{Move, MoveList};
-use crate::position::Position;
-use crate::tables::Tables;
-use crate::types::{Color, Square};
+use thiserror::Error;
+
+use crate::board::{Bitboard, Color, Move, MoveList, Position, Square, Tables};
 
 impl Position {
     /// Whether the side to move has fewer than three stones on the board
@@ -222,4 +219,54 @@ impl Position {
             (true, Some(_)) => Ok(()),
         }
     }
+}
+
+/// A well-formed move that is not legal in the position.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("illegal move {mv}: {reason}")]
+pub struct IllegalMoveError {
+    /// The move that was refused.
+    pub mv: Move,
+    /// Why it was refused.
+    pub reason: IllegalReason,
+}
+
+/// Why a move is not legal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum IllegalReason {
+    /// The game is already over.
+    #[error("the game is over")]
+    GameOver,
+    /// A placement by a side with no stones in hand.
+    #[error("no stones in hand to place")]
+    NothingInHand,
+    /// A slide by a side that must place.
+    #[error("stones in hand must be placed first")]
+    MustPlace,
+    /// The origin is not a stone of the side to move.
+    #[error("no own stone on {0}")]
+    NotOwnStone(Square),
+    /// The destination is occupied.
+    #[error("{0} is occupied")]
+    Occupied(Square),
+    /// A slide to a point that is not a neighbour, by a side that cannot fly.
+    #[error("{to} is not next to {from}")]
+    NotNeighbor {
+        /// The stone's point.
+        from: Square,
+        /// The point it was sent to.
+        to: Square,
+    },
+    /// A removal named by a turn that closes no mill.
+    #[error("no mill is closed, so nothing may be removed")]
+    NoMill,
+    /// A mill was closed but no stone named for removal.
+    #[error("the turn closes a mill: name the stone to remove (x<point>)")]
+    MissingRemoval,
+    /// The removed point does not hold an opposing stone.
+    #[error("no opposing stone on {0}")]
+    NotOpponentStone(Square),
+    /// The removed stone stands in a mill while others do not.
+    #[error("{0} stands in a mill and other stones do not")]
+    ProtectedStone(Square),
 }

@@ -23,12 +23,10 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::error::{FenError, IllegalMoveError, MoveSyntaxProblem, ParseMoveError};
-use crate::game::Game;
-use crate::moves::{Move, MoveToken};
-use crate::position::Position;
-use crate::rules::{Rules, Variant};
-use crate::types::Color;
+use crate::board::{
+    Color, FenError, Game, IllegalMoveError, Move, MoveSyntaxProblem, MoveToken, ParseMoveError,
+    Position, Rules, Variant,
+};
 
 /// How a recorded game ended.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -201,7 +199,7 @@ impl fmt::Display for GameRecord {
         writeln!(f)?;
         let start = self
             .tag("FEN")
-            .and_then(|fen| fen.parse::<crate::setup::Setup>().ok());
+            .and_then(|fen| fen.parse::<crate::board::setup::Setup>().ok());
         let mut number = start.map_or(1, |s| s.fullmove_number);
         let mut side = start.map_or(Color::White, |s| s.side_to_move);
         let mut tokens = Vec::new();

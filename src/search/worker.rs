@@ -8,13 +8,12 @@ use std::time::Duration;
 
 use arrayvec::ArrayVec;
 
+use crate::board::{Color, MAX_MOVES, Move, MoveList, Position};
 use crate::endgame::{DbOutcome, EndgameDb, outcome_under_draw_rule};
-use crate::eval::{STONE, evaluate};
-use crate::limits::{SearchLimits, TimeManager};
-use crate::moves::{MAX_MOVES, Move, MoveList};
-use crate::position::Position;
-use crate::tt::{Bound, Entry, TranspositionTable};
-use crate::types::Color;
+use crate::search::eval::{STONE, evaluate};
+use crate::search::limits::TimeManager;
+use crate::search::tt::Entry;
+use crate::search::{Bound, SearchLimits, TranspositionTable};
 
 /// The score of a win on the spot; a win in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -1059,7 +1058,7 @@ mod tests {
     use std::time::Instant;
 
     use super::*;
-    use crate::rules::Rules;
+    use crate::board::rules::Rules;
 
     #[test]
     fn database_scores_come_back_from_the_table_at_their_distance() {

@@ -5,8 +5,9 @@ use std::str::FromStr;
 
 use arrayvec::ArrayVec;
 
-use crate::error::{MoveSyntaxProblem, ParseMoveError};
-use crate::types::Square;
+use thiserror::Error;
+
+use crate::board::Square;
 
 /// One turn: a placement or a slide (or flight), and the opposing stone it
 /// removes if it closes a mill.
@@ -205,6 +206,30 @@ pub const MAX_MOVES: usize = 576;
 
 /// The legal moves of a position, on the stack.
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+/// A move token that does not follow the notation.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("invalid move '{token}': {problem}")]
+pub struct ParseMoveError {
+    /// The whole token that was read.
+    pub token: String,
+    /// What is wrong with it.
+    pub problem: MoveSyntaxProblem,
+}
+
+/// What is wrong with a move token.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MoveSyntaxProblem {
+    /// The token is empty.
+    #[error("empty token")]
+    Empty,
+    /// A part that should name a point does not.
+    #[error("'{0}' is not a point")]
+    BadPoint(String),
+    /// The token is not of the form `to`, `from-to`, either with `x<point>`.
+    #[error("expected <point>, <point>-<point>, optionally followed by x<point>")]
+    Shape,
+}
 
 #[cfg(test)]
 mod tests {

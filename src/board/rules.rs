@@ -3,8 +3,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::ParseVariantError;
-use crate::tables::{self, Tables};
+use thiserror::Error;
+
+use crate::board::Tables;
+use crate::board::tables;
 
 /// A game of the Morris family played on the 24-point board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -133,6 +135,14 @@ impl Default for Rules {
     fn default() -> Rules {
         Rules::new(Variant::Nine)
     }
+}
+
+/// A variant name that is not known.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("'{token}' is not a variant (nine, twelve, lasker)")]
+pub struct ParseVariantError {
+    /// The text that was read.
+    pub token: String,
 }
 
 #[cfg(test)]

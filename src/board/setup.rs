@@ -4,11 +4,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::bitboard::Bitboard;
-use crate::error::{FenField, ParseFenError, SetupError};
-use crate::position::Position;
-use crate::rules::Rules;
-use crate::types::{Color, Square};
+use thiserror::Error;
+
+use crate::board::{Bitboard, Color, Position, Rules, Square};
 
 /// The points in the order a position string lists them: rank 7 down to
 /// rank 1, each rank from left to right.
@@ -243,11 +241,161 @@ impl Position {
     }
 }
 
+/// A field of the position string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FenField {
+    /// The stones on the board.
+    Board,
+    /// `w` or `b`.
+    SideToMove,
+    /// White's stones in hand.
+    WhiteInHand,
+    /// Black's stones in hand.
+    BlackInHand,
+    /// Plies since the last removal.
+    PliesSinceRemoval,
+    /// The move number.
+    MoveNumber,
+}
+
+impl std::fmt::Display for FenField {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            FenField::Board => "board",
+            FenField::SideToMove => "side to move",
+            FenField::WhiteInHand => "white in hand",
+            FenField::BlackInHand => "black in hand",
+            FenField::PliesSinceRemoval => "plies since removal",
+            FenField::MoveNumber => "move number",
+        })
+    }
+}
+
+/// A position string whose text does not follow the format.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ParseFenError {
+    /// Not six fields.
+    #[error(
+        "expected 6 fields (board, side, white in hand, black in hand, plies since removal, move number), found {found}"
+    )]
+    FieldCount {
+        /// The number of fields read.
+        found: usize,
+    },
+    /// The board is not seven groups.
+    #[error("board: expected 7 groups separated by '/', found {found}")]
+    RankCount {
+        /// The number of groups read.
+        found: usize,
+    },
+    /// A group has the wrong number of points.
+    #[error("board: rank {rank} has {found} points, expected {expected}")]
+    RankLength {
+        /// The rank (7 down to 1).
+        rank: u8,
+        /// The number of characters read.
+        found: usize,
+        /// The number of points on that rank.
+        expected: usize,
+    },
+    /// A character other than `W`, `B` and `.` on the board.
+    #[error("board: '{found}' is not W, B or .")]
+    BoardChar {
+        /// The character read.
+        found: char,
+    },
+    /// The side to move is not `w` or `b`.
+    #[error("side to move: '{token}' is not w or b")]
+    SideToMove {
+        /// The text read.
+        token: String,
+    },
+    /// A counter is not a number in range.
+    #[error("{field}: '{token}' is not a whole number in range")]
+    Number {
+        /// The field.
+        field: FenField,
+        /// The text read.
+        token: String,
+    },
+}
+
+/// A position string that reads well but describes no reachable position.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SetupError {
+    /// More stones in hand than the variant has.
+    #[error("{field}: {count} is more than the variant's {max} stones")]
+    HandTooLarge {
+        /// Which hand.
+        field: FenField,
+        /// The count read.
+        count: u32,
+        /// The variant's stones per side.
+        max: u8,
+    },
+    /// More stones on the board and in hand than the variant has.
+    #[error(
+        "board: {color} has {count} stones on the board and in hand, more than the variant's {max}"
+    )]
+    TooManyStones {
+        /// Whose stones.
+        color: Color,
+        /// Stones on the board plus in hand.
+        count: u32,
+        /// The variant's stones per side.
+        max: u8,
+    },
+    /// A side with fewer than three stones: the game would already be over.
+    #[error("board: {color} has only {count} stones on the board and in hand (3 is the least)")]
+    TooFewStones {
+        /// Whose stones.
+        color: Color,
+        /// Stones on the board plus in hand.
+        count: u32,
+    },
+    /// Hands that placing in turn cannot produce.
+    #[error(
+        "{field}: with {side} to move, white has {white} and black {black} in hand; placing in turn gives {expectation}"
+    )]
+    UnevenHands {
+        /// The field blamed.
+        field: FenField,
+        /// The side to move.
+        side: Color,
+        /// White's stones in hand.
+        white: u8,
+        /// Black's stones in hand.
+        black: u8,
+        /// What was expected instead.
+        expectation: &'static str,
+    },
+    /// A bit beyond the 24 points (possible only in a hand-made [`crate::Setup`]).
+    #[error("board: a stone lies off the 24 points")]
+    OffBoard,
+    /// A point given to both colours (possible only in a hand-made [`crate::Setup`]).
+    #[error("board: {0} holds a stone of each colour")]
+    SharedPoint(Square),
+    /// Move number 0.
+    #[error("move number: must be 1 or more")]
+    MoveNumberZero,
+}
+
+/// A position string that could not be read or does not describe a position.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum FenError {
+    /// The text does not follow the format.
+    #[error(transparent)]
+    Parse(#[from] ParseFenError),
+    /// The position it describes cannot occur.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::FenError;
-    use crate::rules::Variant;
+    use crate::board::rules::Variant;
+    use crate::board::setup::FenError;
 
     const START: &str = ".../.../.../....../.../.../... w 9 9 0 1";
 

@@ -5,8 +5,7 @@
 //! neighbours when they are consecutive on a line, which holds for every
 //! drawn line of the board. A variant with other lines is one more list.
 
-use crate::bitboard::Bitboard;
-use crate::types::Square;
+use crate::board::{Bitboard, Square};
 
 /// The most lines any variant has (16 plus 4 diagonals).
 const MAX_LINES: usize = 20;

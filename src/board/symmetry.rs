@@ -1,10 +1,7 @@
 //! The 16 symmetries of the board: the 8 of the square (turns and
 //! reflections) times swapping the inner and outer rings.
 
-use crate::bitboard::Bitboard;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::types::{Color, Square};
+use crate::board::{Bitboard, Color, Move, Position, Square};
 
 /// A symmetry of the board, which maps lines to lines and neighbours to
 /// neighbours in every variant.
@@ -143,7 +140,7 @@ static IMAGES: [[Square; Square::NUM]; Symmetry::NUM] = {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Variant;
+    use crate::board::rules::Variant;
 
     #[test]
     fn every_symmetry_is_a_distinct_permutation() {

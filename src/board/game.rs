@@ -2,10 +2,7 @@
 
 use std::fmt;
 
-use crate::error::{IllegalMoveError, IllegalReason};
-use crate::moves::Move;
-use crate::position::Position;
-use crate::types::Color;
+use crate::board::{Color, IllegalMoveError, IllegalReason, Move, Position};
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -7,13 +7,12 @@ use std::time::{Duration, Instant};
 
 use rand::Rng;
 
+use crate::board::{Move, Position};
 use crate::endgame::{DbOutcome, EndgameDb, PlacingSolver, PlacingTable, outcome_under_draw_rule};
-use crate::eval::STONE;
-use crate::limits::{Limit, SearchLimits, TimeManager};
-use crate::moves::Move;
-use crate::position::Position;
-use crate::search::{RootMove, SearchContext, SearchEvent, SearchInfo, Worker};
-use crate::tt::{Bound, TranspositionTable};
+use crate::search::eval::STONE;
+use crate::search::limits::TimeManager;
+use crate::search::worker::{RootMove, SearchContext, Worker};
+use crate::search::{Bound, Limit, SearchEvent, SearchInfo, SearchLimits, TranspositionTable};
 
 /// What to search and how.
 #[derive(Clone, Debug)]
@@ -367,7 +366,7 @@ fn pick_weaker(lines: &[RootMove], skill: u8) -> RootMove {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Line;
+    use crate::search::worker::Line;
 
     fn line(mv: &str, score: i32) -> RootMove {
         RootMove {

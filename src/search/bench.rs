@@ -4,11 +4,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::limits::SearchLimits;
-use crate::position::Position;
-use crate::rules::Rules;
-use crate::threads::SearchRequest;
-use crate::tt::TranspositionTable;
+use crate::board::{Position, Rules};
+use crate::search::{SearchLimits, SearchRequest, TranspositionTable};
 
 /// Nine Men's Morris positions from every phase: the opening, placing with
 /// mills threatened, the middle game, endings with and without flying.

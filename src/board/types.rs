@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::ParseSquareError;
+use thiserror::Error;
 
 /// One of the two sides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -211,6 +211,14 @@ impl FromStr for Square {
             token: s.to_owned(),
         })
     }
+}
+
+/// A point name that is not one of the 24 points.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("'{token}' is not a point (a7, d7, g7, b6, ... g1)")]
+pub struct ParseSquareError {
+    /// The text that was read.
+    pub token: String,
 }
 
 #[cfg(test)]

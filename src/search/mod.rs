@@ -1,0 +1,16 @@
+//! The search: the evaluation, the transposition table, time limits, the
+//! alpha-beta worker, and the root driver that runs the threads, filters
+//! the root moves by the databases and the skill level, and picks the move.
+
+pub(crate) mod bench;
+pub mod eval;
+pub(crate) mod limits;
+pub(crate) mod root;
+pub(crate) mod tt;
+pub(crate) mod worker;
+
+pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchReport, run_bench};
+pub use limits::{Clock, Limit, SearchLimits};
+pub use root::{SearchRequest, SearchResult};
+pub use tt::{Bound, HashAllocError, TranspositionTable};
+pub use worker::{DB_WIN, MATE, Score, SearchEvent, SearchInfo, WdlModel};

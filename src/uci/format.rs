@@ -1,0 +1,140 @@
+//! What the engine says: `info` and `bestmove` lines, the `d` board, and
+//! error text fit for one line.
+
+use crate::board::{Color, Move};
+use crate::engine::{BestMove, Engine, MoveNotation};
+use crate::search::{Bound, Score, SearchInfo};
+
+/// The `info` line of a search report, with win/draw/loss chances if
+/// `show_wdl`.
+pub fn format_info(info: &SearchInfo, show_wdl: bool) -> String {
+    let mut score = match info.score {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(n) => format!("mate {n}"),
+    };
+    score.push_str(match info.bound {
+        Bound::Exact => "",
+        Bound::Lower => " lowerbound",
+        Bound::Upper => " upperbound",
+    });
+    if show_wdl {
+        let [win, draw, loss] = info.score.wdl();
+        score.push_str(&format!(" wdl {win} {draw} {loss}"));
+    }
+    let millis = info.time.as_millis();
+    let nps = u128::from(info.nodes) * 1000 / millis.max(1);
+    let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
+    format!(
+        "info depth {} seldepth {} multipv {} score {score} nodes {} nps {nps} hashfull {} dbhits {} time {millis} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        info.nodes,
+        info.hashfull,
+        info.dbhits,
+        pv.join(" ")
+    )
+}
+
+/// The `bestmove` line of a finished search, in `notation`.
+pub fn format_bestmove(answer: &BestMove, notation: MoveNotation) -> String {
+    let Some(best) = answer.best else {
+        return "bestmove (none)".to_owned();
+    };
+    // In split notation a mill-closing turn is written as its action, and
+    // the GUI's next message is that action, not the reply: no ponder move
+    // may follow it, and a reply that closes a mill has no one-token form.
+    let split = notation == MoveNotation::Split;
+    let ponder = answer
+        .ponder
+        .filter(|p| !split || p.removal.is_none())
+        .map(|p| format!(" ponder {p}"))
+        .unwrap_or_default();
+    match (answer.completes, best.removal) {
+        (Some(_), Some(removal)) => format!("bestmove x{removal}{ponder}"),
+        (None, Some(_)) if split => format!(
+            "bestmove {}",
+            Move {
+                removal: None,
+                ..best
+            }
+        ),
+        _ => format!("bestmove {best}{ponder}"),
+    }
+}
+
+/// The longest run of text without spaces an error line repeats: input
+/// tokens are echoed in errors, and a megabyte token must not come back
+/// whole.
+const MAX_ECHOED_TOKEN: usize = 40;
+
+/// An error text fit for one line of output: control characters escaped,
+/// over-long tokens cut.
+pub(super) fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(512));
+    for word in text.split(' ') {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        let mut chars = word.chars();
+        for c in chars.by_ref().take(MAX_ECHOED_TOKEN) {
+            if c.is_control() {
+                out.extend(c.escape_default());
+            } else {
+                out.push(c);
+            }
+        }
+        if let Some(last) = chars.next_back() {
+            out.push_str("...");
+            // Keep the closing quote or punctuation of a cut token.
+            if last.is_ascii_punctuation() {
+                out.push(last);
+            }
+        }
+    }
+    out
+}
+
+/// The `d` reply: board, position string, side, phases, hands, legal moves
+/// and whether the game is over.
+pub(super) fn describe(engine: &Engine) -> String {
+    let game = engine.game();
+    let pos = game.position();
+    let side = pos.side_to_move();
+    let moves = match engine.pending() {
+        Some(action) => pos.completions(action),
+        None => pos.legal_moves(),
+    };
+    let moves: Vec<String> = moves.iter().map(Move::to_string).collect();
+    let mut text = pos.diagram();
+    text.push_str(&format!("\nFen: {}\n", pos.fen()));
+    text.push_str(&format!("Variant: {}\n", pos.rules().variant));
+    text.push_str(&format!(
+        "Side to move: {}\n",
+        side.to_string().to_lowercase()
+    ));
+    for color in Color::ALL {
+        text.push_str(&format!(
+            "{}: {}, {} in hand, {} on the board\n",
+            color,
+            pos.phase(color),
+            pos.in_hand(color),
+            pos.stones(color).len()
+        ));
+    }
+    if let Some(action) = engine.pending() {
+        text.push_str(&format!("Waiting for the removal of: {action}\n"));
+    }
+    text.push_str(&format!(
+        "Legal moves ({}): {}\n",
+        moves.len(),
+        moves.join(" ")
+    ));
+    match game.outcome() {
+        Some(outcome) if engine.pending().is_none() => {
+            text.push_str(&format!("Game over: {outcome}"))
+        }
+        _ => text.push_str("Game over: no"),
+    }
+    text
+}

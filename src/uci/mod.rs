@@ -1,0 +1,10 @@
+//! The text protocol of docs/PROTOCOL.md: lines become [`Command`]s (a pure
+//! parse), commands drive the [`Engine`](crate::Engine), search events become lines.
+
+mod format;
+mod parse;
+mod session;
+
+pub use format::{format_bestmove, format_info};
+pub use parse::{Command, ProtocolError, parse};
+pub use session::{run, run_with};

@@ -1,0 +1,295 @@
+//! The session loop: lines read on a thread of their own, commands run on
+//! the [`Engine`], search events written as they come.
+
+use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
+
+use crossbeam_channel::{Receiver, Sender, select, unbounded};
+
+use crate::board::divide;
+use crate::endgame::DbOutcome;
+use crate::engine::{Engine, EngineOption, GoStart};
+use crate::search::eval::breakdown;
+use crate::search::{Limit, SearchEvent, SearchLimits, run_bench};
+use crate::uci::format::{describe, format_bestmove, format_info, printable};
+use crate::uci::parse::{Command, parse};
+
+/// Writes a line and flushes it at once.
+fn say(out: &mut impl Write, line: &str) -> io::Result<()> {
+    writeln!(out, "{line}")?;
+    out.flush()
+}
+
+/// Reads `input` line by line on a thread of its own, so that commands are
+/// read while the engine searches.
+fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<String> {
+    let (lines, receiver) = unbounded();
+    std::thread::spawn(move || {
+        let mut buffer = Vec::new();
+        loop {
+            buffer.clear();
+            match input.read_until(b'\n', &mut buffer) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    // Bytes that are not UTF-8 become U+FFFD and so an error
+                    // reply, not the end of the engine.
+                    let line = String::from_utf8_lossy(&buffer).into_owned();
+                    if lines.send(line).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    receiver
+}
+
+/// Speaks the protocol on `input` and `output` until `quit` or the end of
+/// input, which is taken as `quit`: a running search is stopped and its
+/// best move written before the engine ends.
+///
+/// # Errors
+///
+/// Only a failure to write to `output`.
+pub fn run(input: impl BufRead + Send + 'static, output: &mut impl Write) -> io::Result<()> {
+    run_with(input, output, None)
+}
+
+/// [`run`], with the endgame databases of `default_db` in use until the
+/// `EndgameDB` option says otherwise (what they were is told after
+/// `uciok`).
+///
+/// # Errors
+///
+/// Only a failure to write to `output`.
+pub fn run_with(
+    input: impl BufRead + Send + 'static,
+    output: &mut impl Write,
+    default_db: Option<PathBuf>,
+) -> io::Result<()> {
+    let lines = spawn_reader(input);
+    let mut engine = match Engine::new() {
+        Ok(engine) => engine,
+        Err(err) => return say(output, &format!("info string error: {err}")),
+    };
+    let startup_notes = match default_db {
+        Some(dir) => match engine.set_option("EndgameDB", &dir.to_string_lossy()) {
+            Ok(notes) => notes
+                .into_iter()
+                .map(|note| format!("{note} (from {})", dir.display()))
+                .collect(),
+            Err(err) => vec![format!("error: {err}")],
+        },
+        None => Vec::new(),
+    };
+    let (events_in, events) = unbounded();
+    let mut session = Session {
+        engine,
+        events_in,
+        events,
+        out: output,
+        startup_notes,
+    };
+    loop {
+        select! {
+            recv(lines) -> line => {
+                let Ok(line) = line else { break };
+                match parse(&line) {
+                    Ok(Some(Command::Quit)) => break,
+                    Ok(Some(command)) => session.execute(command)?,
+                    Ok(None) => {}
+                    Err(err) => session.error(&err.to_string())?,
+                }
+            },
+            recv(session.events) -> event => {
+                if let Ok(event) = event {
+                    session.report(event)?;
+                }
+            }
+        }
+    }
+    session.engine.stop();
+    session.wait_for_search()?;
+    session.engine.shut_down();
+    Ok(())
+}
+
+/// The engine, the channel its searches report on, and the output.
+struct Session<'a, W: Write> {
+    engine: Engine,
+    events_in: Sender<SearchEvent>,
+    events: Receiver<SearchEvent>,
+    out: &'a mut W,
+    /// What loading the default databases said, told after the first `uciok`.
+    startup_notes: Vec<String>,
+}
+
+impl<W: Write> Session<'_, W> {
+    fn say(&mut self, line: &str) -> io::Result<()> {
+        say(self.out, line)
+    }
+
+    fn error(&mut self, text: &str) -> io::Result<()> {
+        say(self.out, &format!("info string error: {}", printable(text)))
+    }
+
+    fn report(&mut self, event: SearchEvent) -> io::Result<()> {
+        match event {
+            SearchEvent::Info(info) => {
+                let line = format_info(&info, self.engine.options().show_wdl);
+                self.say(&line)
+            }
+            SearchEvent::CurrMove { depth, mv, number } => self.say(&format!(
+                "info depth {depth} currmove {mv} currmovenumber {number}"
+            )),
+            SearchEvent::PlacingSolved {
+                outcome,
+                complete,
+                kept,
+                of,
+                nodes,
+            } => {
+                let outcome = match outcome {
+                    DbOutcome::Win => "win",
+                    DbOutcome::Draw => "draw",
+                    DbOutcome::Loss => "loss",
+                };
+                self.say(&if complete {
+                    format!(
+                        "info string end of placing solved: {outcome}; {kept} of {of} moves keep it ({nodes} nodes)"
+                    )
+                } else {
+                    format!(
+                        "info string end of placing partly solved: {outcome} proven; {kept} of {of} moves may keep it ({nodes} nodes)"
+                    )
+                })
+            }
+            SearchEvent::Failed { reason } => self.error(&format!("search failed: {reason}")),
+            SearchEvent::BestMove { best, ponder } => {
+                let answer = self.engine.finish_search(best, ponder);
+                let notation = self.engine.options().notation;
+                self.say(&format_bestmove(&answer, notation))
+            }
+        }
+    }
+
+    /// Reports the running search's events until its best move: after
+    /// `stop`, the commands that follow are for the next search.
+    fn wait_for_search(&mut self) -> io::Result<()> {
+        while self.engine.is_searching() {
+            // The session holds a sender, so the channel never closes; a
+            // search always ends with its best move, even when it fails.
+            let Ok(event) = self.events.recv() else { break };
+            self.report(event)?;
+        }
+        Ok(())
+    }
+
+    /// Reports the events already sent, so that a search that has ended
+    /// is no longer counted as running.
+    fn catch_up(&mut self) -> io::Result<()> {
+        while let Ok(event) = self.events.try_recv() {
+            self.report(event)?;
+        }
+        Ok(())
+    }
+
+    fn execute(&mut self, command: Command) -> io::Result<()> {
+        match command {
+            Command::Uci => {
+                self.say(concat!("id name morris ", env!("CARGO_PKG_VERSION")))?;
+                self.say("id author the morris developers")?;
+                for option in EngineOption::ALL {
+                    self.say(&option.to_string())?;
+                }
+                self.say("uciok")?;
+                for note in std::mem::take(&mut self.startup_notes) {
+                    self.say(&format!("info string {note}"))?;
+                }
+                Ok(())
+            }
+            Command::IsReady => self.say("readyok"),
+            Command::SetOption { name, value } => match self.engine.set_option(&name, &value) {
+                Ok(notes) => notes
+                    .iter()
+                    .try_for_each(|note| self.say(&format!("info string {note}"))),
+                Err(err) => self.error(&format!("setoption: {err}")),
+            },
+            Command::NewGame => match self.engine.new_game() {
+                Ok(()) => Ok(()),
+                Err(err) => self.error(&format!("ucinewgame: {err}")),
+            },
+            Command::Position { fen, moves } => {
+                match self.engine.set_position(fen.as_deref(), &moves) {
+                    Ok(()) => Ok(()),
+                    Err(err) => self.error(&format!("position: {err}")),
+                }
+            }
+            Command::Go(limits) => self.go(limits),
+            Command::Stop => {
+                self.engine.stop();
+                self.wait_for_search()
+            }
+            Command::PonderHit => {
+                self.engine.ponderhit();
+                Ok(())
+            }
+            Command::Quit | Command::Debug | Command::Register => Ok(()),
+            Command::Perft(depth) => {
+                let pos = *self.engine.game().position();
+                let counts = divide(&pos, depth);
+                for (mv, nodes) in &counts {
+                    self.say(&format!("{mv}: {nodes}"))?;
+                }
+                let total: u64 = if depth == 0 {
+                    1
+                } else {
+                    counts.iter().map(|&(_, n)| n).sum()
+                };
+                self.say("")?;
+                self.say(&format!("Nodes searched: {total}"))
+            }
+            Command::Display => {
+                let text = describe(&self.engine);
+                self.say(&text)
+            }
+            Command::Eval => {
+                let text = breakdown(self.engine.game().position()).to_string();
+                self.say(&text)
+            }
+            Command::Bench(depth) => {
+                if self.engine.is_searching() {
+                    return self.error("bench: a search is running (send stop first)");
+                }
+                let report = run_bench(depth, |_, _| {});
+                let millis = report.time.as_millis();
+                self.say(&format!("Total time (ms) : {millis}"))?;
+                self.say(&format!("Nodes searched  : {}", report.nodes))?;
+                let nps = u128::from(report.nodes) * 1000 / millis.max(1);
+                self.say(&format!("Nodes/second    : {nps}"))
+            }
+        }
+    }
+
+    fn go(&mut self, limits: SearchLimits) -> io::Result<()> {
+        self.catch_up()?;
+        let side = self.engine.game().position().side_to_move();
+        let own_clock_missing = limits.limits.iter().any(
+            |limit| matches!(limit, Limit::Clock(clock) if clock.time[side.index()].is_none()),
+        );
+        if own_clock_missing && !self.engine.is_searching() {
+            let side = side.to_string().to_lowercase();
+            self.say(&format!(
+                "info string warning: go: no time given for {side}, the side to move; moving at once"
+            ))?;
+        }
+        match self.engine.go(limits, self.events_in.clone()) {
+            Ok(GoStart::Searching) => Ok(()),
+            Ok(GoStart::GameOver(outcome)) => {
+                self.say(&format!("info string game over: {outcome}"))?;
+                self.say("bestmove (none)")
+            }
+            Err(err) => self.error(&format!("go: {err}")),
+        }
+    }
+}
