@@ -25,7 +25,6 @@
 pub mod board;
 pub mod endgame;
 pub mod engine;
-pub mod play;
 pub mod search;
 pub mod uci;
 
@@ -34,7 +33,7 @@ pub use board::{
     IllegalMoveError, IllegalReason, MAX_MOVES, Move, MoveList, MoveSyntaxProblem, MoveToken,
     Outcome, ParseFenError, ParseMoveError, ParseSquareError, ParseVariantError, Phase, Position,
     RecordError, Rules, Setup, SetupError, Square, Squares, Symmetry, Tables, Variant, WinReason,
-    divide, parse_records, perft,
+    divide, divide_total, parse_records, perft,
 };
 pub use endgame::{DbError, DbProblem};
 pub use engine::{
@@ -47,7 +46,7 @@ pub use search::eval::{
 };
 pub use search::{
     BENCH_DEPTH, BENCH_POSITIONS, BenchReport, Bound, Clock, DB_WIN, HashAllocError, Limit, MATE,
-    Score, SearchEvent, SearchInfo, SearchLimits, SearchRequest, SearchResult, TranspositionTable,
-    WdlModel, run_bench,
+    MAX_SKILL, Score, SearchEvent, SearchInfo, SearchLimits, SearchRequest, SearchResult,
+    TranspositionTable, WdlModel, run_bench,
 };
 pub use uci::ProtocolError;

@@ -20,7 +20,7 @@ pub use bitboard::{Bitboard, Squares};
 pub use game::{DrawReason, Game, Outcome, WinReason};
 pub use movegen::{IllegalMoveError, IllegalReason};
 pub use moves::{MAX_MOVES, Move, MoveList, MoveSyntaxProblem, MoveToken, ParseMoveError};
-pub use perft::{divide, perft};
+pub use perft::{divide, divide_total, perft};
 pub use position::Position;
 pub use record::{GameRecord, GameResult, RecordError, parse_records};
 pub use rules::{ParseVariantError, Rules, Variant};

@@ -38,6 +38,16 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
         .collect()
 }
 
+/// The perft count of a [`divide`] of `depth` turns: the sum of its
+/// counts, or 1 at depth 0, which has no moves to count below.
+pub fn divide_total(counts: &[(Move, u64)], depth: u32) -> u64 {
+    if depth == 0 {
+        1
+    } else {
+        counts.iter().map(|&(_, n)| n).sum()
+    }
+}
+
 #[inline]
 fn child(pos: &Position, mv: Move) -> Position {
     let mut next = *pos;

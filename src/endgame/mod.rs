@@ -34,6 +34,12 @@ pub fn default_dir() -> Option<std::path::PathBuf> {
     dirs::data_dir().map(|data| data.join("morris").join("db"))
 }
 
+/// The default folder, if it exists: where the databases are looked for
+/// when none is named.
+pub fn existing_default_dir() -> Option<std::path::PathBuf> {
+    default_dir().filter(|dir| dir.is_dir())
+}
+
 /// Win, loss or draw for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DbOutcome {

@@ -11,6 +11,6 @@ pub(crate) mod worker;
 
 pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchReport, run_bench};
 pub use limits::{Clock, Limit, SearchLimits};
-pub use root::{SearchRequest, SearchResult};
+pub use root::{MAX_SKILL, SearchRequest, SearchResult};
 pub use tt::{Bound, HashAllocError, TranspositionTable};
 pub use worker::{DB_WIN, MATE, Score, SearchEvent, SearchInfo, WdlModel};

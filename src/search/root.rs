@@ -100,7 +100,7 @@ pub(crate) struct SearchControl {
 }
 
 /// The full strength `Skill Level`.
-pub(crate) const MAX_SKILL: u8 = 20;
+pub const MAX_SKILL: u8 = 20;
 
 /// The most stones left to place (both sides together) at which the end
 /// of placing is solved before the search, given the solver's time (`None`:

@@ -3,7 +3,7 @@
 
 use crate::board::{Color, Move};
 use crate::engine::{BestMove, Engine, MoveNotation};
-use crate::search::{Bound, Score, SearchInfo};
+use crate::search::{BenchReport, Bound, Score, SearchInfo};
 
 /// The `info` line of a search report, with win/draw/loss chances if
 /// `show_wdl`.
@@ -33,6 +33,16 @@ pub fn format_info(info: &SearchInfo, show_wdl: bool) -> String {
         info.hashfull,
         info.dbhits,
         pv.join(" ")
+    )
+}
+
+/// The report of a `bench`: its time, nodes and speed, a line each.
+pub fn format_bench(report: &BenchReport) -> String {
+    format!(
+        "Total time (ms) : {}\nNodes searched  : {}\nNodes/second    : {}",
+        report.time.as_millis(),
+        report.nodes,
+        report.nodes_per_second()
     )
 }
 

@@ -6,12 +6,12 @@ use std::path::PathBuf;
 
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
 
-use crate::board::divide;
+use crate::board::{divide, divide_total};
 use crate::endgame::DbOutcome;
 use crate::engine::{Engine, EngineOption, GoStart};
 use crate::search::eval::breakdown;
 use crate::search::{Limit, SearchEvent, SearchLimits, run_bench};
-use crate::uci::format::{describe, format_bestmove, format_info, printable};
+use crate::uci::format::{describe, format_bench, format_bestmove, format_info, printable};
 use crate::uci::parse::{Command, parse};
 
 /// Writes a line and flushes it at once.
@@ -241,13 +241,8 @@ impl<W: Write> Session<'_, W> {
                 for (mv, nodes) in &counts {
                     self.say(&format!("{mv}: {nodes}"))?;
                 }
-                let total: u64 = if depth == 0 {
-                    1
-                } else {
-                    counts.iter().map(|&(_, n)| n).sum()
-                };
                 self.say("")?;
-                self.say(&format!("Nodes searched: {total}"))
+                self.say(&format!("Nodes searched: {}", divide_total(&counts, depth)))
             }
             Command::Display => {
                 let text = describe(&self.engine);
@@ -262,11 +257,7 @@ impl<W: Write> Session<'_, W> {
                     return self.error("bench: a search is running (send stop first)");
                 }
                 let report = run_bench(depth, |_, _| {});
-                let millis = report.time.as_millis();
-                self.say(&format!("Total time (ms) : {millis}"))?;
-                self.say(&format!("Nodes searched  : {}", report.nodes))?;
-                let nps = u128::from(report.nodes) * 1000 / millis.max(1);
-                self.say(&format!("Nodes/second    : {nps}"))
+                self.say(&format_bench(&report))
             }
         }
     }

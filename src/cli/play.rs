@@ -1,17 +1,90 @@
-//! A game against the engine in the terminal, for people.
+//! `morris play`: a game against the engine in the terminal, for people.
 
 use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
+use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::board::{Color, Game, Move, Position, Square, Variant};
-use crate::endgame::EndgameDb;
-use crate::search::root::MAX_SKILL;
-use crate::search::{Limit, SearchLimits, SearchRequest, TranspositionTable};
+use morris::endgame::EndgameDb;
+use morris::{
+    Color, Game, IllegalReason, Limit, MAX_SKILL, Move, Position, Rules, SearchLimits,
+    SearchRequest, Square, TranspositionTable, Variant,
+};
+
+use crate::cli::open_databases;
+
+/// How `play` sets up the game.
+#[derive(clap::Args)]
+pub struct PlayArgs {
+    /// Your colour.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Random)]
+    color: ColorChoice,
+    /// The engine's level: easy, medium, hard, or a Skill Level from 0 to 20.
+    #[arg(long, default_value = "medium")]
+    level: Level,
+    /// The engine's time per move, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    movetime: u64,
+    /// The game: nine, twelve (morabaraba) or lasker.
+    #[arg(long, default_value = "nine")]
+    variant: Variant,
+    /// Turn flying off.
+    #[arg(long)]
+    no_flying: bool,
+    /// Moves per side without a removal that draw (0: off).
+    #[arg(long, default_value_t = Rules::DEFAULT_N_MOVE_RULE)]
+    nmoverule: u16,
+    /// Folder of endgame databases (from gen-db; default: the default folder, if there).
+    #[arg(long)]
+    db: Option<PathBuf>,
+}
+
+/// The colour a person asks to play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum ColorChoice {
+    /// White, who moves first.
+    White,
+    /// Black.
+    Black,
+    /// Drawn at random.
+    Random,
+}
+
+/// Plays the game `args` sets up on standard input and output.
+pub fn play(args: PlayArgs) -> anyhow::Result<()> {
+    let human = match args.color {
+        ColorChoice::White => Color::White,
+        ColorChoice::Black => Color::Black,
+        ColorChoice::Random if rand::random::<bool>() => Color::White,
+        ColorChoice::Random => Color::Black,
+    };
+    let endgame = match args.db.or_else(morris::endgame::existing_default_dir) {
+        Some(dir) => {
+            let (db, _) = open_databases(&dir)?;
+            eprintln!("endgame databases: {} sectors loaded", db.len());
+            Some(Arc::new(db))
+        }
+        None => None,
+    };
+    let settings = PlaySettings {
+        human,
+        skill: args.level.skill,
+        move_time: Duration::from_millis(args.movetime),
+        start: Position::new(Rules {
+            flying: !args.no_flying,
+            n_move_rule: args.nmoverule,
+            ..Rules::new(args.variant)
+        }),
+        endgame,
+    };
+    run(io::stdin().lock(), &mut io::stdout().lock(), settings)?;
+    Ok(())
+}
 
 /// How the engine plays against a person.
 #[derive(Clone)]
-pub struct PlaySettings {
+struct PlaySettings {
     /// The person's colour.
     pub human: Color,
     /// The engine's `Skill Level`, 0 to 20.
@@ -24,14 +97,27 @@ pub struct PlaySettings {
     pub endgame: Option<Arc<EndgameDb>>,
 }
 
-/// The `Skill Level` of a named level: `easy`, `medium` or `hard`, or a
-/// number from 0 to 20.
-pub fn parse_level(text: &str) -> Option<u8> {
-    match text.to_ascii_lowercase().as_str() {
-        "easy" => Some(3),
-        "medium" => Some(10),
-        "hard" => Some(MAX_SKILL),
-        number => number.parse().ok().filter(|&n| n <= MAX_SKILL),
+/// The engine's level in a game: `easy`, `medium` or `hard`, or a `Skill
+/// Level` from 0 to 20.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    /// The `Skill Level` it plays at.
+    pub skill: u8,
+}
+
+impl FromStr for Level {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let skill = match text.to_ascii_lowercase().as_str() {
+            "easy" => Some(3),
+            "medium" => Some(10),
+            "hard" => Some(MAX_SKILL),
+            number => number.parse().ok().filter(|&n| n <= MAX_SKILL),
+        };
+        skill
+            .map(|skill| Level { skill })
+            .ok_or_else(|| format!("'{text}' is not easy, medium, hard or 0 to {MAX_SKILL}"))
     }
 }
 
@@ -43,7 +129,7 @@ and the engine's reply), board, help, quit.";
 
 /// The board with the empty points named and the stones as `WW` and `BB`;
 /// in Twelve Men's Morris with its diagonals.
-pub fn board_with_names(pos: &Position) -> String {
+fn board_with_names(pos: &Position) -> String {
     const NINE: &str = "\
 a7----------d7----------g7
 |           |           |
@@ -152,7 +238,7 @@ fn read_move(game: &Game, line: &str) -> Input {
     match token.parse::<Move>() {
         Ok(mv) => match game.position().check_move(mv) {
             Ok(()) => Input::Move(mv),
-            Err(crate::board::movegen::IllegalReason::MissingRemoval) => Input::Move(mv),
+            Err(IllegalReason::MissingRemoval) => Input::Move(mv),
             Err(reason) => Input::Invalid(format!("{mv} is not legal: {reason}.")),
         },
         Err(err) => Input::Invalid(format!("{err}. Type help for help.")),
@@ -164,7 +250,7 @@ fn read_move(game: &Game, line: &str) -> Input {
 /// # Errors
 ///
 /// Only a failure to write to `output`.
-pub fn run(input: impl BufRead, output: &mut impl Write, settings: PlaySettings) -> io::Result<()> {
+fn run(input: impl BufRead, output: &mut impl Write, settings: PlaySettings) -> io::Result<()> {
     let mut lines = input.lines();
     let mut game = Game::new(settings.start);
     let tt = match TranspositionTable::new(16) {
@@ -317,5 +403,123 @@ fn ask_removal(
             write!(output, "'{answer}' cannot be removed. ")?;
         }
         write!(output, "Remove which stone ({})? ", names.join(", "))?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Cursor;
+    use std::time::Duration;
+
+    use super::*;
+    use morris::Rules;
+
+    fn play(start: Position, human: Color, script: &str) -> String {
+        let settings = PlaySettings {
+            human,
+            skill: 20,
+            move_time: Duration::from_millis(20),
+            start,
+            endgame: None,
+        };
+        let mut out = Vec::new();
+        run(Cursor::new(script.as_bytes().to_vec()), &mut out, settings).expect("in-memory output");
+        String::from_utf8(out).expect("UTF-8")
+    }
+
+    #[test]
+    fn a_scripted_game_with_a_bad_token_a_hint_and_an_undo() {
+        let out = play(
+            Position::startpos(),
+            Color::White,
+            "xx9\nd6\nhint\nundo\nmoves\nquit\n",
+        );
+        assert!(out.contains("invalid move 'xx9'"), "{out}");
+        let engine = out
+            .split("Engine plays ")
+            .nth(1)
+            .expect("the engine replied");
+        let reply: Move = engine.split('.').next().unwrap().parse().unwrap();
+        let mut pos = Position::startpos();
+        pos.play("d6".parse().unwrap());
+        assert!(pos.is_legal(reply));
+        let hint = out
+            .split("Hint: ")
+            .nth(1)
+            .expect("a hint")
+            .lines()
+            .next()
+            .unwrap();
+        pos.play(reply);
+        assert!(pos.is_legal(hint.parse().unwrap()), "{hint}");
+        let after_undo = out.split("Taken back.").nth(1).expect("undo");
+        assert!(
+            after_undo.contains("White (WW): 9 in hand, 0 on the board"),
+            "{after_undo}"
+        );
+        assert!(after_undo.contains("Legal moves: a7 d7 g7"));
+        assert!(out.trim_end().ends_with("Goodbye."));
+    }
+
+    #[test]
+    fn a_mill_asks_which_stone_to_remove_and_the_end_is_explained() {
+        let start = Position::from_fen(
+            "WW./.../.../.W...W/B.B/.../.B. w 0 0 0 30",
+            Rules::default(),
+        )
+        .unwrap();
+        // A wrong answer and an empty one ask again; the mill is kept.
+        let out = play(start, Color::White, "\ng4-g7\nq9\n\nxc3\n");
+        assert!(
+            out.contains("That closes a mill. Remove which stone (d1, e3, c3)?"),
+            "{out}"
+        );
+        assert!(
+            out.contains("'q9' cannot be removed. Remove which stone (d1, e3, c3)? "),
+            "{out}"
+        );
+        assert!(
+            !out.contains("not legal") && !out.contains("invalid"),
+            "{out}"
+        );
+        let end = out
+            .split("Game over: white wins (black has fewer than three stones). You win!")
+            .next()
+            .expect("the end");
+        assert_ne!(end, out);
+        // The final board is shown: the mill on a7-d7-g7, c3 empty again.
+        let board = end.rsplit("Remove which stone").next().unwrap();
+        assert!(board.contains("WW----------WW----------WW"), "{board}");
+        assert!(board.contains("|   |   c3--d3--BB  |   |"), "{board}");
+    }
+
+    #[test]
+    fn the_twelve_board_shows_its_diagonals() {
+        let out = play(
+            Position::new(Rules::new(Variant::Twelve)),
+            Color::White,
+            "board\nquit\n",
+        );
+        assert!(out.contains("|   | \\     |     / |   |"), "{out}");
+        assert!(out.contains("| /         |         \\ |"), "{out}");
+        let nine = play(Position::startpos(), Color::White, "quit\n");
+        assert!(!nine.contains('/'), "{nine}");
+    }
+
+    #[test]
+    fn nothing_to_take_back_at_the_start() {
+        let out = play(Position::startpos(), Color::White, "undo\nd6-d5\nquit\n");
+        assert!(out.contains("Nothing to take back."));
+        assert!(out.contains("d6-d5 is not legal: stones in hand must be placed first."));
+    }
+
+    #[test]
+    fn levels_are_named_or_numbered() {
+        assert_eq!("easy".parse(), Ok(Level { skill: 3 }));
+        assert_eq!("Medium".parse(), Ok(Level { skill: 10 }));
+        assert_eq!("hard".parse(), Ok(Level { skill: 20 }));
+        assert_eq!("7".parse(), Ok(Level { skill: 7 }));
+        assert!("21".parse::<Level>().is_err());
+        assert!("expert".parse::<Level>().is_err());
     }
 }

@@ -1,0 +1,411 @@
+//! The database commands: `gen-db` (with `--plan`), `db-stats`, `db-verify`
+//! and `probe`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+
+use morris::endgame::{
+    BuildStep, DbOutcome, DbValue, EndgameDb, Header, PlacingSolver, SectorRange, Unsolved,
+    check_sector, generate_pair, pair_dependencies, pair_sectors,
+};
+use morris::{Color, Position, Rules};
+
+use crate::cli::{db_dir, open_databases, thread_pool};
+
+/// What `gen-db` builds, and where.
+#[derive(clap::Args)]
+pub struct GenDbArgs {
+    /// Folder for the database files (default: the default folder).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Build every sector in which each side has at most this many stones.
+    #[arg(long, default_value_t = 9)]
+    max_stones: usize,
+    /// Build only the sectors with at most this many stones in all.
+    #[arg(long)]
+    max_total: Option<usize>,
+    /// Build only the pair A-B and B-A, from the smaller sectors in the folder.
+    #[arg(long, value_name = "A-B", conflicts_with = "plan")]
+    sector: Option<SectorPair>,
+    /// Print the pairs to build in waves that can each run at once, with their needs.
+    #[arg(long)]
+    plan: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+/// What `db-verify` checks.
+#[derive(clap::Args)]
+pub struct VerifyArgs {
+    /// Folder of database files (default: the default folder).
+    dir: Option<PathBuf>,
+    /// Check about this many positions of each sector, spread evenly (default: all).
+    #[arg(long)]
+    sample: Option<u64>,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+/// What `probe` looks up.
+#[derive(clap::Args)]
+pub struct ProbeArgs {
+    /// The position string.
+    fen: String,
+    /// Folder of database files (default: the default folder).
+    #[arg(long)]
+    db: Option<PathBuf>,
+}
+
+/// A pair of sectors written `A-B` (stones of each side), the smaller first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SectorPair(usize, usize);
+
+impl FromStr for SectorPair {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let parsed = text.split_once('-').and_then(|(a, b)| {
+            Some((
+                a.trim().parse::<usize>().ok()?,
+                b.trim().parse::<usize>().ok()?,
+            ))
+        });
+        match parsed {
+            Some((a, b)) if (3..=12).contains(&a) && (3..=12).contains(&b) && a + b <= 24 => {
+                Ok(SectorPair(a.min(b), a.max(b)))
+            }
+            _ => Err(format!("'{text}' is not A-B with 3 to 12 stones a side")),
+        }
+    }
+}
+
+/// Builds the sectors `args` asks for, or prints their plan.
+pub fn gen_db(args: GenDbArgs) -> Result<()> {
+    let range = SectorRange {
+        per_side: args.max_stones,
+        total: args.max_total.unwrap_or(2 * args.max_stones),
+    };
+    if args.plan {
+        return print_plan(range);
+    }
+    let only = args.sector.map(|SectorPair(a, b)| (a, b));
+    build(&db_dir(args.out)?, range, only, args.threads)
+}
+
+/// Bytes of memory a pair takes to build, per index: its value and count
+/// of moves (4), the positions decided at once by the first look (up to 8
+/// each), and the byte written; the smaller sectors it needs are read into
+/// memory besides (a byte an index). Measured peaks: 7-8 11.0 GiB, 7-9
+/// 13.2 GiB, 8-9 12.7 GiB (about 1.07 billion indices each, and 1.7 to 1.9
+/// billion bytes of smaller sectors).
+const BUILD_BYTES_PER_INDEX: u64 = 12;
+
+fn print_plan(range: SectorRange) -> Result<()> {
+    out!("# wave pair indices memory-MiB disk-MiB needs");
+    for (wave, pairs) in (1..).zip(range.waves()) {
+        for (a, b) in pairs {
+            let indices: u64 = pair_sectors(a, b).iter().map(|s| s.len()).sum();
+            let dependencies = pair_dependencies(a, b);
+            let needed_bytes: u64 = dependencies
+                .iter()
+                .flat_map(|&(x, y)| pair_sectors(x, y))
+                .map(|s| s.len())
+                .sum();
+            let needs: Vec<String> = dependencies
+                .iter()
+                .map(|(x, y)| format!("{x}-{y}"))
+                .collect();
+            out!(
+                "{wave} {a}-{b} {indices} {} {} {}",
+                (indices * BUILD_BYTES_PER_INDEX + needed_bytes).div_ceil(1 << 20),
+                indices.div_ceil(1 << 20),
+                if needs.is_empty() {
+                    "-".to_owned()
+                } else {
+                    needs.join(",")
+                }
+            );
+        }
+    }
+    Ok(())
+}
+
+const GIB: f64 = (1u64 << 30) as f64;
+
+/// Starts counting the peak memory of the process afresh (Linux; nothing
+/// elsewhere), so that each pair's peak is its own.
+fn reset_peak_memory() {
+    #[cfg(target_os = "linux")]
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// The most memory the process has held since the last reset, in bytes
+/// (Linux; `None` elsewhere).
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+fn build(
+    out: &Path,
+    range: SectorRange,
+    only: Option<(usize, usize)>,
+    threads: Option<usize>,
+) -> Result<()> {
+    let pairs = match only {
+        Some(pair) => vec![pair],
+        None => range.pairs(),
+    };
+    let total: u64 = pairs
+        .iter()
+        .flat_map(|&(a, b)| pair_sectors(a, b))
+        .map(|s| s.len())
+        .sum();
+    let bar = indicatif::ProgressBar::new(total);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} positions, {per_sec}, about {eta} left  {msg}",
+        )?
+        .progress_chars("=> "),
+    );
+    let pool = thread_pool(threads)?;
+    let start = Instant::now();
+    let mut finished = 0;
+    let (mut built, mut kept, mut positions_built) = (0, 0, 0);
+    // A hidden bar (output not a terminal: a log file, a batch job)
+    // prints nothing, so lines go straight out, with the steps of the
+    // build a minute apart to show it is moving.
+    let tell = |line: String| {
+        if bar.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            bar.println(line);
+        }
+    };
+    for pair in pairs {
+        let pair_start = Instant::now();
+        reset_peak_memory();
+        let last_told = std::sync::Mutex::new(Instant::now());
+        bar.set_message(format!("{}-{}", pair.0, pair.1));
+        let step = |step: BuildStep| {
+            bar.inc(step.decided());
+            if !bar.is_hidden() {
+                return;
+            }
+            let mut last = last_told.lock().expect("not poisoned");
+            let line = match step {
+                BuildStep::Looked { sector, decided } => {
+                    format!(
+                        "{}-{}: first look decided {decided}",
+                        sector.mover, sector.other
+                    )
+                }
+                BuildStep::TookBack { distance, decided } if last.elapsed().as_secs() >= 60 => {
+                    format!(
+                        "{}-{}: distance {distance} took back, {decided} decided",
+                        pair.0, pair.1
+                    )
+                }
+                BuildStep::TookBack { .. } => return,
+            };
+            *last = Instant::now();
+            tell(format!(
+                "{line} ({:.1} s)",
+                pair_start.elapsed().as_secs_f64()
+            ));
+        };
+        pool.install(|| {
+            // Decided positions move the bar within a sector; a finished
+            // sector sets it to the positions of every sector done so far.
+            generate_pair(out, pair, &step, |report| {
+                let h = report.header;
+                finished += h.entries;
+                bar.set_position(finished);
+                if report.reused {
+                    kept += 1;
+                    tell(format!("{}-{} kept", h.mover, h.other));
+                } else {
+                    built += 1;
+                    positions_built += h.entries;
+                    let peak = peak_memory()
+                        .map(|bytes| format!(", peak memory {:.1} GiB", bytes as f64 / GIB))
+                        .unwrap_or_default();
+                    tell(format!(
+                        "{}-{} built ({} indices, pair {:.1} s so far{peak})",
+                        h.mover,
+                        h.other,
+                        h.entries,
+                        pair_start.elapsed().as_secs_f64()
+                    ));
+                }
+            })
+        })?;
+    }
+    bar.finish_and_clear();
+    let scope = match only {
+        Some((a, b)) => format!("the pair {a}-{b}, in {}", out.display()),
+        None => format!(
+            "up to {} stones a side, {} in all, in {}",
+            range.per_side,
+            range.total,
+            out.display()
+        ),
+    };
+    if built == 0 {
+        out!("Nothing to build: all {kept} sectors ({scope}) were present and valid");
+    } else {
+        out!(
+            "Built {built} sectors ({positions_built} indices) in {:.1} s and kept {kept} already present ({scope})",
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+/// Checks the files of a folder and their values against their successors'.
+pub fn db_verify(args: VerifyArgs) -> Result<()> {
+    let dir = db_dir(args.dir)?;
+    let (db, mut failures) = open_databases(&dir)?;
+    if db.is_empty() && failures == 0 {
+        anyhow::bail!("no endgame databases in {}", dir.display());
+    }
+    let pool = thread_pool(args.threads)?;
+    for file in db.files() {
+        let (mover, other) = (file.sector.mover, file.sector.other);
+        let start = Instant::now();
+        if let Err(err) = file.verify() {
+            out!("{mover}-{other}: {}", err.problem);
+            failures += 1;
+            continue;
+        }
+        let bar = indicatif::ProgressBar::new(file.sector.class_count() as u64);
+        bar.set_message(format!("{mover}-{other}"));
+        let check = pool.install(|| check_sector(&db, file.sector, args.sample, &|n| bar.inc(n)));
+        bar.finish_and_clear();
+        let verdict = if check.wrong_count > 0 {
+            failures += 1;
+            format!(
+                "{} WRONG (first at indices {:?})",
+                check.wrong_count, check.wrong
+            )
+        } else {
+            "all agree".to_owned()
+        };
+        let unknown = if check.unknown > 0 {
+            failures += 1;
+            format!(
+                ", {} not checked (a successor's sector is missing)",
+                check.unknown
+            )
+        } else {
+            String::new()
+        };
+        out!(
+            "{mover}-{other}: checksums good; {} positions checked against their successors: {verdict}{unknown} ({:.1} s)",
+            check.checked,
+            start.elapsed().as_secs_f64()
+        );
+    }
+    if failures > 0 {
+        anyhow::bail!("{failures} sectors failed");
+    }
+    out!("All {} sectors verified", db.len());
+    Ok(())
+}
+
+/// Prints the counts of every sector of a folder.
+pub fn db_stats(dir: &Path) -> Result<()> {
+    let (db, _) = open_databases(dir)?;
+    if db.is_empty() {
+        anyhow::bail!("no endgame databases in {}", dir.display());
+    }
+    let headers = db.headers();
+    let table = |counts: fn(&Header) -> [u64; 3]| -> Result<()> {
+        for h in &headers {
+            let [wins, draws, losses] = counts(h);
+            out!(
+                "{}-{} positions {} wins {wins} draws {draws} losses {losses} longest-win {}",
+                h.mover,
+                h.other,
+                wins + draws + losses,
+                h.longest_win
+            );
+        }
+        Ok(())
+    };
+    table(|h| h.placement_counts)?;
+    out!("over symmetry classes:");
+    table(|h| h.class_counts)?;
+    Ok(())
+}
+
+/// The end of placing solved to the databases' leaves: the outcome of the
+/// position and of each move, and what it took.
+fn probe_placing(pos: &Position, db: &EndgameDb) -> Result<()> {
+    let word = |outcome| match outcome {
+        DbOutcome::Win => "win",
+        DbOutcome::Draw => "draw",
+        DbOutcome::Loss => "loss",
+    };
+    let start = Instant::now();
+    let mut solver = PlacingSolver::new(db, None, None);
+    let moves = pos.legal_moves();
+    // Without limits the solver fails only on a sector it lacks.
+    let unknown = |_: Unsolved| {
+        anyhow::anyhow!("the end of placing reaches sectors that are not in the databases")
+    };
+    let solved = solver.solve_moves(pos, &moves).map_err(unknown)?;
+    // The position's outcome is its best move's (a placing side always has one).
+    let outcome = solved
+        .iter()
+        .map(|&(_, outcome)| outcome)
+        .max_by_key(|o| o.rank())
+        .unwrap_or(DbOutcome::Loss);
+    out!(
+        "position: {} (end of placing solved: {} nodes, {} ms)",
+        word(outcome),
+        solver.nodes(),
+        start.elapsed().as_millis()
+    );
+    out!("moves (the outcome for the side moving):");
+    for (mv, outcome) in solved {
+        out!("  {mv}: {}", word(outcome));
+    }
+    Ok(())
+}
+
+/// Prints the value of a position and of each of its moves.
+pub fn probe(args: ProbeArgs) -> Result<()> {
+    let pos = Position::from_fen(&args.fen, Rules::default()).context("the position")?;
+    let (db, _) = open_databases(&db_dir(args.db)?)?;
+    if Color::ALL.iter().any(|&c| pos.in_hand(c) > 0) {
+        return probe_placing(&pos, &db);
+    }
+    let describe = |value: Option<DbValue>| match value {
+        Some(v) if v.outcome == DbOutcome::Draw => "draw".to_owned(),
+        Some(v) => format!(
+            "{}, next removal in {} plies",
+            if v.outcome == DbOutcome::Win {
+                "win"
+            } else {
+                "loss"
+            },
+            v.distance
+        ),
+        None => "not in the databases".to_owned(),
+    };
+    out!("position: {}", describe(db.probe(&pos)));
+    out!("moves, best first (the value for the side moving):");
+    for (rank, (mv, value)) in (1..).zip(db.rank_moves(&pos)) {
+        out!("{rank:>3}. {mv}: {}", describe(value));
+    }
+    Ok(())
+}
