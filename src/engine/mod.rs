@@ -520,7 +520,7 @@ mod tests {
                 depth: 1,
                 seldepth: 1,
                 multipv: 1,
-                score: crate::search::worker::Score::Cp(0),
+                score: crate::search::Score::Cp(0),
                 bound: Bound::Exact,
                 nodes: 1,
                 time: Duration::ZERO,

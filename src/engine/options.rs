@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use thiserror::Error;
 
 use crate::board::Rules;
-use crate::search::root::MAX_SKILL;
+use crate::search::MAX_SKILL;
 use crate::search::{HashAllocError, TranspositionTable};
 
 /// How the engine writes a mill-closing move in `bestmove`.

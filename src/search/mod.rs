@@ -6,11 +6,15 @@ pub(crate) mod bench;
 pub mod eval;
 pub(crate) mod limits;
 pub(crate) mod root;
+pub(crate) mod score;
+pub(crate) mod skill;
 pub(crate) mod tt;
 pub(crate) mod worker;
 
 pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchReport, run_bench};
 pub use limits::{Clock, Limit, SearchLimits};
-pub use root::{MAX_SKILL, SearchRequest, SearchResult};
+pub use root::{SearchRequest, SearchResult};
+pub use score::{DB_WIN, MATE, Score, WdlModel};
+pub use skill::MAX_SKILL;
 pub use tt::{Bound, HashAllocError, TranspositionTable};
-pub use worker::{DB_WIN, MATE, Score, SearchEvent, SearchInfo, WdlModel};
+pub use worker::{SearchEvent, SearchInfo};

@@ -5,12 +5,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use rand::Rng;
-
 use crate::board::{Move, Position};
 use crate::endgame::{DbOutcome, EndgameDb, PlacingSolver, PlacingTable, outcome_under_draw_rule};
-use crate::search::eval::STONE;
 use crate::search::limits::TimeManager;
+use crate::search::skill::{self, MAX_SKILL};
 use crate::search::worker::{RootMove, SearchContext, Worker};
 use crate::search::{Bound, Limit, SearchEvent, SearchInfo, SearchLimits, TranspositionTable};
 
@@ -99,14 +97,11 @@ pub(crate) struct SearchControl {
     pub pondering: Arc<AtomicBool>,
 }
 
-/// The full strength `Skill Level`.
-pub const MAX_SKILL: u8 = 20;
-
 /// The most stones left to place (both sides together) at which the end
 /// of placing is solved before the search, given the solver's time (`None`:
-/// no clock, a node budget). Fresh solves of positions from real games
-/// took 20 to 90 ms with 8 left and 120 to 470 ms with 10 left (two cores,
-/// databases in memory); with 12 left, 2 s did not decide one move.
+/// no clock, a node budget). Two stones more to place make a solve many
+/// times longer (docs/ENDGAME.md has the times); with 12 left a move's
+/// time does not decide a single move.
 fn placing_solve_limit(solver_time: Option<Duration>) -> u32 {
     match solver_time {
         None => 10,
@@ -257,7 +252,7 @@ pub(crate) fn run_search(
     if weakened {
         limits
             .limits
-            .push(Limit::Depth(1 + u32::from(request.skill) * 2 / 3));
+            .push(Limit::Depth(skill::depth_limit(request.skill)));
     }
     tt.new_search();
     let ctx = SearchContext {
@@ -271,7 +266,7 @@ pub(crate) fn run_search(
         dbhits: AtomicU64::new(0),
         search_draws: root_outcome == Some(DbOutcome::Draw),
         multipv: if weakened {
-            request.multipv.max(4)
+            request.multipv.max(skill::WEAKENED_LINES)
         } else {
             request.multipv
         },
@@ -308,7 +303,7 @@ pub(crate) fn run_search(
         finished.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
         let lines = ctx.multipv.min(main.root_moves().len());
         if weakened {
-            pick_weaker(&main.root_moves()[..lines], request.skill)
+            skill::pick_weaker(&main.root_moves()[..lines], request.skill)
         } else if ctx.multipv > 1 {
             main.root_moves()[0].clone()
         } else {
@@ -344,23 +339,6 @@ fn best_thread(finished: &[(u32, RootMove)]) -> usize {
         }
     }
     best
-}
-
-/// Chooses among the best lines the way a weaker player would: the lower
-/// the skill, the more often a worse move, and the worse it may be.
-fn pick_weaker(lines: &[RootMove], skill: u8) -> RootMove {
-    let mut rng = rand::rng();
-    let top = lines[0].score;
-    let spread = (top - lines[lines.len() - 1].score).min(STONE);
-    let weakness = 120 - 2 * i32::from(skill);
-    lines
-        .iter()
-        .max_by_key(|rm| {
-            let push = (weakness * (top - rm.score) + spread * rng.random_range(0..weakness)) / 128;
-            rm.score + push
-        })
-        .unwrap_or(&lines[0])
-        .clone()
 }
 
 #[cfg(test)]

@@ -12,92 +12,18 @@ use crate::board::{Color, MAX_MOVES, Move, MoveList, Position};
 use crate::endgame::{DbOutcome, EndgameDb, outcome_under_draw_rule};
 use crate::search::eval::{STONE, evaluate};
 use crate::search::limits::TimeManager;
+use crate::search::score::{
+    DB_WIN, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, score_from_tt, score_to_tt,
+    stored_score_in_time,
+};
 use crate::search::tt::Entry;
 use crate::search::{Bound, SearchLimits, TranspositionTable};
 
-/// The score of a win on the spot; a win in `n` plies scores `MATE - n`.
-pub const MATE: i32 = 30_000;
-/// The deepest ply the search reaches.
-pub(crate) const MAX_PLY: usize = 128;
-/// Scores beyond this (in absolute value) are wins or losses.
-pub(crate) const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
-/// Above any score.
-const INFINITY: i32 = MATE + 1;
 /// How many plies of mill-closing moves the quiescence search follows.
 const QUIESCENCE_PLIES: usize = 8;
 
 /// A principal variation.
 pub(crate) type Line = ArrayVec<Move, MAX_PLY>;
-
-/// A score as the protocol reports it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// Centi-stones from the side to move's view.
-    Cp(i32),
-    /// The side to move wins in this many of its own turns (negative: loses).
-    Mate(i32),
-}
-
-/// A win/draw/loss model of scores: a side wins with chance `1 / (1 +
-/// exp((midpoint - score) / scale))` and loses with the same curve of the
-/// negated score.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct WdlModel {
-    /// The score at which a side wins half its games, in centi-stones.
-    pub midpoint: f64,
-    /// How fast the chance grows with the score, in centi-stones.
-    pub scale: f64,
-}
-
-impl WdlModel {
-    /// The model of [`Score::wdl`], fitted by maximum likelihood
-    /// (`morris-tune wdl tools/tune/u1-vs-t2.pgn --player u1`) to the 9676
-    /// scored moves of this evaluation in 400 self-play games at 0.1 s a
-    /// move (README, "Playing strength").
-    pub const ENGINE: WdlModel = WdlModel {
-        midpoint: 334.0,
-        scale: 117.0,
-    };
-
-    /// The chances of a win, a draw and a loss at `score`.
-    pub fn chances(self, score: f64) -> [f64; 3] {
-        let chance = |x: f64| 1.0 / (1.0 + ((self.midpoint - x) / self.scale).exp());
-        let (win, loss) = (chance(score), chance(-score));
-        [win, (1.0 - win - loss).max(0.0), loss]
-    }
-}
-
-impl Score {
-    /// Win, draw and loss chances in thousandths for the side to move.
-    /// Exact for mates and endgame database results; for evaluations a
-    /// logistic model: the chance to win grows with the score as a side
-    /// wins half its games at the midpoint of [`WdlModel::ENGINE`], and likewise to lose.
-    pub fn wdl(self) -> [u32; 3] {
-        let exact_bound = DB_WIN - MAX_PLY as i32;
-        match self {
-            Score::Mate(n) if n > 0 => [1000, 0, 0],
-            Score::Mate(_) => [0, 0, 1000],
-            Score::Cp(cp) if cp >= exact_bound => [1000, 0, 0],
-            Score::Cp(cp) if cp <= -exact_bound => [0, 0, 1000],
-            Score::Cp(cp) => {
-                let [win, _, loss] = WdlModel::ENGINE.chances(f64::from(cp));
-                let [win, loss] = [win, loss].map(|p| (1000.0 * p).round() as u32);
-                [win, 1000 - win - loss, loss]
-            }
-        }
-    }
-
-    /// The reported form of a search score.
-    pub fn from_search(score: i32) -> Score {
-        if score >= MATE_BOUND {
-            Score::Mate((MATE - score + 1) / 2)
-        } else if score <= -MATE_BOUND {
-            Score::Mate(-(MATE + score) / 2)
-        } else {
-            Score::Cp(score)
-        }
-    }
-}
 
 /// One root move and what the search knows of it.
 #[derive(Clone, Debug)]
@@ -207,11 +133,6 @@ pub(crate) struct SearchContext {
     /// most problems.
     pub search_draws: bool,
 }
-
-/// The score of a database win whose next removal is on the spot; a win
-/// with its removal `n` plies from the root scores `DB_WIN - n`. Above any
-/// evaluation, below every proven mate.
-pub const DB_WIN: i32 = 20_000;
 
 impl SearchContext {
     /// Whether the search should end now that the limits are applied.
@@ -1007,72 +928,12 @@ fn pick_next(moves: &mut MoveList, scores: &mut ArrayVec<i32, MAX_MOVES>, index:
     moves[index]
 }
 
-/// Scores at least this far from zero are wins and losses counted in
-/// plies: proven mates, and endgame database results `DB_WIN - n` (their
-/// distances stay far below 4096 plies, and evaluations far below this).
-const WIN_BOUND: i32 = DB_WIN - 4096;
-
-/// A score as the table keeps it: a win or loss counted from the stored
-/// position rather than the root, so that it can be used at any ply.
-fn score_to_tt(score: i32, ply: usize) -> i16 {
-    let score = if score >= WIN_BOUND {
-        score + ply as i32
-    } else if score <= -WIN_BOUND {
-        score - ply as i32
-    } else {
-        score
-    };
-    score.clamp(-INFINITY, INFINITY) as i16
-}
-
-/// A stored score counted from the root again, the position being `ply`
-/// plies from it.
-fn score_from_tt(score: i16, ply: usize) -> i32 {
-    let score = i32::from(score);
-    if score >= WIN_BOUND {
-        score - ply as i32
-    } else if score <= -WIN_BOUND {
-        score + ply as i32
-    } else {
-        score
-    }
-}
-
-/// Whether a stored score holds at `pos` under the N-move rule. The table
-/// is keyed without the counter, so a database win or loss stored where
-/// its removal came in time may be found where the rule would draw first.
-fn stored_score_in_time(score: i16, pos: &Position) -> bool {
-    let score = i32::from(score).abs();
-    if !(WIN_BOUND..MATE_BOUND).contains(&score) {
-        return true;
-    }
-    // Stored from the position: DB_WIN less the plies to the removal.
-    let distance = (DB_WIN - score) as u32;
-    pos.rules()
-        .draw_plies()
-        .is_none_or(|limit| pos.plies_since_removal() + distance <= limit)
-}
-
 #[cfg(test)]
 mod tests {
     use std::time::Instant;
 
     use super::*;
     use crate::board::rules::Rules;
-
-    #[test]
-    fn database_scores_come_back_from_the_table_at_their_distance() {
-        // A win whose removal is 5 plies below a position 3 plies from the
-        // root, found again 7 plies from the root: still 5 plies below it.
-        let stored = score_to_tt(DB_WIN - 3 - 5, 3);
-        assert_eq!(score_from_tt(stored, 7), DB_WIN - 7 - 5);
-        let stored = score_to_tt(-(DB_WIN - 3 - 5), 3);
-        assert_eq!(score_from_tt(stored, 7), -(DB_WIN - 7 - 5));
-        let stored = score_to_tt(MATE - 9, 4);
-        assert_eq!(score_from_tt(stored, 2), MATE - 7);
-        // Evaluations are kept as they are.
-        assert_eq!(score_from_tt(score_to_tt(1500, 3), 9), 1500);
-    }
 
     fn context(limits: SearchLimits) -> SearchContext {
         SearchContext {
@@ -1122,23 +983,6 @@ mod tests {
                 "{distance}: {score}"
             );
         }
-    }
-
-    #[test]
-    fn win_draw_loss_chances_add_up_and_follow_the_score() {
-        let mut last_win = 0;
-        for cp in (-3000..=3000).step_by(50) {
-            let [win, draw, loss] = Score::Cp(cp).wdl();
-            assert_eq!(win + draw + loss, 1000, "{cp}");
-            assert!(win >= last_win, "{cp}");
-            last_win = win;
-            assert_eq!(Score::Cp(-cp).wdl(), [loss, draw, win]);
-        }
-        assert_eq!(Score::Cp(0).wdl()[0], Score::Cp(0).wdl()[2]);
-        assert_eq!(Score::Mate(3).wdl(), [1000, 0, 0]);
-        assert_eq!(Score::Mate(-1).wdl(), [0, 0, 1000]);
-        assert_eq!(Score::Cp(DB_WIN - 7).wdl(), [1000, 0, 0]);
-        assert_eq!(Score::Cp(-(DB_WIN - 7)).wdl(), [0, 0, 1000]);
     }
 
     #[test]

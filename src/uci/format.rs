@@ -3,13 +3,14 @@
 
 use crate::board::{Color, Move};
 use crate::engine::{BestMove, Engine, MoveNotation};
-use crate::search::{BenchReport, Bound, Score, SearchInfo};
+use crate::search::{BenchReport, Bound, DB_WIN, Score, SearchInfo};
 
 /// The `info` line of a search report, with win/draw/loss chances if
 /// `show_wdl`.
 pub fn format_info(info: &SearchInfo, show_wdl: bool) -> String {
     let mut score = match info.score {
         Score::Cp(cp) => format!("cp {cp}"),
+        Score::Db { win, plies } => format!("cp {}", if win { 1 } else { -1 } * (DB_WIN - plies)),
         Score::Mate(n) => format!("mate {n}"),
     };
     score.push_str(match info.bound {
