@@ -31,14 +31,14 @@ pub mod uci;
 pub use board::{
     Bitboard, Color, DrawReason, FenError, FenField, Game, GameRecord, GameResult,
     IllegalMoveError, IllegalReason, MAX_MOVES, Move, MoveList, MoveSyntaxProblem, MoveToken,
-    Outcome, ParseFenError, ParseMoveError, ParseSquareError, ParseVariantError, Phase, Position,
-    RecordError, Rules, Setup, SetupError, Square, Squares, Symmetry, Tables, Variant, WinReason,
-    divide, divide_total, parse_records, perft,
+    Outcome, ParseColorError, ParseFenError, ParseMoveError, ParseSquareError, ParseVariantError,
+    Phase, Position, RecordError, Rules, Setup, SetupError, Square, Squares, Symmetry, Tables,
+    Variant, WinReason, divide, divide_total, parse_records, perft,
 };
 pub use endgame::{DbError, DbProblem};
 pub use engine::{
     BestMove, ELO_OF_SKILL, Engine, EngineOption, EngineOptions, GoError, GoStart, MoveNotation,
-    OptionError, OptionKind, PositionError,
+    OptionError, OptionKind, OptionNote, PositionError,
 };
 pub use search::eval::{
     Breakdown, FEATURES, Feature, PHASE_SCALE, STONE, Term, Weights, breakdown, draw_rule_share,

@@ -323,10 +323,10 @@ fn damaged_and_foreign_files_are_refused_by_name() {
         std::fs::remove_file(&path).unwrap();
         err.problem
     };
-    assert_eq!(
+    assert!(matches!(
         try_file("nine-flying-3-3.mdb", &good[..10]),
         DbProblem::TooShort
-    );
+    ));
     let truncated = &good[..good.len() - 2];
     assert!(matches!(
         try_file("nine-flying-3-3.mdb", truncated),
@@ -335,16 +335,16 @@ fn damaged_and_foreign_files_are_refused_by_name() {
     let mut flipped = good.clone();
     let last = flipped.len() - 1;
     flipped[last] ^= 0x40;
-    assert_eq!(
+    assert!(matches!(
         try_file("nine-flying-3-3.mdb", &flipped),
         DbProblem::Checksum
-    );
+    ));
     let mut foreign = good.clone();
     foreign[..8].copy_from_slice(b"NOTMORRI");
-    assert_eq!(
+    assert!(matches!(
         try_file("nine-flying-3-3.mdb", &foreign),
         DbProblem::BadMagic
-    );
+    ));
     assert!(matches!(
         try_file("nine-flying-3-4.mdb", &good),
         DbProblem::Sector { .. }
@@ -410,7 +410,10 @@ fn a_damaged_block_is_found_when_read_and_its_values_are_not_used() {
     bytes[at] ^= 0x3;
     std::fs::write(scratch.join(name), &bytes).unwrap();
     let file = SectorFile::open(&scratch.join(name)).expect("the header and tables are intact");
-    assert_eq!(file.verify().unwrap_err().problem, DbProblem::Checksum);
+    assert!(matches!(
+        file.verify().unwrap_err().problem,
+        DbProblem::Checksum
+    ));
     let (db, rejected) = EndgameDb::open(&scratch).unwrap();
     assert!(rejected.is_empty());
     assert!(db.damaged().is_empty());

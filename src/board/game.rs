@@ -57,16 +57,12 @@ impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Outcome::Win { winner, reason } => {
-                let loser = winner.opponent().to_string().to_lowercase();
+                let loser = winner.opponent().name();
                 let why = match reason {
                     WinReason::TooFewStones => "has fewer than three stones",
                     WinReason::Blocked => "is blocked",
                 };
-                write!(
-                    f,
-                    "{} wins ({loser} {why})",
-                    winner.to_string().to_lowercase()
-                )
+                write!(f, "{} wins ({loser} {why})", winner.name())
             }
             Outcome::Draw { reason } => f.write_str(match reason {
                 DrawReason::FullBoard => "draw (full board)",

@@ -27,4 +27,4 @@ pub use rules::{ParseVariantError, Rules, Variant};
 pub use setup::{FenError, FenField, ParseFenError, Setup, SetupError};
 pub use symmetry::Symmetry;
 pub use tables::Tables;
-pub use types::{Color, ParseSquareError, Phase, Square};
+pub use types::{Color, ParseColorError, ParseSquareError, Phase, Square};

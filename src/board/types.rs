@@ -32,6 +32,14 @@ impl Color {
         }
     }
 
+    /// The name in lower case, as in running text: `white` or `black`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Color::White => "white",
+            Color::Black => "black",
+        }
+    }
+
     /// 0 for White, 1 for Black: an index into per-colour arrays.
     #[inline]
     pub const fn index(self) -> usize {
@@ -53,6 +61,20 @@ impl fmt::Display for Color {
             Color::White => "White",
             Color::Black => "Black",
         })
+    }
+}
+
+impl FromStr for Color {
+    type Err = ParseColorError;
+
+    /// Reads `white` or `black`, in any case.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Color::ALL
+            .into_iter()
+            .find(|color| color.name().eq_ignore_ascii_case(text))
+            .ok_or_else(|| ParseColorError {
+                token: text.to_owned(),
+            })
     }
 }
 
@@ -213,6 +235,14 @@ impl FromStr for Square {
     }
 }
 
+/// A colour name that is neither `white` nor `black`.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("'{token}' is not a colour (white, black)")]
+pub struct ParseColorError {
+    /// The text that was read.
+    pub token: String,
+}
+
 /// A point name that is not one of the 24 points.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("'{token}' is not a point (a7, d7, g7, b6, ... g1)")]
@@ -224,6 +254,18 @@ pub struct ParseSquareError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn colours_read_their_names_in_any_case() {
+        for color in Color::ALL {
+            assert_eq!(color.name().parse(), Ok(color));
+            assert_eq!(color.to_string().parse(), Ok(color));
+            assert_eq!(color.name(), color.to_string().to_lowercase());
+        }
+        assert_eq!("BLACK".parse(), Ok(Color::Black));
+        assert!("w".parse::<Color>().is_err());
+        assert!("".parse::<Color>().is_err());
+    }
 
     #[test]
     fn names_round_trip_and_are_distinct() {

@@ -350,11 +350,6 @@ pub fn db_stats(dir: &Path) -> Result<()> {
 /// The end of placing solved to the databases' leaves: the outcome of the
 /// position and of each move, and what it took.
 fn probe_placing(pos: &Position, db: &EndgameDb) -> Result<()> {
-    let word = |outcome| match outcome {
-        DbOutcome::Win => "win",
-        DbOutcome::Draw => "draw",
-        DbOutcome::Loss => "loss",
-    };
     let start = Instant::now();
     let mut solver = PlacingSolver::new(db, None, None);
     let moves = pos.legal_moves();
@@ -367,17 +362,16 @@ fn probe_placing(pos: &Position, db: &EndgameDb) -> Result<()> {
     let outcome = solved
         .iter()
         .map(|&(_, outcome)| outcome)
-        .max_by_key(|o| o.rank())
+        .max()
         .unwrap_or(DbOutcome::Loss);
     out!(
-        "position: {} (end of placing solved: {} nodes, {} ms)",
-        word(outcome),
+        "position: {outcome} (end of placing solved: {} nodes, {} ms)",
         solver.nodes(),
         start.elapsed().as_millis()
     );
     out!("moves (the outcome for the side moving):");
     for (mv, outcome) in solved {
-        out!("  {mv}: {}", word(outcome));
+        out!("  {mv}: {outcome}");
     }
     Ok(())
 }
@@ -391,15 +385,7 @@ pub fn probe(args: ProbeArgs) -> Result<()> {
     }
     let describe = |value: Option<DbValue>| match value {
         Some(v) if v.outcome == DbOutcome::Draw => "draw".to_owned(),
-        Some(v) => format!(
-            "{}, next removal in {} plies",
-            if v.outcome == DbOutcome::Win {
-                "win"
-            } else {
-                "loss"
-            },
-            v.distance
-        ),
+        Some(v) => format!("{}, next removal in {} plies", v.outcome, v.distance),
         None => "not in the databases".to_owned(),
     };
     out!("position: {}", describe(db.probe(&pos)));

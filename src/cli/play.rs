@@ -260,7 +260,7 @@ fn run(input: impl BufRead, output: &mut impl Write, settings: PlaySettings) -> 
     writeln!(
         output,
         "You play {}. Type help for the commands.",
-        settings.human.to_string().to_lowercase()
+        settings.human.name()
     )?;
     writeln!(output, "{}", status(&game))?;
     loop {

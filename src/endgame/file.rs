@@ -18,6 +18,7 @@
 use std::fs;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 use bytemuck::{Pod, Zeroable};
@@ -165,7 +166,7 @@ pub fn write_sector(dir: &Path, built: &BuiltSector) -> Result<Header, DbError> 
     let path = dir.join(sector_file_name(built.sector));
     let io = |e: std::io::Error| DbError {
         path: path.clone(),
-        problem: DbProblem::Io(e.to_string()),
+        problem: DbProblem::from(e),
     };
     let mut header = Header::zeroed();
     header.magic = MAGIC;
@@ -329,8 +330,8 @@ impl SectorFile {
             path: path.to_owned(),
             problem,
         };
-        let file = fs::File::open(path).map_err(|e| error(DbProblem::Io(e.to_string())))?;
-        let storage = load(&file).map_err(|e| error(DbProblem::Io(e.to_string())))?;
+        let file = fs::File::open(path).map_err(|e| error(DbProblem::from(e)))?;
+        let storage = load(&file).map_err(|e| error(DbProblem::from(e)))?;
         let bytes = storage.bytes();
         let header_bytes = bytes
             .get(..HEADER_BYTES)
@@ -511,7 +512,7 @@ impl SectorFile {
 }
 
 /// An endgame database file that cannot be used.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[derive(Clone, Debug, Error)]
 #[error("{}: {problem}", path.display())]
 pub struct DbError {
     /// The file.
@@ -521,11 +522,11 @@ pub struct DbError {
 }
 
 /// What is wrong with an endgame database file.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[derive(Clone, Debug, Error)]
 pub enum DbProblem {
     /// Reading or writing failed.
     #[error("{0}")]
-    Io(String),
+    Io(Arc<std::io::Error>),
     /// Shorter than its header.
     #[error("too short for a header")]
     TooShort,
@@ -565,6 +566,12 @@ pub enum DbProblem {
     /// Sectors a build needs first are not there (or not valid).
     #[error("sectors {} must be built first", .0.join(", "))]
     Missing(Vec<String>),
+}
+
+impl From<std::io::Error> for DbProblem {
+    fn from(err: std::io::Error) -> DbProblem {
+        DbProblem::Io(Arc::new(err))
+    }
 }
 
 #[cfg(test)]

@@ -40,25 +40,37 @@ pub fn existing_default_dir() -> Option<std::path::PathBuf> {
     default_dir().filter(|dir| dir.is_dir())
 }
 
-/// Win, loss or draw for the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Win, draw or loss for the side to move, ordered as that side prefers
+/// them (a loss is the least) and negated for the other side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum DbOutcome {
-    /// The side to move wins.
-    Win,
     /// The side to move loses.
     Loss,
     /// Neither side can force a win.
     Draw,
+    /// The side to move wins.
+    Win,
 }
 
-impl DbOutcome {
-    /// The outcome's order for the side choosing: loss 0, draw 1, win 2.
-    pub fn rank(self) -> u8 {
+impl std::ops::Neg for DbOutcome {
+    type Output = DbOutcome;
+
+    fn neg(self) -> DbOutcome {
         match self {
-            DbOutcome::Loss => 0,
-            DbOutcome::Draw => 1,
-            DbOutcome::Win => 2,
+            DbOutcome::Loss => DbOutcome::Win,
+            DbOutcome::Draw => DbOutcome::Draw,
+            DbOutcome::Win => DbOutcome::Loss,
         }
+    }
+}
+
+impl std::fmt::Display for DbOutcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            DbOutcome::Loss => "loss",
+            DbOutcome::Draw => "draw",
+            DbOutcome::Win => "win",
+        })
     }
 }
 

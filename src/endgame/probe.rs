@@ -39,7 +39,7 @@ impl EndgameDb {
     pub fn open(dir: &Path) -> Result<(EndgameDb, Vec<DbError>), DbError> {
         let entries = std::fs::read_dir(dir).map_err(|e| DbError {
             path: dir.to_owned(),
-            problem: DbProblem::Io(e.to_string()),
+            problem: DbProblem::from(e),
         })?;
         let mut db = EndgameDb::default();
         let mut rejected = Vec::new();
@@ -157,10 +157,9 @@ impl EndgameDb {
                         } else {
                             theirs.distance + 1
                         };
-                        match theirs.outcome {
-                            DbOutcome::Win => DbValue::loss(distance),
-                            DbOutcome::Loss => DbValue::win(distance),
+                        match -theirs.outcome {
                             DbOutcome::Draw => DbValue::draw(),
+                            outcome => DbValue { outcome, distance },
                         }
                     }),
                 };
@@ -336,7 +335,7 @@ pub fn generate_pair(
 ) -> Result<(), DbError> {
     let io = |e: std::io::Error| DbError {
         path: dir.to_owned(),
-        problem: DbProblem::Io(e.to_string()),
+        problem: DbProblem::from(e),
     };
     std::fs::create_dir_all(dir).map_err(io)?;
     if let Ok(files) = open_verified(dir, &pair_sectors(a, b)) {

@@ -4,7 +4,6 @@
 pub(crate) mod options;
 
 use std::panic::{self, AssertUnwindSafe};
-use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
@@ -24,7 +23,8 @@ use crate::search::{
 };
 
 pub use options::{
-    ELO_OF_SKILL, EngineOption, EngineOptions, MoveNotation, OptionError, OptionKind,
+    ELO_OF_SKILL, EngineOption, EngineOptions, MoveNotation, OptionError, OptionKind, OptionNote,
+    ParseNotationError,
 };
 
 /// How a `go` began.
@@ -128,7 +128,7 @@ impl Engine {
     /// a search still running; the engine is then unchanged.
     /// Returns what a person should know of the change: database files
     /// left out, and how many were loaded.
-    pub fn set_option(&mut self, name: &str, value: &str) -> Result<Vec<String>, OptionError> {
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<Vec<OptionNote>, OptionError> {
         if self.is_searching() {
             return Err(OptionError::Busy);
         }
@@ -139,24 +139,14 @@ impl Engine {
             self.clear_hash();
         }
         if option == EngineOption::EndgameDb {
-            if options.endgame_db.is_empty() {
-                self.endgame = None;
-            } else {
-                let (db, rejected) =
-                    EndgameDb::open(Path::new(&options.endgame_db)).map_err(|err| {
-                        OptionError::BadValue {
-                            name: option.name(),
-                            value: options.endgame_db.clone(),
-                            expected: format!("a readable folder ({err})"),
-                        }
-                    })?;
-                notes.extend(
-                    rejected
-                        .iter()
-                        .map(|err| format!("endgame database left out: {err}")),
-                );
-                notes.push(format!("endgame databases: {} sectors loaded", db.len()));
-                self.endgame = (!db.is_empty()).then(|| Arc::new(db));
+            match &options.endgame_db {
+                None => self.endgame = None,
+                Some(dir) => {
+                    let (db, refused) = EndgameDb::open(dir)?;
+                    notes.extend(refused.into_iter().map(OptionNote::DatabaseRefused));
+                    notes.push(OptionNote::DatabasesLoaded { sectors: db.len() });
+                    self.endgame = (!db.is_empty()).then(|| Arc::new(db));
+                }
             }
         }
         if option == EngineOption::Hash && options.hash_mib != self.options.hash_mib {

@@ -2,23 +2,79 @@
 //! `setoption`, and a typed struct holds the values.
 
 use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
 use std::sync::OnceLock;
 
 use thiserror::Error;
 
 use crate::board::Rules;
+use crate::endgame::DbError;
 use crate::search::MAX_SKILL;
 use crate::search::{HashAllocError, TranspositionTable};
+
+/// What a person should know of an option just set.
+#[derive(Clone, Debug)]
+pub enum OptionNote {
+    /// A database file that was refused, and left out.
+    DatabaseRefused(DbError),
+    /// The databases now in use.
+    DatabasesLoaded {
+        /// The sectors loaded.
+        sectors: usize,
+    },
+}
 
 /// How the engine writes a mill-closing move in `bestmove`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum MoveNotation {
     /// One token per turn: `d6-d5xb4`.
     #[default]
-    Compound = 0,
+    Compound,
     /// The action first (`d6-d5`), then, once the GUI sends the position
     /// with that action, the removal alone (`xb4`).
-    Split = 1,
+    Split,
+}
+
+impl MoveNotation {
+    /// Both notations, in the order `uci` lists them.
+    pub const ALL: [MoveNotation; 2] = [MoveNotation::Compound, MoveNotation::Split];
+
+    /// The option's word for it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            MoveNotation::Compound => "compound",
+            MoveNotation::Split => "split",
+        }
+    }
+}
+
+impl fmt::Display for MoveNotation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for MoveNotation {
+    type Err = ParseNotationError;
+
+    /// Reads `compound` or `split`, in any case.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        MoveNotation::ALL
+            .into_iter()
+            .find(|notation| notation.name().eq_ignore_ascii_case(text))
+            .ok_or_else(|| ParseNotationError {
+                token: text.to_owned(),
+            })
+    }
+}
+
+/// A notation name that is neither `compound` nor `split`.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("'{token}' is not a move notation (compound, split)")]
+pub struct ParseNotationError {
+    /// The text that was read.
+    pub token: String,
 }
 
 /// The values of every option.
@@ -46,7 +102,7 @@ pub struct EngineOptions {
     /// The rules: variant, flying and the N-move rule.
     pub rules: Rules,
     /// Folder of endgame database files; empty for none.
-    pub endgame_db: String,
+    pub endgame_db: Option<PathBuf>,
     /// How mill-closing moves are written.
     pub notation: MoveNotation,
 }
@@ -64,7 +120,7 @@ impl Default for EngineOptions {
             elo: ELO_OF_SKILL[ELO_OF_SKILL.len() / 2].1,
             show_wdl: false,
             rules: Rules::default(),
-            endgame_db: String::new(),
+            endgame_db: None,
             notation: MoveNotation::Compound,
         }
     }
@@ -175,8 +231,8 @@ pub enum EngineOption {
     MoveNotation,
 }
 
-/// The words of `MoveNotation`, in the order of [`MoveNotation`]'s variants.
-const NOTATIONS: [&str; 2] = ["compound", "split"];
+/// The words of `MoveNotation`, as `uci` lists them.
+const NOTATIONS: [&str; 2] = [MoveNotation::Compound.name(), MoveNotation::Split.name()];
 
 impl EngineOption {
     /// Every option, in the order `uci` lists them.
@@ -262,7 +318,7 @@ impl EngineOption {
             EngineOption::NMoveRule => spin(i64::from(defaults.rules.n_move_rule), 0, 1000),
             EngineOption::EndgameDb => OptionKind::Text,
             EngineOption::MoveNotation => OptionKind::Combo {
-                default: NOTATIONS[defaults.notation as usize],
+                default: defaults.notation.name(),
                 vars: &NOTATIONS,
             },
         }
@@ -374,18 +430,15 @@ impl EngineOptions {
             EngineOption::Flying => self.rules.flying = option.flag(value)?,
             EngineOption::NMoveRule => self.rules.n_move_rule = option.number(value)? as u16,
             EngineOption::EndgameDb => {
-                self.endgame_db = if value == "<empty>" {
-                    String::new()
-                } else {
-                    value.to_owned()
+                self.endgame_db = match value {
+                    "" | "<empty>" => None,
+                    folder => Some(PathBuf::from(folder)),
                 };
             }
             EngineOption::MoveNotation => {
-                self.notation = match value.to_ascii_lowercase().as_str() {
-                    "compound" => MoveNotation::Compound,
-                    "split" => MoveNotation::Split,
-                    _ => return Err(option.bad(value, "one of compound, split")),
-                };
+                self.notation = value
+                    .parse()
+                    .map_err(|_| option.bad(value, "one of compound, split"))?;
             }
         }
         Ok(option)
@@ -393,7 +446,7 @@ impl EngineOptions {
 }
 
 /// A `setoption` that cannot be applied.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[derive(Clone, Debug, Error)]
 pub enum OptionError {
     /// No option has that name.
     #[error("no option named '{name}'")]
@@ -426,6 +479,9 @@ pub enum OptionError {
     /// Options cannot change while a search runs.
     #[error("options cannot change while a search runs (send stop first)")]
     Busy,
+    /// The folder of `EndgameDB` cannot be read.
+    #[error("option 'EndgameDB': {0}")]
+    Database(#[from] DbError),
     /// The transposition table could not be allocated.
     #[error("option 'Hash': {0}; the table keeps its size")]
     Hash(#[from] HashAllocError),
@@ -435,6 +491,15 @@ pub enum OptionError {
 mod tests {
     use super::*;
     use crate::board::rules::Variant;
+
+    #[test]
+    fn notations_read_what_they_write() {
+        for notation in MoveNotation::ALL {
+            assert_eq!(notation.to_string().parse(), Ok(notation));
+        }
+        assert_eq!("Split".parse(), Ok(MoveNotation::Split));
+        assert!("compact".parse::<MoveNotation>().is_err());
+    }
 
     #[test]
     fn listing_follows_the_uci_syntax() {
@@ -471,7 +536,7 @@ mod tests {
                 OptionKind::Text => "<empty>".to_string(),
                 OptionKind::Button => String::new(),
             };
-            assert_eq!(options.set(option.name(), &value), Ok(option));
+            assert_eq!(options.set(option.name(), &value).ok(), Some(option));
         }
         assert_eq!(options, EngineOptions::default());
     }
@@ -480,13 +545,13 @@ mod tests {
     fn names_match_in_any_case_and_values_are_checked() {
         let mut options = EngineOptions::default();
         assert_eq!(
-            options.set("skill level", "5"),
-            Ok(EngineOption::SkillLevel)
+            options.set("skill level", "5").ok(),
+            Some(EngineOption::SkillLevel)
         );
         assert_eq!(options.skill, 5);
         assert_eq!(
-            options.set("VARIANT", "Morabaraba"),
-            Ok(EngineOption::Variant)
+            options.set("VARIANT", "Morabaraba").ok(),
+            Some(EngineOption::Variant)
         );
         assert_eq!(options.rules.variant, Variant::Twelve);
         let before = options.clone();

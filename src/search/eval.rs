@@ -119,7 +119,7 @@ impl fmt::Display for Breakdown {
             f,
             "total: {} cp for {} (side to move)",
             self.total(),
-            self.side_to_move.to_string().to_lowercase()
+            self.side_to_move.name()
         )
     }
 }

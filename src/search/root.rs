@@ -183,10 +183,13 @@ fn keep_best_db_moves(
         valued.push((mv, outcome_under_draw_rule(root, value), value.distance));
     }
     // Wins by the fewest plies, draws, losses by the most.
-    let preference = |&(_, outcome, distance): &(Move, DbOutcome, u16)| match outcome {
-        DbOutcome::Win => (2, -i32::from(distance)),
-        DbOutcome::Draw => (1, 0),
-        DbOutcome::Loss => (0, i32::from(distance)),
+    let preference = |&(_, outcome, distance): &(Move, DbOutcome, u16)| {
+        let distance = match outcome {
+            DbOutcome::Win => -i32::from(distance),
+            DbOutcome::Draw => 0,
+            DbOutcome::Loss => i32::from(distance),
+        };
+        (outcome, distance)
     };
     let Some(best) = valued.iter().map(preference).max() else {
         return (moves, None);

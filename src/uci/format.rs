@@ -2,7 +2,7 @@
 //! error text fit for one line.
 
 use crate::board::{Color, Move};
-use crate::engine::{BestMove, Engine, MoveNotation};
+use crate::engine::{BestMove, Engine, MoveNotation, OptionNote};
 use crate::search::{BenchReport, Bound, DB_WIN, Score, SearchInfo};
 
 /// The `info` line of a search report, with win/draw/loss chances if
@@ -45,6 +45,16 @@ pub fn format_bench(report: &BenchReport) -> String {
         report.nodes,
         report.nodes_per_second()
     )
+}
+
+/// What an option just set tells a person.
+pub fn format_note(note: &OptionNote) -> String {
+    match note {
+        OptionNote::DatabaseRefused(err) => format!("endgame database left out: {err}"),
+        OptionNote::DatabasesLoaded { sectors } => {
+            format!("endgame databases: {sectors} sectors loaded")
+        }
+    }
 }
 
 /// The `bestmove` line of a finished search, in `notation`.
@@ -120,10 +130,7 @@ pub(super) fn describe(engine: &Engine) -> String {
     let mut text = pos.diagram();
     text.push_str(&format!("\nFen: {}\n", pos.fen()));
     text.push_str(&format!("Variant: {}\n", pos.rules().variant));
-    text.push_str(&format!(
-        "Side to move: {}\n",
-        side.to_string().to_lowercase()
-    ));
+    text.push_str(&format!("Side to move: {}\n", side.name()));
     for color in Color::ALL {
         text.push_str(&format!(
             "{}: {}, {} in hand, {} on the board\n",

@@ -7,11 +7,12 @@ use std::path::PathBuf;
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
 
 use crate::board::{divide, divide_total};
-use crate::endgame::DbOutcome;
 use crate::engine::{Engine, EngineOption, GoStart};
 use crate::search::eval::breakdown;
 use crate::search::{Limit, SearchEvent, SearchLimits, run_bench};
-use crate::uci::format::{describe, format_bench, format_bestmove, format_info, printable};
+use crate::uci::format::{
+    describe, format_bench, format_bestmove, format_info, format_note, printable,
+};
 use crate::uci::parse::{Command, parse};
 
 /// Writes a line and flushes it at once.
@@ -76,7 +77,7 @@ pub fn run_with(
         Some(dir) => match engine.set_option("EndgameDB", &dir.to_string_lossy()) {
             Ok(notes) => notes
                 .into_iter()
-                .map(|note| format!("{note} (from {})", dir.display()))
+                .map(|note| format!("{} (from {})", format_note(&note), dir.display()))
                 .collect(),
             Err(err) => vec![format!("error: {err}")],
         },
@@ -149,11 +150,6 @@ impl<W: Write> Session<'_, W> {
                 of,
                 nodes,
             } => {
-                let outcome = match outcome {
-                    DbOutcome::Win => "win",
-                    DbOutcome::Draw => "draw",
-                    DbOutcome::Loss => "loss",
-                };
                 self.say(&if complete {
                     format!(
                         "info string end of placing solved: {outcome}; {kept} of {of} moves keep it ({nodes} nodes)"
@@ -212,7 +208,7 @@ impl<W: Write> Session<'_, W> {
             Command::SetOption { name, value } => match self.engine.set_option(&name, &value) {
                 Ok(notes) => notes
                     .iter()
-                    .try_for_each(|note| self.say(&format!("info string {note}"))),
+                    .try_for_each(|note| self.say(&format!("info string {}", format_note(note)))),
                 Err(err) => self.error(&format!("setoption: {err}")),
             },
             Command::NewGame => match self.engine.new_game() {
@@ -269,7 +265,7 @@ impl<W: Write> Session<'_, W> {
             |limit| matches!(limit, Limit::Clock(clock) if clock.time[side.index()].is_none()),
         );
         if own_clock_missing && !self.engine.is_searching() {
-            let side = side.to_string().to_lowercase();
+            let side = side.name();
             self.say(&format!(
                 "info string warning: go: no time given for {side}, the side to move; moving at once"
             ))?;
