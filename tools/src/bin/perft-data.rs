@@ -10,9 +10,9 @@
 //! move from the engine and from the reference side by side, to find the
 //! move where they part.
 
-#[path = "../../tests/common/data.rs"]
+#[path = "../../../tests/common/data.rs"]
 mod data;
-#[path = "../../tests/common/reference.rs"]
+#[path = "../../../tests/common/reference.rs"]
 mod reference;
 
 use std::collections::BTreeMap;
