@@ -2,5 +2,6 @@
 //! the board in the browser.
 
 pub mod arena;
+pub mod client;
 pub mod tune;
 pub mod web;

@@ -14,7 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
-use morris_tools::arena::engine::EngineConfig;
+use morris_tools::client::EngineConfig;
 use morris_tools::web::{WebConfig, WebServer};
 use serde_json::{Value, json};
 

@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use morris_tools::arena::engine::EngineConfig;
+use morris_tools::client::EngineConfig;
 use morris_tools::web::{Stopper, WebConfig, WebServer};
 use serde_json::Value;
 

@@ -11,10 +11,10 @@ use std::time::Duration;
 
 use morris::GameResult;
 
-use super::engine::{EngineConfig, EngineProcess};
-use super::game::{GameSettings, PlayedGame, play_game, rules_options};
+use super::game::{GameSettings, PlayedGame, play_game};
 use super::openings::Opening;
 use super::stats::{Pentanomial, Sample, Score, Sprt, SprtState, joint_ratings};
+use crate::client::{EngineConfig, EngineProcess};
 
 /// Who plays whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -294,27 +294,19 @@ pub fn check_engines(
         };
         let mut process = EngineProcess::start(engine)
             .map_err(|e| fail(format!("cannot start '{}': {e}", engine.cmd)))?;
-        let mut options = rules_options(config.settings.rules);
-        options.extend(engine.options.iter().cloned());
-        let (listing, answer) = process
+        let options = engine.game_options(config.settings.rules);
+        let handshake = process
             .handshake(&options, interrupt)
             .map_err(|failure| fail(format!("no answer to uci or isready ({failure:?})")))?;
-        let known: Vec<String> = listing
-            .iter()
-            .filter_map(|line| {
-                let rest = line.trim().strip_prefix("option name ")?;
-                let name = rest.split(" type ").next()?;
-                Some(name.to_ascii_lowercase())
-            })
-            .collect();
         warnings.extend(
             options
                 .iter()
-                .filter(|(name, _)| !known.contains(&name.to_ascii_lowercase()))
+                .filter(|(name, _)| !handshake.lists_option(name))
                 .map(|(name, _)| format!("engine {}: no option '{name}' listed", engine.name)),
         );
         warnings.extend(
-            answer
+            handshake
+                .answer
                 .iter()
                 .filter(|l| l.contains("error") || l.starts_with("No such option"))
                 .map(|l| format!("engine {}: {l}", engine.name)),

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Parser;
 use morris::endgame::EndgameDb;
-use morris_tools::arena::engine::EngineConfig;
+use morris_tools::client::EngineConfig;
 use morris_tools::web::{WebConfig, WebServer};
 
 /// A board in the browser against any engine that speaks the protocol.

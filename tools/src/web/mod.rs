@@ -19,7 +19,7 @@ use morris::{
 };
 use serde_json::{Value, json};
 
-use crate::arena::engine::EngineConfig;
+use crate::client::EngineConfig;
 use session::{EngineSide, Session, Settings, State, Task};
 
 /// The page: HTML, CSS and JavaScript in one file, served as it is.
