@@ -4,10 +4,11 @@
 use std::io::Read;
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use super::session::Settings;
-use super::{Games, actions, views};
+use super::views::{ErrorView, StateView};
+use super::{Games, actions};
 
 /// The page: HTML, CSS and JavaScript in one file, served as it is.
 const PAGE: &str = include_str!("page.html");
@@ -26,19 +27,18 @@ struct Reply {
 }
 
 impl Reply {
-    fn json(value: &Value) -> Reply {
+    fn json(view: &impl Serialize) -> Reply {
         Reply {
             status: 200,
             content_type: "application/json",
-            body: value.to_string(),
+            body: serde_json::to_string(view).expect("a view is JSON"),
         }
     }
 
     fn error(status: u16, message: &str) -> Reply {
         Reply {
             status,
-            content_type: "application/json",
-            body: json!({ "error": message }).to_string(),
+            ..Reply::json(&ErrorView { error: message })
         }
     }
 }
@@ -90,7 +90,7 @@ fn route(games: &Games, method: &tiny_http::Method, url: &str, body: &str) -> Re
             Err(message) => return Reply::error(400, &message),
         };
         let (id, session) = games.create(settings);
-        return Reply::json(&views::state_json(
+        return Reply::json(&StateView::new(
             id,
             &session.lock(),
             games.config.db.as_ref(),
@@ -104,7 +104,7 @@ fn route(games: &Games, method: &tiny_http::Method, url: &str, body: &str) -> Re
     };
     let db = games.config.db.as_ref();
     let done = |result: Result<(), String>| match result {
-        Ok(()) => Reply::json(&views::state_json(id, &session.lock(), db)),
+        Ok(()) => Reply::json(&StateView::new(id, &session.lock(), db)),
         Err(message) => Reply::error(400, &message),
     };
     match (method, path) {
@@ -112,7 +112,7 @@ fn route(games: &Games, method: &tiny_http::Method, url: &str, body: &str) -> Re
             let after = query(url, "after")
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(0);
-            Reply::json(&views::state_json(
+            Reply::json(&StateView::new(
                 id,
                 &session.wait_newer(after, POLL_WAIT),
                 db,

@@ -1,122 +1,260 @@
-//! What the page is sent: the whole state of a game as one JSON object.
+//! What the page is sent: the whole state of a game as one JSON object,
+//! and a refusal as another. The structs below are the shape of that
+//! JSON, field for field.
+
+use std::collections::BTreeMap;
 
 use morris::endgame::{DbOutcome, DbValue, EndgameDb};
 use morris::{Color, Move, Position, Square};
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use super::session::{State, Task};
 
-fn side_name(color: Color) -> &'static str {
-    match color {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
-/// The stones on the board: point name to `white` or `black`.
-fn board_json(position: &Position) -> Value {
-    let mut board = serde_json::Map::new();
-    for color in Color::ALL {
-        for sq in position.stones(color) {
-            board.insert(sq.to_string(), json!(side_name(color)));
-        }
-    }
-    Value::Object(board)
-}
-
-fn move_json(mv: Move) -> Value {
-    json!({
-        "text": mv.to_string(),
-        "from": mv.from.map(|s| s.to_string()),
-        "to": mv.to.to_string(),
-        "remove": mv.removal.map(|s| s.to_string()),
-    })
-}
-
-fn db_text(value: Option<DbValue>) -> Value {
-    match value {
-        None => Value::Null,
-        Some(v) => json!(match v.outcome {
-            DbOutcome::Win => format!("win in {}", v.distance),
-            DbOutcome::Loss => format!("loss in {}", v.distance),
-            DbOutcome::Draw => "draw".to_owned(),
-        }),
-    }
+/// A refusal: why the request changed nothing.
+#[derive(Serialize)]
+pub(super) struct ErrorView<'a> {
+    /// The reason, as the page shows it.
+    pub(super) error: &'a str,
 }
 
 /// Everything the page shows, in one object.
-pub(super) fn state_json(id: u64, state: &State, db: Option<&EndgameDb>) -> Value {
-    let game = &state.game;
-    let position = game.position();
-    let rules = position.rules();
-    let tables = rules.variant.tables();
-    let points: Vec<String> = Square::ALL.iter().map(ToString::to_string).collect();
-    let lines: Vec<[String; 2]> = Square::ALL
-        .iter()
-        .flat_map(|&a| {
-            tables
-                .neighbors(a)
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct StateView {
+    id: String,
+    version: u64,
+    variant: String,
+    /// Every point's name.
+    points: Vec<String>,
+    /// The board's lines, each joining two points.
+    lines: Vec<[String; 2]>,
+    start: StartView,
+    board: Board,
+    fen: String,
+    turn: Side,
+    in_hand: BySide<u8>,
+    on_board: BySide<u32>,
+    /// The moves a person may make (none once the game is over).
+    legal: Vec<MoveView>,
+    /// Each move played, with the board after it.
+    history: Vec<Step>,
+    outcome: Option<String>,
+    settings: SettingsView,
+    engine: EngineReport,
+    hint: Option<MoveView>,
+    /// The databases' values of the position and of each move, when they
+    /// hold it.
+    exact: Option<ExactView>,
+    message: Option<String>,
+}
+
+/// The stones on a board: point name to colour.
+type Board = BTreeMap<String, Side>;
+
+/// A colour, as the page names it: `white` or `black`.
+#[derive(Clone, Copy, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Side {
+    White,
+    Black,
+}
+
+impl From<Color> for Side {
+    fn from(color: Color) -> Side {
+        match color {
+            Color::White => Side::White,
+            Color::Black => Side::Black,
+        }
+    }
+}
+
+/// A count for each colour.
+#[derive(Serialize)]
+struct BySide<T> {
+    white: T,
+    black: T,
+}
+
+impl<T> BySide<T> {
+    fn of(count: impl Fn(Color) -> T) -> BySide<T> {
+        BySide {
+            white: count(Color::White),
+            black: count(Color::Black),
+        }
+    }
+}
+
+/// The position the game started from.
+#[derive(Serialize)]
+struct StartView {
+    board: Board,
+}
+
+/// A move: its text and the points it uses.
+#[derive(Serialize)]
+struct MoveView {
+    text: String,
+    from: Option<String>,
+    to: String,
+    remove: Option<String>,
+}
+
+impl From<Move> for MoveView {
+    fn from(mv: Move) -> MoveView {
+        MoveView {
+            text: mv.to_string(),
+            from: mv.from.map(|s| s.to_string()),
+            to: mv.to.to_string(),
+            remove: mv.removal.map(|s| s.to_string()),
+        }
+    }
+}
+
+/// A move played and the board after it.
+#[derive(Serialize)]
+struct Step {
+    #[serde(rename = "move")]
+    mv: MoveView,
+    board: Board,
+}
+
+/// How the game is played.
+#[derive(Serialize)]
+struct SettingsView {
+    engine: &'static str,
+    skill: u8,
+    /// Milliseconds.
+    movetime: u64,
+    variant: String,
+}
+
+/// The engine: who it is, what it is doing and what it last said.
+#[derive(Serialize)]
+struct EngineReport {
+    name: Option<String>,
+    /// `move` or `hint` while it thinks.
+    thinking: Option<&'static str>,
+    depth: Option<u32>,
+    score: Option<String>,
+    /// Its principal variation, the moves separated by spaces.
+    pv: String,
+    failure: Option<String>,
+}
+
+/// The databases' value of the position, and of each legal move (the
+/// position after it, for the side that made it).
+#[derive(Serialize)]
+struct ExactView {
+    value: String,
+    moves: BTreeMap<String, Option<String>>,
+}
+
+fn board(position: &Position) -> Board {
+    Color::ALL
+        .into_iter()
+        .flat_map(|color| {
+            position
+                .stones(color)
                 .into_iter()
-                .filter(move |b| a.index() < b.index())
-                .map(move |b| [a.to_string(), b.to_string()])
+                .map(move |sq| (sq.to_string(), Side::from(color)))
         })
-        .collect();
-    let mut replay = *game.start();
-    let history: Vec<Value> = game
-        .moves()
-        .iter()
-        .map(|&mv| {
-            replay.play(mv);
-            json!({ "move": move_json(mv), "board": board_json(&replay) })
-        })
-        .collect();
-    let outcome = game.outcome();
-    let legal: Vec<Value> = if outcome.is_some() {
-        Vec::new()
-    } else {
-        position.legal_moves().into_iter().map(move_json).collect()
-    };
-    let exact = db.filter(|_| outcome.is_none()).and_then(|db| {
-        let value = db.probe(position)?;
-        let moves: serde_json::Map<String, Value> = db
-            .rank_moves(position)
-            .into_iter()
-            .map(|(mv, v)| (mv.to_string(), db_text(v)))
+        .collect()
+}
+
+fn db_text(value: DbValue) -> String {
+    match value.outcome {
+        DbOutcome::Win => format!("win in {}", value.distance),
+        DbOutcome::Loss => format!("loss in {}", value.distance),
+        DbOutcome::Draw => "draw".to_owned(),
+    }
+}
+
+impl StateView {
+    /// The view of game `id` in `state`, with the databases' values from
+    /// `db` while the game goes on.
+    pub(super) fn new(id: u64, state: &State, db: Option<&EndgameDb>) -> StateView {
+        let game = &state.game;
+        let position = game.position();
+        let rules = position.rules();
+        let tables = rules.variant.tables();
+        let lines = Square::ALL
+            .iter()
+            .flat_map(|&a| {
+                tables
+                    .neighbors(a)
+                    .into_iter()
+                    .filter(move |b| a.index() < b.index())
+                    .map(move |b| [a.to_string(), b.to_string()])
+            })
             .collect();
-        Some(json!({ "value": db_text(Some(value)), "moves": moves }))
-    });
-    let engine = &state.engine;
-    json!({
-        "id": id.to_string(),
-        "version": state.version,
-        "variant": rules.variant.to_string(),
-        "points": points,
-        "lines": lines,
-        "start": { "board": board_json(game.start()) },
-        "board": board_json(position),
-        "fen": position.fen(),
-        "turn": side_name(position.side_to_move()),
-        "inHand": { "white": position.in_hand(Color::White), "black": position.in_hand(Color::Black) },
-        "onBoard": { "white": position.stones(Color::White).len(), "black": position.stones(Color::Black).len() },
-        "legal": legal,
-        "history": history,
-        "outcome": outcome.map(|o| o.to_string()),
-        "settings": {
-            "engine": state.settings.engine_side.name(),
-            "skill": state.settings.skill,
-            "movetime": state.settings.movetime.as_millis() as u64,
-            "variant": state.settings.variant.to_string(),
-        },
-        "engine": {
-            "name": engine.name,
-            "thinking": engine.task.map(|t| match t { Task::Move => "move", Task::Hint => "hint" }),
-            "depth": engine.thinking.depth,
-            "score": engine.thinking.score,
-            "pv": engine.thinking.pv.join(" "),
-            "failure": engine.failure,
-        },
-        "hint": state.hint.map(move_json),
-        "exact": exact,
-        "message": state.message,
-    })
+        let mut replay = *game.start();
+        let history = game
+            .moves()
+            .iter()
+            .map(|&mv| {
+                replay.play(mv);
+                Step {
+                    mv: mv.into(),
+                    board: board(&replay),
+                }
+            })
+            .collect();
+        let outcome = game.outcome();
+        let legal = if outcome.is_some() {
+            Vec::new()
+        } else {
+            position.legal_moves().into_iter().map(Into::into).collect()
+        };
+        let exact = db.filter(|_| outcome.is_none()).and_then(|db| {
+            let value = db.probe(position)?;
+            let moves = db
+                .rank_moves(position)
+                .into_iter()
+                .map(|(mv, v)| (mv.to_string(), v.map(db_text)))
+                .collect();
+            Some(ExactView {
+                value: db_text(value),
+                moves,
+            })
+        });
+        let engine = &state.engine;
+        StateView {
+            id: id.to_string(),
+            version: state.version,
+            variant: rules.variant.to_string(),
+            points: Square::ALL.iter().map(ToString::to_string).collect(),
+            lines,
+            start: StartView {
+                board: board(game.start()),
+            },
+            board: board(position),
+            fen: position.fen(),
+            turn: position.side_to_move().into(),
+            in_hand: BySide::of(|color| position.in_hand(color)),
+            on_board: BySide::of(|color| position.stones(color).len()),
+            legal,
+            history,
+            outcome: outcome.map(|o| o.to_string()),
+            settings: SettingsView {
+                engine: state.settings.engine_side.name(),
+                skill: state.settings.skill,
+                movetime: state.settings.movetime.as_millis() as u64,
+                variant: state.settings.variant.to_string(),
+            },
+            engine: EngineReport {
+                name: engine.name.clone(),
+                thinking: engine.task.map(|task| match task {
+                    Task::Move => "move",
+                    Task::Hint => "hint",
+                }),
+                depth: engine.thinking.depth,
+                score: engine.thinking.score.clone(),
+                pv: engine.thinking.pv.join(" "),
+                failure: engine.failure.clone(),
+            },
+            hint: state.hint.map(Into::into),
+            exact,
+            message: state.message.clone(),
+        }
+    }
 }
