@@ -7,11 +7,12 @@ use std::net::SocketAddr;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use morris::endgame::EndgameDb;
 use morris_tools::client::EngineConfig;
 use morris_tools::web::{Stopper, WebConfig, WebServer};
 use serde_json::Value;
 
-use common::request;
+use common::{WIN_IN_FIVE, request, small_databases};
 
 /// A server on a free port, stopped (its engines killed) when dropped.
 struct Running {
@@ -30,7 +31,11 @@ impl Drop for Running {
 }
 
 fn serve(engine: EngineConfig) -> Running {
-    let server = WebServer::bind(0, WebConfig { engine, db: None }).expect("a free port");
+    serve_with(engine, None)
+}
+
+fn serve_with(engine: EngineConfig, db: Option<EndgameDb>) -> Running {
+    let server = WebServer::bind(0, WebConfig { engine, db }).expect("a free port");
     let addr = server.addr();
     let stopper = server.stopper();
     let thread = std::thread::spawn(move || server.run());
@@ -267,4 +272,35 @@ fn two_browsers_play_two_games_at_once() {
     assert_eq!(status, 200);
     let (_, first_now) = json(addr, "GET", &format!("/api/state?id={}", id(&first)), "");
     assert_eq!(first_now["history"].as_array().map(Vec::len), Some(2));
+}
+
+#[test]
+fn database_values_are_an_outcome_and_a_distance() {
+    let (db, _dir) = small_databases("web");
+    let server = serve_with(morris(), Some(db));
+    let state = new_game(server.addr, r#"{"engine":"none"}"#);
+    let path = format!("/api/setup?id={}", id(&state));
+    let (status, set) = json(server.addr, "POST", &path, WIN_IN_FIVE);
+    assert_eq!(status, 200, "{set}");
+    let exact = &set["exact"];
+    assert_eq!(
+        exact["value"],
+        serde_json::json!({ "outcome": "win", "distance": 5 })
+    );
+    let moves = &exact["moves"];
+    assert_eq!(
+        moves["a7-b6"],
+        serde_json::json!({ "outcome": "win", "distance": 21 })
+    );
+    assert_eq!(
+        moves["a7-g4"],
+        serde_json::json!({ "outcome": "draw", "distance": null })
+    );
+    assert_eq!(
+        moves["a7-g7"],
+        serde_json::json!({ "outcome": "loss", "distance": 4 })
+    );
+    // Outside the databases (stones still to place) there is no value.
+    let (_, start) = json(server.addr, "POST", &path, "1. d6");
+    assert!(start["exact"].is_null(), "{start}");
 }

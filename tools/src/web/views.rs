@@ -145,8 +145,36 @@ struct EngineReport {
 /// position after it, for the side that made it).
 #[derive(Serialize)]
 struct ExactView {
-    value: String,
-    moves: BTreeMap<String, Option<String>>,
+    value: DbView,
+    moves: BTreeMap<String, Option<DbView>>,
+}
+
+/// A database value for the side to move: the outcome with best play
+/// and, unless it is a draw, the plies to the next removal.
+#[derive(Serialize)]
+struct DbView {
+    outcome: Outcome,
+    distance: Option<u16>,
+}
+
+/// Win, draw or loss, as the page names them.
+#[derive(Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Outcome {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl From<DbValue> for DbView {
+    fn from(value: DbValue) -> DbView {
+        let (outcome, distance) = match value.outcome {
+            DbOutcome::Win => (Outcome::Win, Some(value.distance)),
+            DbOutcome::Draw => (Outcome::Draw, None),
+            DbOutcome::Loss => (Outcome::Loss, Some(value.distance)),
+        };
+        DbView { outcome, distance }
+    }
 }
 
 fn board(position: &Position) -> Board {
@@ -159,14 +187,6 @@ fn board(position: &Position) -> Board {
                 .map(move |sq| (sq.to_string(), Side::from(color)))
         })
         .collect()
-}
-
-fn db_text(value: DbValue) -> String {
-    match value.outcome {
-        DbOutcome::Win => format!("win in {}", value.distance),
-        DbOutcome::Loss => format!("loss in {}", value.distance),
-        DbOutcome::Draw => "draw".to_owned(),
-    }
 }
 
 impl StateView {
@@ -210,10 +230,10 @@ impl StateView {
             let moves = db
                 .rank_moves(position)
                 .into_iter()
-                .map(|(mv, v)| (mv.to_string(), v.map(db_text)))
+                .map(|(mv, v)| (mv.to_string(), v.map(Into::into)))
                 .collect();
             Some(ExactView {
-                value: db_text(value),
+                value: value.into(),
                 moves,
             })
         });

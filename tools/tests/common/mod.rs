@@ -1,8 +1,35 @@
-//! What the tests of the tools share: plain HTTP/1.1 requests.
+//! What the tests of the web share: plain HTTP/1.1 requests, and small
+//! endgame databases.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::path::PathBuf;
 use std::time::Duration;
+
+use morris::endgame::{EndgameDb, SectorRange, generate};
+
+/// A position of three stones a side that White wins in five plies, with
+/// moves that win, draw and lose (a7-b6, a7-g4, a7-g7 among them).
+pub const WIN_IN_FIVE: &str = "WB./.W./.B./...W../B../.../... w 0 0 0 10";
+
+/// A folder, removed when dropped.
+pub struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The databases of three stones a side, built for the test `name` in a
+/// folder of its own, which lasts as long as the guard.
+pub fn small_databases(name: &str) -> (EndgameDb, TempDir) {
+    let dir = TempDir(std::env::temp_dir().join(format!("morris-{name}-{}", std::process::id())));
+    let _ = std::fs::remove_dir_all(&dir.0);
+    generate(&dir.0, SectorRange::per_side(3), &|_| {}, |_| {}).expect("the 3-3 databases");
+    let (db, _) = EndgameDb::open(&dir.0).expect("the databases open");
+    (db, dir)
+}
 
 /// One HTTP request; the status and the body.
 pub fn request(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {
