@@ -15,12 +15,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
-use morris::endgame::EndgameDb;
-use morris_tools::client::EngineConfig;
-use morris_tools::web::{Stopper, WebConfig, WebServer};
 use serde_json::{Value, json};
 
-use common::{WIN_IN_FIVE, request, small_databases};
+use common::{WIN_IN_FIVE, morris, request, serve, small_databases};
 
 /// chromedriver, killed when dropped.
 struct Driver {
@@ -89,52 +86,16 @@ fn call(driver: &Driver, method: &str, path: &str, body: &Value) -> Value {
     answer["value"].clone()
 }
 
-/// morris-web on a free port, with morris-web itself as the engine; stopped
-/// when dropped.
-struct Server {
-    url: String,
-    stopper: Stopper,
-    serving: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Server {
-    fn start(db: Option<EndgameDb>) -> Server {
-        let engine = EngineConfig {
-            name: "morris".to_owned(),
-            cmd: env!("CARGO_BIN_EXE_morris-web").to_owned(),
-            args: vec!["--uci".to_owned()],
-            ..EngineConfig::default()
-        };
-        let server = WebServer::bind(0, WebConfig { engine, db }).expect("a free port");
-        let url = format!("http://{}/", server.addr());
-        let stopper = server.stopper();
-        let serving = Some(std::thread::spawn(move || server.run()));
-        Server {
-            url,
-            stopper,
-            serving,
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        self.stopper.stop();
-        if let Some(serving) = self.serving.take() {
-            serving.join().expect("the server ends cleanly");
-        }
-    }
-}
-
 struct Browser<'a> {
     driver: &'a Driver,
     session: String,
 }
 
 impl Browser<'_> {
-    /// A headless Chromium showing the page at `url`, its game started,
-    /// with the engine playing nobody.
-    fn open<'a>(driver: &'a Driver, url: &str) -> Browser<'a> {
+    /// A headless Chromium showing the page of the server at `server`,
+    /// its game started, with the engine playing nobody.
+    fn open(driver: &Driver, server: SocketAddr) -> Browser<'_> {
+        let url = format!("http://{server}/");
         let mut options = json!({ "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,850"] });
         if std::path::Path::new("/usr/bin/chromium").exists() {
             options["binary"] = json!("/usr/bin/chromium");
@@ -235,9 +196,9 @@ impl Browser<'_> {
 #[test]
 fn a_game_by_clicks_in_headless_chromium() {
     let Some(driver) = driver() else { return };
-    let server = Server::start(None);
+    let server = serve(morris(), None);
     // Two people at the board: the engine plays nobody.
-    let browser = Browser::open(&driver, &server.url);
+    let browser = Browser::open(&driver, server.addr);
     browser.play(&["a1"], 1);
     browser.play(&["b2"], 2);
     browser.play(&["a4"], 3);
@@ -294,8 +255,8 @@ fn a_game_by_clicks_in_headless_chromium() {
 fn the_databases_values_show_on_the_board() {
     let Some(driver) = driver() else { return };
     let (db, _dir) = small_databases("browser");
-    let server = Server::start(Some(db));
-    let browser = Browser::open(&driver, &server.url);
+    let server = serve(morris(), Some(db));
+    let browser = Browser::open(&driver, server.addr);
     browser.script(&format!(
         "document.getElementById('paste').value = '{WIN_IN_FIVE}';
          document.getElementById('setup').click();"
