@@ -3,5 +3,7 @@
 
 pub mod arena;
 pub mod client;
+pub mod db;
+pub mod files;
 pub mod tune;
 pub mod web;

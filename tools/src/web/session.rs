@@ -28,6 +28,14 @@ pub enum EngineSide {
 }
 
 impl EngineSide {
+    /// Every side.
+    pub const ALL: [EngineSide; 4] = [
+        EngineSide::Neither,
+        EngineSide::White,
+        EngineSide::Black,
+        EngineSide::Both,
+    ];
+
     /// Whether the engine moves for `color`.
     pub fn plays(self, color: Color) -> bool {
         match self {
@@ -50,14 +58,7 @@ impl EngineSide {
 
     /// The side of a page's name.
     pub fn from_name(name: &str) -> Option<EngineSide> {
-        [
-            EngineSide::Neither,
-            EngineSide::White,
-            EngineSide::Black,
-            EngineSide::Both,
-        ]
-        .into_iter()
-        .find(|side| side.name() == name)
+        EngineSide::ALL.into_iter().find(|side| side.name() == name)
     }
 }
 
@@ -486,12 +487,7 @@ mod tests {
 
     #[test]
     fn engine_sides_round_trip_their_names() {
-        for side in [
-            EngineSide::Neither,
-            EngineSide::White,
-            EngineSide::Black,
-            EngineSide::Both,
-        ] {
+        for side in EngineSide::ALL {
             assert_eq!(EngineSide::from_name(side.name()), Some(side));
         }
         assert!(EngineSide::Both.plays(Color::White) && EngineSide::Both.plays(Color::Black));

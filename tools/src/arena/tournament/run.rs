@@ -3,7 +3,6 @@
 //! up to date as each game finishes.
 
 use std::fmt;
-use std::fs;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 
@@ -12,6 +11,7 @@ use morris::GameResult;
 use super::{MatchConfig, Pairing, PgnOut, Standings, schedule};
 use crate::arena::game::{PlayedGame, play_game};
 use crate::client::EngineProcess;
+use crate::files::write_atomically;
 
 /// Writes every record to the file through a temporary file, so that an
 /// interrupted run never leaves half a file.
@@ -32,9 +32,7 @@ pub fn write_records(out: &PgnOut, games: &[PlayedGame]) -> std::io::Result<()> 
             }
         })
         .collect();
-    let partial = out.path.with_extension("partial");
-    fs::write(&partial, text)?;
-    fs::rename(&partial, &out.path)
+    write_atomically(&out.path, &text)
 }
 
 /// An engine that cannot take part: the match does not start.
