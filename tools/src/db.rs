@@ -5,14 +5,14 @@ use std::path::{Path, PathBuf};
 use morris::DbError;
 use morris::endgame::EndgameDb;
 
-/// The default folder of the databases (where `morris gen-db` builds
-/// them), if it exists.
+/// The databases' default folder (where `morris gen-db` builds), if it exists.
 pub fn default_dir() -> Option<PathBuf> {
     morris::endgame::default_dir().filter(|dir| dir.is_dir())
 }
 
-/// Opens the databases in `dir`, telling standard error of each file it
-/// refused, after `label`.
+/// Opens the databases in `dir`, telling standard error what it refused.
+///
+/// Each file refused is a line of its own, after `label`.
 ///
 /// # Errors
 ///

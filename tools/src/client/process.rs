@@ -34,8 +34,7 @@ pub struct EngineConfig {
 }
 
 impl EngineConfig {
-    /// The `setoption` pairs of a game under `rules`: the rules' own, then
-    /// the engine's.
+    /// The `setoption` pairs of a game under `rules`: the rules', then the engine's.
     pub fn game_options(&self, rules: Rules) -> Vec<(String, String)> {
         let mut options = rules_options(rules);
         options.extend(self.options.iter().cloned());
@@ -71,7 +70,7 @@ pub enum EngineFailure {
     Timeout,
     /// The process closed its output or could not be written to.
     Crashed,
-    /// The match is being interrupted.
+    /// The wait was called off: the match interrupted, or the line on the page replaced.
     Interrupted,
 }
 
@@ -208,8 +207,9 @@ impl EngineProcess {
         })
     }
 
-    /// `uci`, the options, `isready`: the engine ready for a game. Returns
-    /// what it said on the way.
+    /// Readies the engine for a game: `uci`, the options, `isready`.
+    ///
+    /// Returns what the engine said on the way.
     ///
     /// # Errors
     ///
@@ -249,8 +249,9 @@ impl EngineProcess {
         )
     }
 
-    /// Sends `position` and `go` and reads up to the best move, which it
-    /// returns; `report` hears each `info` line on the way, as it comes.
+    /// Asks for a search of `position` under `go`; returns its best move.
+    ///
+    /// `report` hears each `info` line of the search as it comes.
     ///
     /// # Errors
     ///
@@ -278,12 +279,11 @@ impl EngineProcess {
         Ok(best_move(&last).unwrap_or_default().to_owned())
     }
 
-    /// Stops the search under way and waits until `deadline` for the best
-    /// move that ends it, which is dropped.
+    /// Stops the search under way; the best move that ends it is dropped.
     ///
     /// # Errors
     ///
-    /// Timeout or a closed output.
+    /// No best move by `deadline`, or a closed output.
     pub fn stop(&mut self, deadline: Instant) -> Result<(), EngineFailure> {
         self.send("stop")?;
         let never = AtomicBool::new(false);

@@ -79,7 +79,7 @@ pub fn best_move(line: &str) -> Option<&str> {
     }
 }
 
-/// What an `info` line reports of a search, those parts it gives.
+/// What an `info` line reports of a search: each part the line gives.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Info {
     /// Depth of the iteration.
@@ -92,8 +92,9 @@ pub struct Info {
 }
 
 impl Info {
-    /// The report of an `info` line; `None` for other lines, a bare `info`
-    /// and an `info string` (text, not a report).
+    /// The report of an `info` line, if it is one.
+    ///
+    /// Other lines, a bare `info` and an `info string` (text) report nothing.
     pub fn parse(line: &str) -> Option<Info> {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         if tokens.first() != Some(&"info") || tokens.len() < 2 || tokens[1] == "string" {
