@@ -2,5 +2,8 @@
 //! the board in the browser.
 
 pub mod arena;
+pub mod client;
+pub mod db;
+pub mod files;
 pub mod tune;
 pub mod web;

@@ -6,10 +6,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use morris::{GameResult, Rules, parse_records};
-use morris_tools::arena::engine::{EngineConfig, MoveLimit};
 use morris_tools::arena::game::GameSettings;
 use morris_tools::arena::openings::random_openings;
 use morris_tools::arena::tournament::{MatchConfig, PgnOut, Tournament, check_engines, run_match};
+use morris_tools::client::{EngineConfig, MoveLimit};
 
 /// The engine binary, built next to this test by `cargo test` at the
 /// workspace root.

@@ -1,7 +1,8 @@
 //! morris-web in a real browser: headless Chromium, driven through
 //! WebDriver (`chromedriver`), plays a short game by clicks, a mill and a
 //! removal among them, checks the board and the move list, and saves
-//! screenshots at desktop and phone widths.
+//! screenshots at desktop and phone widths; with databases, it checks the
+//! values the board shows.
 //!
 //! Needs the Debian packages `chromium` and `chromium-driver` (`.ci/run`
 //! installs them). Without them the test says so and passes, unless
@@ -14,11 +15,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
-use morris_tools::arena::engine::EngineConfig;
-use morris_tools::web::{WebConfig, WebServer};
 use serde_json::{Value, json};
 
-use common::request;
+use common::{WIN_IN_FIVE, morris, request, serve, small_databases};
 
 /// chromedriver, killed when dropped.
 struct Driver {
@@ -38,6 +37,18 @@ fn free_port() -> u16 {
         .and_then(|l| l.local_addr())
         .expect("a free port")
         .port()
+}
+
+/// chromedriver, or `None` (the test then passes) when it is not
+/// installed and `MORRIS_BROWSER_TEST=1` does not require it.
+fn driver() -> Option<Driver> {
+    let required = std::env::var("MORRIS_BROWSER_TEST").is_ok_and(|v| v == "1");
+    let driver = start_driver();
+    if driver.is_none() {
+        assert!(!required, "chromedriver is not installed");
+        eprintln!("skipped: chromedriver (Debian: chromium-driver) is not installed");
+    }
+    driver
 }
 
 fn start_driver() -> Option<Driver> {
@@ -81,6 +92,41 @@ struct Browser<'a> {
 }
 
 impl Browser<'_> {
+    /// A headless Chromium showing the page of the server at `server`,
+    /// its game started, with the engine playing nobody.
+    fn open(driver: &Driver, server: SocketAddr) -> Browser<'_> {
+        let url = format!("http://{server}/");
+        let mut options = json!({ "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,850"] });
+        if std::path::Path::new("/usr/bin/chromium").exists() {
+            options["binary"] = json!("/usr/bin/chromium");
+        }
+        let capabilities =
+            json!({ "capabilities": { "alwaysMatch": { "goog:chromeOptions": options } } });
+        let session = call(driver, "POST", "/session", &capabilities);
+        let browser = Browser {
+            driver,
+            session: session["sessionId"].as_str().expect("a session").to_owned(),
+        };
+        call(
+            driver,
+            "POST",
+            &browser.path("/url"),
+            &json!({ "url": url }),
+        );
+        browser.wait_for("return S !== null && S.history.length === 0;");
+        browser.script(
+            "document.getElementById('engineSide').value = 'none';
+             document.getElementById('engineSide').dispatchEvent(new Event('change'));",
+        );
+        browser.wait_for("return S.settings.engine === 'none';");
+        browser
+    }
+
+    /// Ends the browser's session.
+    fn close(self) {
+        call(self.driver, "DELETE", &self.path(""), &Value::Null);
+    }
+
     fn path(&self, tail: &str) -> String {
         format!("/session/{}{tail}", self.session)
     }
@@ -149,47 +195,10 @@ impl Browser<'_> {
 
 #[test]
 fn a_game_by_clicks_in_headless_chromium() {
-    let required = std::env::var("MORRIS_BROWSER_TEST").is_ok_and(|v| v == "1");
-    let Some(driver) = start_driver() else {
-        assert!(!required, "chromedriver is not installed");
-        eprintln!("skipped: chromedriver (Debian: chromium-driver) is not installed");
-        return;
-    };
-    let engine = EngineConfig {
-        name: "morris".to_owned(),
-        cmd: env!("CARGO_BIN_EXE_morris-web").to_owned(),
-        args: vec!["--uci".to_owned()],
-        ..EngineConfig::default()
-    };
-    let server = WebServer::bind(0, WebConfig { engine, db: None }).expect("a free port");
-    let url = format!("http://{}/", server.addr());
-    let stopper = server.stopper();
-    let serving = std::thread::spawn(move || server.run());
-
-    let mut options = json!({ "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,850"] });
-    if std::path::Path::new("/usr/bin/chromium").exists() {
-        options["binary"] = json!("/usr/bin/chromium");
-    }
-    let capabilities =
-        json!({ "capabilities": { "alwaysMatch": { "goog:chromeOptions": options } } });
-    let session = call(&driver, "POST", "/session", &capabilities);
-    let browser = Browser {
-        driver: &driver,
-        session: session["sessionId"].as_str().expect("a session").to_owned(),
-    };
-    call(
-        &driver,
-        "POST",
-        &browser.path("/url"),
-        &json!({ "url": url }),
-    );
-    browser.wait_for("return S !== null && S.history.length === 0;");
+    let Some(driver) = driver() else { return };
+    let server = serve(morris(), None);
     // Two people at the board: the engine plays nobody.
-    browser.script(
-        "document.getElementById('engineSide').value = 'none';
-         document.getElementById('engineSide').dispatchEvent(new Event('change'));",
-    );
-    browser.wait_for("return S.settings.engine === 'none';");
+    let browser = Browser::open(&driver, server.addr);
     browser.play(&["a1"], 1);
     browser.play(&["b2"], 2);
     browser.play(&["a4"], 3);
@@ -239,7 +248,39 @@ fn a_game_by_clicks_in_headless_chromium() {
     let desktop = browser.screenshot(1100, 850, "morris-web-desktop.png");
     let phone = browser.screenshot(390, 844, "morris-web-phone.png");
     eprintln!("screenshots: {} {}", desktop.display(), phone.display());
-    call(&driver, "DELETE", &browser.path(""), &Value::Null);
-    stopper.stop();
-    serving.join().expect("the server ends cleanly");
+    browser.close();
+}
+
+#[test]
+fn the_databases_values_show_on_the_board() {
+    let Some(driver) = driver() else { return };
+    let (db, _dir) = small_databases("browser");
+    let server = serve(morris(), Some(db));
+    let browser = Browser::open(&driver, server.addr);
+    browser.script(&format!(
+        "document.getElementById('paste').value = '{WIN_IN_FIVE}';
+         document.getElementById('setup').click();"
+    ));
+    browser.wait_for(&format!("return S.fen === '{WIN_IN_FIVE}';"));
+    let exact = browser.script("return document.getElementById('exact').textContent;");
+    assert_eq!(exact, json!("Databases: white to move, win in 5"));
+    // Each label by the point it stands over: its kind and its text.
+    let labels = "const at = {};
+        for (const t of document.querySelectorAll('#board text.dbv')) {
+          const p = S.points.find((p) => xy(p)[0] == t.getAttribute('x') && xy(p)[1] - 14 == t.getAttribute('y'));
+          at[p] = t.getAttribute('class') + ' ' + t.textContent;
+        }
+        return at;";
+    // On each stone, the best value of its moves.
+    assert_eq!(
+        browser.script(labels),
+        json!({ "a7": "dbv win W5", "d6": "dbv loss L2", "e4": "dbv win W7" })
+    );
+    // The stone picked up: each target's value.
+    browser.click_point("a7");
+    let targets = browser.script(labels);
+    assert_eq!(targets["g4"], json!("dbv draw D"), "{targets}");
+    assert_eq!(targets["b6"], json!("dbv win W21"), "{targets}");
+    assert_eq!(targets["g7"], json!("dbv loss L4"), "{targets}");
+    browser.close();
 }

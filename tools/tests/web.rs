@@ -4,52 +4,12 @@
 mod common;
 
 use std::net::SocketAddr;
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use morris_tools::arena::engine::EngineConfig;
-use morris_tools::web::{Stopper, WebConfig, WebServer};
+use morris_tools::client::EngineConfig;
 use serde_json::Value;
 
-use common::request;
-
-/// A server on a free port, stopped (its engines killed) when dropped.
-struct Running {
-    addr: SocketAddr,
-    stopper: Stopper,
-    thread: Option<JoinHandle<()>>,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.stopper.stop();
-        if let Some(thread) = self.thread.take() {
-            thread.join().expect("the server ends cleanly");
-        }
-    }
-}
-
-fn serve(engine: EngineConfig) -> Running {
-    let server = WebServer::bind(0, WebConfig { engine, db: None }).expect("a free port");
-    let addr = server.addr();
-    let stopper = server.stopper();
-    let thread = std::thread::spawn(move || server.run());
-    Running {
-        addr,
-        stopper,
-        thread: Some(thread),
-    }
-}
-
-/// The workspace's engine: morris-web itself in protocol mode.
-fn morris() -> EngineConfig {
-    EngineConfig {
-        name: "morris".to_owned(),
-        cmd: env!("CARGO_BIN_EXE_morris-web").to_owned(),
-        args: vec!["--uci".to_owned()],
-        ..EngineConfig::default()
-    }
-}
+use common::{WIN_IN_FIVE, morris, request, serve, small_databases};
 
 /// A shell script as the engine.
 fn script(text: &str) -> EngineConfig {
@@ -96,7 +56,7 @@ fn engine_idle(state: &Value) -> bool {
 
 #[test]
 fn the_page_is_served() {
-    let server = serve(morris());
+    let server = serve(morris(), None);
     let (status, page) = request(server.addr, "GET", "/", "");
     assert_eq!(status, 200);
     assert!(page.contains("<svg id=\"board\""));
@@ -106,7 +66,7 @@ fn the_page_is_served() {
 
 #[test]
 fn a_whole_game_against_the_engine() {
-    let server = serve(morris());
+    let server = serve(morris(), None);
     let addr = server.addr;
     let mut state = new_game(addr, r#"{"engine":"black","movetime":10}"#);
     let game = id(&state);
@@ -148,7 +108,7 @@ fn a_whole_game_against_the_engine() {
 
 #[test]
 fn illegal_moves_and_bad_positions_are_refused_and_nothing_changes() {
-    let server = serve(morris());
+    let server = serve(morris(), None);
     let addr = server.addr;
     let state = new_game(addr, r#"{"engine":"none"}"#);
     let game = id(&state);
@@ -192,7 +152,7 @@ fn an_engine_that_fails_is_reported_and_can_be_restarted() {
     // Starts, then dies on its first search.
     let crashing = "while read line; do case $line in uci) echo 'id name crasher'; echo uciok;; \
                     isready) echo readyok;; go*) exit 3;; esac; done";
-    let server = serve(script(crashing));
+    let server = serve(script(crashing), None);
     let addr = server.addr;
     let state = new_game(addr, r#"{"engine":"white","movetime":10}"#);
     let failed = wait_until(addr, &state, |s| !s["engine"]["failure"].is_null());
@@ -215,11 +175,12 @@ fn an_engine_that_fails_is_reported_and_can_be_restarted() {
 
 #[test]
 fn an_engine_that_does_not_start_or_moves_illegally_is_caught() {
-    let server = serve(EngineConfig {
+    let missing = EngineConfig {
         name: "missing".to_owned(),
         cmd: "/nonexistent/engine".to_owned(),
         ..EngineConfig::default()
-    });
+    };
+    let server = serve(missing, None);
     let state = new_game(server.addr, r#"{"engine":"white"}"#);
     let failed = wait_until(server.addr, &state, |s| !s["engine"]["failure"].is_null());
     assert!(
@@ -232,7 +193,7 @@ fn an_engine_that_does_not_start_or_moves_illegally_is_caught() {
     // Always answers a1: legal once, then an occupied point.
     let stubborn = "while read line; do case $line in uci) echo uciok;; isready) echo readyok;; \
                     go*) echo 'bestmove a1';; esac; done";
-    let server = serve(script(stubborn));
+    let server = serve(script(stubborn), None);
     let state = new_game(server.addr, r#"{"engine":"both","movetime":10}"#);
     let failed = wait_until(server.addr, &state, |s| !s["engine"]["failure"].is_null());
     assert!(
@@ -246,7 +207,7 @@ fn an_engine_that_does_not_start_or_moves_illegally_is_caught() {
 
 #[test]
 fn two_browsers_play_two_games_at_once() {
-    let server = serve(morris());
+    let server = serve(morris(), None);
     let addr = server.addr;
     let first = new_game(addr, r#"{"engine":"black","movetime":20}"#);
     let second = new_game(addr, r#"{"engine":"white","movetime":20}"#);
@@ -267,4 +228,35 @@ fn two_browsers_play_two_games_at_once() {
     assert_eq!(status, 200);
     let (_, first_now) = json(addr, "GET", &format!("/api/state?id={}", id(&first)), "");
     assert_eq!(first_now["history"].as_array().map(Vec::len), Some(2));
+}
+
+#[test]
+fn database_values_are_an_outcome_and_a_distance() {
+    let (db, _dir) = small_databases("web");
+    let server = serve(morris(), Some(db));
+    let state = new_game(server.addr, r#"{"engine":"none"}"#);
+    let path = format!("/api/setup?id={}", id(&state));
+    let (status, set) = json(server.addr, "POST", &path, WIN_IN_FIVE);
+    assert_eq!(status, 200, "{set}");
+    let exact = &set["exact"];
+    assert_eq!(
+        exact["value"],
+        serde_json::json!({ "outcome": "win", "distance": 5 })
+    );
+    let moves = &exact["moves"];
+    assert_eq!(
+        moves["a7-b6"],
+        serde_json::json!({ "outcome": "win", "distance": 21 })
+    );
+    assert_eq!(
+        moves["a7-g4"],
+        serde_json::json!({ "outcome": "draw", "distance": null })
+    );
+    assert_eq!(
+        moves["a7-g7"],
+        serde_json::json!({ "outcome": "loss", "distance": 4 })
+    );
+    // Outside the databases (stones still to place) there is no value.
+    let (_, start) = json(server.addr, "POST", &path, "1. d6");
+    assert!(start["exact"].is_null(), "{start}");
 }

@@ -7,16 +7,15 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use morris::{Rules, Variant};
-
-use super::engine::{EngineConfig, MoveLimit};
-use super::game::GameSettings;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
+use super::game::GameSettings;
 use super::openings::{DEFAULT_OPENINGS, Opening, parse_openings, random_openings, read_openings};
 use super::stats::Sprt;
 use super::tournament::{MatchConfig, PgnOut, Tournament};
+use crate::client::{EngineConfig, MoveLimit};
 
 /// The usage text.
 pub const USAGE: &str = "\

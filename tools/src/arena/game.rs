@@ -6,8 +6,10 @@ use std::time::{Duration, Instant};
 
 use morris::{Color, Game, GameRecord, GameResult, IllegalReason, Move, Position, Rules};
 
-use super::engine::{EngineConfig, EngineFailure, EngineProcess, MoveLimit};
 use super::openings::Opening;
+use crate::client::{
+    EngineConfig, EngineFailure, EngineProcess, Info, MoveLimit, position_command,
+};
 
 /// What a game needs besides its engines.
 #[derive(Clone, Debug)]
@@ -49,21 +51,6 @@ pub struct Thinking {
 struct Notes {
     comments: BTreeMap<usize, String>,
     thinking: Thinking,
-}
-
-/// The setoption lines that put an engine under `rules`.
-pub fn rules_options(rules: Rules) -> Vec<(String, String)> {
-    let mut options = Vec::new();
-    if rules.variant != morris::Variant::Nine {
-        options.push(("Variant".to_owned(), rules.variant.to_string()));
-    }
-    if !rules.flying {
-        options.push(("Flying".to_owned(), "false".to_owned()));
-    }
-    if rules.n_move_rule != Rules::DEFAULT_N_MOVE_RULE {
-        options.push(("NMoveRule".to_owned(), rules.n_move_rule.to_string()));
-    }
-    options
 }
 
 fn limit_text(limit: Option<MoveLimit>) -> String {
@@ -181,18 +168,16 @@ fn start_engines(
 ) -> Result<Vec<EngineProcess>, (Color, String)> {
     let mut engines = Vec::with_capacity(2);
     for (color, config) in Color::ALL.into_iter().zip(configs) {
-        let mut options = rules_options(settings.rules);
-        options.extend(config.options.iter().cloned());
         let mut engine =
             EngineProcess::start(config).map_err(|e| (color, format!("could not start: {e}")))?;
         engine
-            .handshake(&options, interrupt)
-            .map_err(|failure| (color, format!("{} at start", failure_text(&failure))))?;
+            .handshake(&config.game_options(settings.rules), interrupt)
+            .map_err(|failure| (color, format!("{failure} at start")))?;
         // A new game may clear a large table: wait for it before any clock runs.
         engine
             .send("ucinewgame")
             .and_then(|()| engine.ready(interrupt))
-            .map_err(|failure| (color, format!("{} at start", failure_text(&failure))))?;
+            .map_err(|failure| (color, format!("{failure} at start")))?;
         engines.push(engine);
     }
     Ok(engines)
@@ -218,16 +203,11 @@ fn ask_move(
 ) -> Result<Answer, EngineFailure> {
     let start = Instant::now();
     let mut ask = |command: &str| -> Result<(String, Option<String>), EngineFailure> {
-        engine.send(command)?;
-        engine.send(go)?;
-        let lines = engine.lines_until(|l| best_move(l).is_some(), deadline, interrupt)?;
-        let token = lines
-            .last()
-            .and_then(|l| best_move(l))
-            .unwrap_or("")
-            .to_owned();
-        let evaluation = lines.iter().rev().find_map(|l| evaluation(l));
-        Ok((token, evaluation))
+        let mut last = None;
+        let token = engine.think(command, go, deadline, interrupt, |info| {
+            last = evaluation_text(info).or(last.take());
+        })?;
+        Ok((token, last))
     };
     let (mut token, mut evaluation) = ask(position_command)?;
     if let Ok(action) = token.parse::<Move>() {
@@ -247,65 +227,10 @@ fn ask_move(
     })
 }
 
-/// The move of a `bestmove` line, or of an `info ... bestmove M` line as
-/// some engines end a search (an `info string` is text, never a move).
-pub fn best_move(line: &str) -> Option<&str> {
-    let mut tokens = line.split_whitespace();
-    match tokens.next()? {
-        "bestmove" => tokens.next(),
-        "info" if line.split_whitespace().nth(1) != Some("string") => {
-            tokens.skip_while(|&t| t != "bestmove").nth(1)
-        }
-        _ => None,
-    }
-}
-
-/// The `position` command for the moves so far, each turn written as one
-/// token, or as the action and `x<point>` for an engine of split notation.
-pub fn position_command(start: &str, moves: &[Move], split: bool) -> String {
-    let mut command = start.to_owned();
-    for &mv in moves {
-        match mv.removal {
-            Some(removal) if split => {
-                let action = Move {
-                    removal: None,
-                    ..mv
-                };
-                command.push_str(&format!(" {action} x{removal}"));
-            }
-            _ => command.push_str(&format!(" {mv}")),
-        }
-    }
-    command
-}
-
-/// `score/depth` of an `info` line with a score, as cutechess writes it:
-/// `+0.25/9` (stones), `+M3/12` (a win in 3), `-M2/8`.
-pub fn evaluation(line: &str) -> Option<String> {
-    let tokens: Vec<&str> = line.split_whitespace().collect();
-    if tokens.first() != Some(&"info") {
-        return None;
-    }
-    let after = |key: &str| {
-        let at = tokens.iter().position(|&t| t == key)?;
-        tokens.get(at + 1).copied()
-    };
-    let depth = after("depth")?;
-    let at = tokens.iter().position(|&t| t == "score")?;
-    let score = score_text(&tokens[at + 1..])?;
-    Some(format!("{score}/{depth}"))
-}
-
-/// The score that follows `score` in an `info` line (`cp 25`, `mate -2`)
-/// as cutechess writes it: `+0.25` (stones), `-M2`.
-pub fn score_text(after_score: &[&str]) -> Option<String> {
-    let value: i64 = after_score.get(1)?.parse().ok()?;
-    match *after_score.first()? {
-        "cp" => Some(format!("{:+.2}", value as f64 / 100.0)),
-        "mate" if value < 0 => Some(format!("-M{}", -value)),
-        "mate" => Some(format!("+M{value}")),
-        _ => None,
-    }
+/// `score/depth` of a report with both, as cutechess writes it in a
+/// record: `+0.25/9` (stones), `+M3/12` (a win in 3), `-M2/8`.
+fn evaluation_text(info: &Info) -> Option<String> {
+    Some(format!("{}/{}", info.score.as_ref()?, info.depth?))
 }
 
 /// Plays `opening` between `white` and `black` (each process started for
@@ -389,7 +314,7 @@ pub fn play_game(
                 return end(game, GameResult::Unfinished, reason, notes);
             }
             Err(failure) => {
-                let reason = format!("{name} {}", failure_text(&failure));
+                let reason = format!("{name} {failure}");
                 return end(game, loss, reason, notes);
             }
         };
@@ -412,14 +337,6 @@ pub fn play_game(
         notes
             .comments
             .insert(game.moves().len() - 1, answer.comment);
-    }
-}
-
-fn failure_text(failure: &EngineFailure) -> &'static str {
-    match failure {
-        EngineFailure::Timeout => "did not answer in time",
-        EngineFailure::Crashed => "crashed",
-        EngineFailure::Interrupted => "was interrupted",
     }
 }
 
@@ -504,17 +421,16 @@ mod tests {
 
     #[test]
     fn evaluations_are_written_as_cutechess_writes_them() {
-        let line =
-            |score: &str| format!("info depth 9 seldepth 12 multipv 1 score {score} nodes 5 pv d6");
-        assert_eq!(evaluation(&line("cp 25")), Some("+0.25/9".to_owned()));
-        assert_eq!(evaluation(&line("cp -130")), Some("-1.30/9".to_owned()));
-        assert_eq!(evaluation(&line("mate 3")), Some("+M3/9".to_owned()));
-        assert_eq!(evaluation(&line("mate -2")), Some("-M2/9".to_owned()));
-        assert_eq!(
-            evaluation("info depth 9 currmove d6 currmovenumber 1"),
-            None
-        );
-        assert_eq!(evaluation("bestmove d6"), None);
+        let line = |score: &str| {
+            let line = format!("info depth 9 seldepth 12 multipv 1 score {score} nodes 5 pv d6");
+            Info::parse(&line).and_then(|info| evaluation_text(&info))
+        };
+        assert_eq!(line("cp 25"), Some("+0.25/9".to_owned()));
+        assert_eq!(line("cp -130"), Some("-1.30/9".to_owned()));
+        assert_eq!(line("mate 3"), Some("+M3/9".to_owned()));
+        assert_eq!(line("mate -2"), Some("-M2/9".to_owned()));
+        let searching = Info::parse("info depth 9 currmove d6 currmovenumber 1");
+        assert_eq!(searching.and_then(|info| evaluation_text(&info)), None);
     }
 
     #[test]
@@ -564,34 +480,5 @@ mod tests {
         assert_eq!(date.len(), 10);
         assert_eq!(&date[4..5], ".");
         assert!(date[..4].parse::<u32>().unwrap() >= 2024);
-    }
-
-    #[test]
-    fn a_best_move_ends_a_bestmove_line_or_an_info_line() {
-        assert_eq!(best_move("bestmove d6 ponder d2"), Some("d6"));
-        assert_eq!(
-            best_move("info depth 10 score cp 3 nodes 190529 bestmove g1"),
-            Some("g1")
-        );
-        assert_eq!(best_move("info depth 10 score cp 3 pv d6 d2"), None);
-        assert_eq!(best_move("info string the bestmove was d6"), None);
-        assert_eq!(best_move("readyok"), None);
-    }
-
-    #[test]
-    fn split_notation_writes_the_removal_as_its_own_token() {
-        let moves: Vec<Move> = ["a1", "b2", "d1", "b4", "g1xb2", "a1-a4"]
-            .iter()
-            .map(|t| t.parse().unwrap())
-            .collect();
-        let start = "position startpos moves";
-        assert_eq!(
-            position_command(start, &moves, false),
-            "position startpos moves a1 b2 d1 b4 g1xb2 a1-a4"
-        );
-        assert_eq!(
-            position_command(start, &moves, true),
-            "position startpos moves a1 b2 d1 b4 g1 xb2 a1-a4"
-        );
     }
 }

@@ -1,7 +1,6 @@
 //! morris-arena: engine-against-engine matches through the protocol.
 
 pub mod args;
-pub mod engine;
 pub mod game;
 pub mod openings;
 pub mod stats;

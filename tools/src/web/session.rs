@@ -10,8 +10,9 @@ use std::time::{Duration, Instant};
 
 use morris::{Color, Game, Move, Position, Rules, Variant};
 
-use crate::arena::engine::{EngineConfig, EngineFailure, EngineProcess};
-use crate::arena::game::{best_move, position_command, rules_options, score_text};
+use crate::client::{
+    EngineConfig, EngineFailure, EngineProcess, Info, position_command, rules_options,
+};
 
 /// Who the engine plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +28,14 @@ pub enum EngineSide {
 }
 
 impl EngineSide {
+    /// Every side.
+    pub const ALL: [EngineSide; 4] = [
+        EngineSide::Neither,
+        EngineSide::White,
+        EngineSide::Black,
+        EngineSide::Both,
+    ];
+
     /// Whether the engine moves for `color`.
     pub fn plays(self, color: Color) -> bool {
         match self {
@@ -49,14 +58,7 @@ impl EngineSide {
 
     /// The side of a page's name.
     pub fn from_name(name: &str) -> Option<EngineSide> {
-        [
-            EngineSide::Neither,
-            EngineSide::White,
-            EngineSide::Black,
-            EngineSide::Both,
-        ]
-        .into_iter()
-        .find(|side| side.name() == name)
+        EngineSide::ALL.into_iter().find(|side| side.name() == name)
     }
 }
 
@@ -93,17 +95,6 @@ pub enum Task {
     Hint,
 }
 
-/// What the engine says while it thinks.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Thinking {
-    /// Depth of the last completed iteration.
-    pub depth: Option<u32>,
-    /// Its score for the side to move, as `+0.25` or `+M3`.
-    pub score: Option<String>,
-    /// Its principal variation.
-    pub pv: Vec<String>,
-}
-
 /// The engine as the page sees it.
 #[derive(Clone, Debug, Default)]
 pub struct EngineView {
@@ -111,8 +102,9 @@ pub struct EngineView {
     pub name: Option<String>,
     /// What it was asked and has not answered yet.
     pub task: Option<Task>,
-    /// Its last report for the position on the board.
-    pub thinking: Thinking,
+    /// Its last report with a depth and a score for the position on the
+    /// board.
+    pub thinking: Info,
     /// Why it stopped playing (failed to start, crashed, illegal move);
     /// it plays again only when restarted.
     pub failure: Option<String>,
@@ -238,7 +230,7 @@ impl Session {
         state.message = result.as_ref().err().cloned();
         if state.line != line {
             state.hint = None;
-            state.engine.thinking = Thinking::default();
+            state.engine.thinking = Info::default();
             if state.engine.task.is_some() {
                 self.shared.cancel.store(true, Ordering::Relaxed);
             }
@@ -324,7 +316,7 @@ fn schedule(shared: &Shared, state: &mut State, task: Task) {
     let sent = shared.jobs.lock().expect("not poisoned").send(job);
     if sent.is_ok() {
         state.engine.task = Some(task);
-        state.engine.thinking = Thinking::default();
+        state.engine.thinking = Info::default();
     }
 }
 
@@ -384,9 +376,7 @@ fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
             }
         };
         if options_sent.as_ref() != Some(&options) {
-            let set = options.iter().try_for_each(|(name, value)| {
-                running.send(&format!("setoption name {name} value {value}"))
-            });
+            let set = running.set_options(&options);
             if set.and_then(|()| running.ready(&never)).is_err() {
                 engine = None;
                 finish(shared, |state| {
@@ -397,27 +387,21 @@ fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
             options_sent = Some(options);
         }
         let go = format!("go movetime {}", movetime.as_millis());
-        let asked = running.send(&position).and_then(|()| running.send(&go));
-        let answer = asked.and_then(|()| {
-            running.lines_until(
-                |text| {
-                    if let Some(info) = parse_info(text) {
-                        report(&|state| {
-                            if current(state) {
-                                merge_info(&mut state.engine.thinking, &info);
-                            }
-                        });
+        let answer = running.think(
+            &position,
+            &go,
+            Instant::now() + movetime + OVERRUN,
+            &shared.cancel,
+            |info| {
+                report(&|state| {
+                    if current(state) {
+                        merge_info(&mut state.engine.thinking, info);
                     }
-                    best_move(text).is_some()
-                },
-                Instant::now() + movetime + OVERRUN,
-                &shared.cancel,
-            )
-        });
+                });
+            },
+        );
         match answer {
-            Ok(lines) => {
-                let token = lines.last().and_then(|l| best_move(l)).unwrap_or("");
-                let token = token.to_owned();
+            Ok(token) => {
                 finish(shared, |state| {
                     if current(state) {
                         take_answer(state, task, &token);
@@ -425,26 +409,16 @@ fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
                 });
             }
             Err(EngineFailure::Interrupted) => {
-                // Stopped for a newer line: wait for its answer, ignored.
-                let stopped = running.send("stop").and_then(|()| {
-                    running.wait_for(
-                        |text| best_move(text).is_some(),
-                        Instant::now() + OVERRUN,
-                        &never,
-                    )
-                });
-                if stopped.is_err() {
+                // Stopped for a newer line: its answer is not wanted.
+                if running.stop(Instant::now() + OVERRUN).is_err() {
                     engine = None;
                 }
                 finish(shared, |_| {});
             }
             Err(failure) => {
                 engine = None;
-                let why = match failure {
-                    EngineFailure::Timeout => "the engine did not answer in time",
-                    _ => "the engine crashed",
-                };
-                finish(shared, |state| state.engine.failure = Some(why.to_owned()));
+                let why = format!("the engine {failure}");
+                finish(shared, |state| state.engine.failure = Some(why));
             }
         }
     }
@@ -458,14 +432,10 @@ fn start(
 ) -> Result<(EngineProcess, Option<String>), String> {
     let mut engine = EngineProcess::start(config)
         .map_err(|e| format!("the engine '{}' failed to start: {e}", config.cmd))?;
-    let (listing, _) = engine
+    let handshake = engine
         .handshake(&[], never)
         .map_err(|_| format!("the engine '{}' did not answer 'uci'", config.cmd))?;
-    let name = listing
-        .iter()
-        .find_map(|l| l.strip_prefix("id name "))
-        .map(|name| name.trim().to_owned());
-    Ok((engine, name))
+    Ok((engine, handshake.name()))
 }
 
 /// Ends a job: the engine is free again (and moves if it is its turn).
@@ -499,32 +469,9 @@ fn take_answer(state: &mut State, task: Task, token: &str) {
     }
 }
 
-/// Depth, score and principal variation of an `info` line, those present.
-fn parse_info(line: &str) -> Option<Thinking> {
-    let tokens: Vec<&str> = line.split_whitespace().collect();
-    if tokens.first() != Some(&"info") || tokens.get(1) == Some(&"string") {
-        return None;
-    }
-    let at = |key: &str| tokens.iter().position(|&t| t == key);
-    let depth = at("depth").and_then(|i| tokens.get(i + 1)?.parse().ok());
-    let score = at("score").and_then(|i| score_text(&tokens[i + 1..]));
-    let pv = at("pv")
-        .map(|i| {
-            tokens[i + 1..]
-                .iter()
-                .take_while(|t| !matches!(**t, "bestmove" | "ponder"))
-                .map(|t| (*t).to_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    (depth.is_some() || score.is_some() || !tokens[1..].is_empty()).then_some(Thinking {
-        depth,
-        score,
-        pv,
-    })
-}
-
-fn merge_info(thinking: &mut Thinking, info: &Thinking) {
+/// Takes in a report: one with a depth and a score replaces the last, its
+/// line too when it gives one.
+fn merge_info(thinking: &mut Info, info: &Info) {
     if info.depth.is_some() && info.score.is_some() {
         thinking.depth = info.depth;
         thinking.score.clone_from(&info.score);
@@ -539,26 +486,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn info_lines_give_depth_score_and_line() {
-        let info = parse_info("info depth 9 seldepth 12 score cp -25 nodes 5 pv d6 f4 bestmove d6")
-            .expect("an info line");
-        assert_eq!(info.depth, Some(9));
-        assert_eq!(info.score.as_deref(), Some("-0.25"));
-        assert_eq!(info.pv, ["d6", "f4"]);
-        let mate = parse_info("info depth 3 score mate -2 pv a1").expect("an info line");
-        assert_eq!(mate.score.as_deref(), Some("-M2"));
-        assert_eq!(parse_info("info string hello"), None);
-        assert_eq!(parse_info("bestmove d6"), None);
-    }
-
-    #[test]
     fn engine_sides_round_trip_their_names() {
-        for side in [
-            EngineSide::Neither,
-            EngineSide::White,
-            EngineSide::Black,
-            EngineSide::Both,
-        ] {
+        for side in EngineSide::ALL {
             assert_eq!(EngineSide::from_name(side.name()), Some(side));
         }
         assert!(EngineSide::Both.plays(Color::White) && EngineSide::Both.plays(Color::Black));

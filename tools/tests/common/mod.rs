@@ -1,8 +1,79 @@
-//! What the tests of the tools share: plain HTTP/1.1 requests.
+//! What the tests of the web share: the server on a free port, plain
+//! HTTP/1.1 requests, and small endgame databases.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::path::PathBuf;
+use std::thread::JoinHandle;
 use std::time::Duration;
+
+use morris::endgame::{EndgameDb, SectorRange, generate};
+use morris_tools::client::EngineConfig;
+use morris_tools::web::{Stopper, WebConfig, WebServer};
+
+/// A server on a free port, stopped (its engines killed) when dropped.
+pub struct Running {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    stopper: Stopper,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.stopper.stop();
+        if let Some(thread) = self.thread.take() {
+            thread.join().expect("the server ends cleanly");
+        }
+    }
+}
+
+/// morris-web's server with `engine` for its games and `db` for the
+/// exact values.
+pub fn serve(engine: EngineConfig, db: Option<EndgameDb>) -> Running {
+    let server = WebServer::bind(0, WebConfig { engine, db }).expect("a free port");
+    let addr = server.addr();
+    let stopper = server.stopper();
+    let thread = std::thread::spawn(move || server.run());
+    Running {
+        addr,
+        stopper,
+        thread: Some(thread),
+    }
+}
+
+/// The workspace's engine: morris-web itself in protocol mode.
+pub fn morris() -> EngineConfig {
+    EngineConfig {
+        name: "morris".to_owned(),
+        cmd: env!("CARGO_BIN_EXE_morris-web").to_owned(),
+        args: vec!["--uci".to_owned()],
+        ..EngineConfig::default()
+    }
+}
+
+/// A position of three stones a side that White wins in five plies, with
+/// moves that win, draw and lose (a7-b6, a7-g4, a7-g7 among them).
+pub const WIN_IN_FIVE: &str = "WB./.W./.B./...W../B../.../... w 0 0 0 10";
+
+/// A folder, removed when dropped.
+pub struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The databases of three stones a side, built for the test `name` in a
+/// folder of its own, which lasts as long as the guard.
+pub fn small_databases(name: &str) -> (EndgameDb, TempDir) {
+    let dir = TempDir(std::env::temp_dir().join(format!("morris-{name}-{}", std::process::id())));
+    let _ = std::fs::remove_dir_all(&dir.0);
+    generate(&dir.0, SectorRange::per_side(3), &|_| {}, |_| {}).expect("the 3-3 databases");
+    let (db, _) = EndgameDb::open(&dir.0).expect("the databases open");
+    (db, dir)
+}
 
 /// One HTTP request; the status and the body.
 pub fn request(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {

@@ -1,11 +1,17 @@
 //! An engine as a child process speaking the protocol, with deadlines on
-//! every answer so that a hung or crashed engine cannot hang the match.
+//! every answer so that a hung or crashed engine cannot hang a match or
+//! the page.
 
+use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
+
+use morris::Rules;
+
+use super::protocol::{Handshake, Info, best_move, rules_options};
 
 /// How one engine is started and set up.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -25,6 +31,15 @@ pub struct EngineConfig {
     /// Whether the engine reads a mill-closing turn as two tokens
     /// (`g1 xb4`) rather than one (`g1xb4`).
     pub split_notation: bool,
+}
+
+impl EngineConfig {
+    /// The `setoption` pairs of a game under `rules`: the rules', then the engine's.
+    pub fn game_options(&self, rules: Rules) -> Vec<(String, String)> {
+        let mut options = rules_options(rules);
+        options.extend(self.options.iter().cloned());
+        options
+    }
 }
 
 /// What limits an engine's moves.
@@ -55,8 +70,19 @@ pub enum EngineFailure {
     Timeout,
     /// The process closed its output or could not be written to.
     Crashed,
-    /// The match is being interrupted.
+    /// The wait was called off: the match interrupted, or the line on the page replaced.
     Interrupted,
+}
+
+impl fmt::Display for EngineFailure {
+    /// What the engine did, as a sentence about it goes on: `crashed`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EngineFailure::Timeout => "did not answer in time",
+            EngineFailure::Crashed => "crashed",
+            EngineFailure::Interrupted => "was interrupted",
+        })
+    }
 }
 
 /// A running engine process; dropping it kills the process.
@@ -67,7 +93,7 @@ pub struct EngineProcess {
 }
 
 /// How long `uci` and `isready` may take to be answered.
-pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(20);
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(20);
 /// How often a wait looks at the interrupt flag.
 const POLL: Duration = Duration::from_millis(20);
 
@@ -125,9 +151,9 @@ impl EngineProcess {
     /// # Errors
     ///
     /// Timeout, a closed output, or the interrupt.
-    pub fn wait_for(
+    fn wait_for(
         &mut self,
-        last: impl Fn(&str) -> bool,
+        last: impl FnMut(&str) -> bool,
         deadline: Instant,
         interrupt: &AtomicBool,
     ) -> Result<String, EngineFailure> {
@@ -141,9 +167,9 @@ impl EngineProcess {
     /// # Errors
     ///
     /// Timeout, a closed output, or the interrupt.
-    pub fn lines_until(
+    fn lines_until(
         &mut self,
-        last: impl Fn(&str) -> bool,
+        mut last: impl FnMut(&str) -> bool,
         deadline: Instant,
         interrupt: &AtomicBool,
     ) -> Result<Vec<String>, EngineFailure> {
@@ -170,9 +196,20 @@ impl EngineProcess {
         }
     }
 
-    /// `uci`, the options, `isready`: the engine ready for a game. Returns
-    /// what it said: its `uci` reply, then its answer to the options up
-    /// to `readyok`.
+    /// Sends a `setoption` line for each pair.
+    ///
+    /// # Errors
+    ///
+    /// [`EngineFailure::Crashed`] if the engine no longer reads.
+    pub fn set_options(&mut self, options: &[(String, String)]) -> Result<(), EngineFailure> {
+        options.iter().try_for_each(|(name, value)| {
+            self.send(&format!("setoption name {name} value {value}"))
+        })
+    }
+
+    /// Readies the engine for a game: `uci`, the options, `isready`.
+    ///
+    /// Returns what the engine said on the way.
     ///
     /// # Errors
     ///
@@ -181,23 +218,16 @@ impl EngineProcess {
         &mut self,
         options: &[(String, String)],
         interrupt: &AtomicBool,
-    ) -> Result<(Vec<String>, Vec<String>), EngineFailure> {
+    ) -> Result<Handshake, EngineFailure> {
         self.send("uci")?;
         let listing = self.lines_until(
             |l| l.trim() == "uciok",
             Instant::now() + HANDSHAKE_TIMEOUT,
             interrupt,
         )?;
-        for (name, value) in options {
-            self.send(&format!("setoption name {name} value {value}"))?;
-        }
-        self.send("isready")?;
-        let answer = self.lines_until(
-            |l| l.trim() == "readyok",
-            Instant::now() + HANDSHAKE_TIMEOUT,
-            interrupt,
-        )?;
-        Ok((listing, answer))
+        self.set_options(options)?;
+        let answer = self.ready_lines(interrupt)?;
+        Ok(Handshake { listing, answer })
     }
 
     /// `isready` answered by `readyok`.
@@ -206,13 +236,59 @@ impl EngineProcess {
     ///
     /// The engine failed to answer in time.
     pub fn ready(&mut self, interrupt: &AtomicBool) -> Result<(), EngineFailure> {
+        self.ready_lines(interrupt).map(drop)
+    }
+
+    /// `isready`, and every line up to its `readyok`.
+    fn ready_lines(&mut self, interrupt: &AtomicBool) -> Result<Vec<String>, EngineFailure> {
         self.send("isready")?;
-        self.wait_for(
+        self.lines_until(
             |l| l.trim() == "readyok",
             Instant::now() + HANDSHAKE_TIMEOUT,
             interrupt,
         )
-        .map(drop)
+    }
+
+    /// Asks for a search of `position` under `go`; returns its best move.
+    ///
+    /// `report` hears each `info` line of the search as it comes.
+    ///
+    /// # Errors
+    ///
+    /// Timeout at `deadline`, a closed output, or the interrupt.
+    pub fn think(
+        &mut self,
+        position: &str,
+        go: &str,
+        deadline: Instant,
+        interrupt: &AtomicBool,
+        mut report: impl FnMut(&Info),
+    ) -> Result<String, EngineFailure> {
+        self.send(position)?;
+        self.send(go)?;
+        let last = self.wait_for(
+            |line| {
+                if let Some(info) = Info::parse(line) {
+                    report(&info);
+                }
+                best_move(line).is_some()
+            },
+            deadline,
+            interrupt,
+        )?;
+        Ok(best_move(&last).unwrap_or_default().to_owned())
+    }
+
+    /// Stops the search under way; the best move that ends it is dropped.
+    ///
+    /// # Errors
+    ///
+    /// No best move by `deadline`, or a closed output.
+    pub fn stop(&mut self, deadline: Instant) -> Result<(), EngineFailure> {
+        self.send("stop")?;
+        let never = AtomicBool::new(false);
+        self.wait_for(|line| best_move(line).is_some(), deadline, &never)
+            .map(drop)
     }
 }
 

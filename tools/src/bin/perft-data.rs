@@ -10,9 +10,9 @@
 //! move from the engine and from the reference side by side, to find the
 //! move where they part.
 
-#[path = "../../tests/common/data.rs"]
+#[path = "../../../tests/common/data.rs"]
 mod data;
-#[path = "../../tests/common/reference.rs"]
+#[path = "../../../tests/common/reference.rs"]
 mod reference;
 
 use std::collections::BTreeMap;
@@ -25,6 +25,7 @@ use clap::{Parser, Subcommand};
 use rayon::prelude::*;
 
 use morris::{Position, Rules, Variant};
+use morris_tools::files::write_atomically;
 use reference::{RefPosition, RefRules, notation};
 
 #[derive(Parser)]
@@ -134,10 +135,7 @@ fn generate(input: &Path, max_nodes: u64, out: Option<&Path>) -> Result<()> {
     }
     match out {
         Some(path) => {
-            let partial = path.with_extension("partial");
-            fs::write(&partial, file).with_context(|| format!("writing {}", partial.display()))?;
-            fs::rename(&partial, path)
-                .with_context(|| format!("renaming to {}", path.display()))?;
+            write_atomically(path, &file).with_context(|| format!("writing {}", path.display()))?
         }
         None => std::io::stdout().write_all(file.as_bytes())?,
     }

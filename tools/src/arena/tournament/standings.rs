@@ -1,109 +1,14 @@
-//! Matches and tournaments: the schedule, the worker threads, the running
-//! score, the game records and the final table.
+//! How a match stands: the results by engine and by game pair, the SPRT's
+//! decision, the time each engine thought, and the tables printed of them.
 
 use std::collections::HashMap;
-use std::fmt;
-use std::fs;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::channel;
 use std::time::Duration;
 
 use morris::GameResult;
 
-use super::engine::{EngineConfig, EngineProcess};
-use super::game::{GameSettings, PlayedGame, play_game, rules_options};
-use super::openings::Opening;
-use super::stats::{Pentanomial, Sample, Score, Sprt, SprtState, joint_ratings};
-
-/// Who plays whom.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tournament {
-    /// Every engine against every other.
-    RoundRobin,
-    /// The first engine against each of the others.
-    Gauntlet,
-}
-
-/// Everything a match needs.
-#[derive(Clone, Debug)]
-pub struct MatchConfig {
-    /// The engines; two make a match.
-    pub engines: Vec<EngineConfig>,
-    /// Rounds: each pairing plays `games` games a round.
-    pub rounds: usize,
-    /// Games per pairing and round; pairs of games share an opening with
-    /// colours swapped.
-    pub games: usize,
-    /// Games played at once.
-    pub concurrency: usize,
-    /// The openings, used in order.
-    pub openings: Vec<Opening>,
-    /// Round robin or gauntlet.
-    pub tournament: Tournament,
-    /// Stop when the test decides (two engines only).
-    pub sprt: Option<Sprt>,
-    /// Where the game records go.
-    pub pgn_out: Option<PgnOut>,
-    /// Print the table every this many games.
-    pub rating_interval: Option<usize>,
-    /// Rules and time margins.
-    pub settings: GameSettings,
-}
-
-/// The record file and its form.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PgnOut {
-    /// The file, rewritten after every game.
-    pub path: PathBuf,
-    /// Tags and moves only, without the per-move comments.
-    pub minimal: bool,
-}
-
-/// One game of the schedule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Pairing {
-    /// Engine index playing White.
-    pub white: usize,
-    /// Engine index playing Black.
-    pub black: usize,
-    /// Opening index.
-    pub opening: usize,
-    /// Round, from 1.
-    pub round: usize,
-    /// The game pair (one opening, colours swapped) the game belongs to.
-    pub pair: usize,
-}
-
-/// The games of a tournament, in the order they start.
-pub fn schedule(config: &MatchConfig) -> Vec<Pairing> {
-    let n = config.engines.len();
-    let pairs: Vec<(usize, usize)> = match config.tournament {
-        Tournament::RoundRobin => (0..n)
-            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-            .collect(),
-        Tournament::Gauntlet => (1..n).map(|j| (0, j)).collect(),
-    };
-    let openings_per_round = config.games.div_ceil(2);
-    let mut games = Vec::new();
-    for round in 0..config.rounds {
-        for &(a, b) in &pairs {
-            for g in 0..config.games {
-                let opening = (round * openings_per_round + g / 2) % config.openings.len().max(1);
-                let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
-                let pair = games.len() / 2;
-                games.push(Pairing {
-                    white,
-                    black,
-                    opening,
-                    round: round + 1,
-                    pair,
-                });
-            }
-        }
-    }
-    games
-}
+use super::{MatchConfig, Pairing};
+use crate::arena::game::PlayedGame;
+use crate::arena::stats::{Pentanomial, Sample, Score, Sprt, SprtState, joint_ratings};
 
 /// The standing of a match.
 #[derive(Clone, Debug, Default)]
@@ -183,7 +88,8 @@ impl Standings {
         state != SprtState::Running
     }
 
-    fn add(&mut self, pairing: Pairing, game: &PlayedGame) {
+    /// Counts a finished game (an unfinished one only for the time).
+    pub(super) fn add(&mut self, pairing: Pairing, game: &PlayedGame) {
         let (w, b) = (pairing.white, pairing.black);
         for (engine, colour) in [(w, 0), (b, 1)] {
             self.thinking[engine].0 += game.thinking.time[colour];
@@ -236,165 +142,10 @@ impl Standings {
     }
 }
 
-/// Writes every record to the file through a temporary file, so that an
-/// interrupted run never leaves half a file.
-///
-/// # Errors
-///
-/// The file cannot be written.
-pub fn write_records(out: &PgnOut, games: &[PlayedGame]) -> std::io::Result<()> {
-    let text: String = games
-        .iter()
-        .map(|g| {
-            if out.minimal {
-                let mut record = g.record.clone();
-                record.comments.clear();
-                record.to_string()
-            } else {
-                g.record.to_string()
-            }
-        })
-        .collect();
-    let partial = out.path.with_extension("partial");
-    fs::write(&partial, text)?;
-    fs::rename(&partial, &out.path)
-}
-
-/// An engine that cannot take part: the match does not start.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineStartError {
-    /// The engine's name.
-    pub name: String,
-    /// What went wrong.
-    pub reason: String,
-}
-
-impl fmt::Display for EngineStartError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "engine {}: {}", self.name, self.reason)
-    }
-}
-
-/// Starts every engine once and sets it up as a game would, before any
-/// game is played; returns warnings for a person (options the engine does
-/// not list, error lines it wrote while being set up).
-///
-/// # Errors
-///
-/// The first engine that cannot be started or does not answer.
-pub fn check_engines(
-    config: &MatchConfig,
-    interrupt: &AtomicBool,
-) -> Result<Vec<String>, EngineStartError> {
-    let mut warnings = Vec::new();
-    for engine in &config.engines {
-        let fail = |reason: String| EngineStartError {
-            name: engine.name.clone(),
-            reason,
-        };
-        let mut process = EngineProcess::start(engine)
-            .map_err(|e| fail(format!("cannot start '{}': {e}", engine.cmd)))?;
-        let mut options = rules_options(config.settings.rules);
-        options.extend(engine.options.iter().cloned());
-        let (listing, answer) = process
-            .handshake(&options, interrupt)
-            .map_err(|failure| fail(format!("no answer to uci or isready ({failure:?})")))?;
-        let known: Vec<String> = listing
-            .iter()
-            .filter_map(|line| {
-                let rest = line.trim().strip_prefix("option name ")?;
-                let name = rest.split(" type ").next()?;
-                Some(name.to_ascii_lowercase())
-            })
-            .collect();
-        warnings.extend(
-            options
-                .iter()
-                .filter(|(name, _)| !known.contains(&name.to_ascii_lowercase()))
-                .map(|(name, _)| format!("engine {}: no option '{name}' listed", engine.name)),
-        );
-        warnings.extend(
-            answer
-                .iter()
-                .filter(|l| l.contains("error") || l.starts_with("No such option"))
-                .map(|l| format!("engine {}: {l}", engine.name)),
-        );
-    }
-    Ok(warnings)
-}
-
 /// The game pairs (or games) an SPRT waits for before it may decide: the
 /// spread of a handful of pairs is no estimate of their variance, and a
 /// run of equal pairs would otherwise end a test at once.
 const MIN_SPRT_UNITS: f64 = 30.0;
-
-/// Plays the schedule with `concurrency` games at once, calling `progress`
-/// after each game; stops early when the SPRT decides or `interrupt` is set.
-///
-/// # Errors
-///
-/// The record file cannot be written.
-pub fn run_match(
-    config: &MatchConfig,
-    interrupt: &AtomicBool,
-    mut progress: impl FnMut(&Standings, &Pairing, &PlayedGame),
-) -> std::io::Result<Standings> {
-    let games = schedule(config);
-    let n = config.engines.len();
-    let mut standings = Standings::new(n, games.len());
-    let next = AtomicUsize::new(0);
-    let decided = AtomicBool::new(false);
-    let (results, finished) = channel();
-    std::thread::scope(|scope| -> std::io::Result<()> {
-        for _ in 0..config.concurrency.max(1) {
-            let (results, games, next, decided) = (results.clone(), &games, &next, &decided);
-            scope.spawn(move || {
-                loop {
-                    if interrupt.load(Ordering::Relaxed) || decided.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&pairing) = games.get(index) else {
-                        break;
-                    };
-                    let played = play_game(
-                        &config.engines[pairing.white],
-                        &config.engines[pairing.black],
-                        &config.openings[pairing.opening],
-                        &config.settings,
-                        pairing.round,
-                        interrupt,
-                    );
-                    if results.send((pairing, played)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(results);
-        for (pairing, played) in finished {
-            if played.result == GameResult::Unfinished && interrupt.load(Ordering::Relaxed) {
-                continue;
-            }
-            standings.add(pairing, &played);
-            standings.records.push(played);
-            if let Some(out) = &config.pgn_out {
-                write_records(out, &standings.records)?;
-            }
-            if let (Some(sprt), 2) = (config.sprt, n) {
-                if standings.weigh_sprt(sprt, config.games) {
-                    decided.store(true, Ordering::Relaxed);
-                }
-            }
-            if let Some(last) = standings.records.last() {
-                progress(&standings, &pairing, last);
-            }
-        }
-        Ok(())
-    })?;
-    Ok(standings)
-}
-
 /// The closing table: each engine's games, results, score, Elo against
 /// the field and mean time per move, best first; with more than two
 /// engines also the joint rating of all games, the first engine at 0;
@@ -474,59 +225,8 @@ pub fn pairs_text(config: &MatchConfig, standings: &Standings) -> String {
 mod tests {
     use std::time::Duration;
 
-    use morris::Rules;
-
     use super::*;
     use crate::arena::game::Thinking;
-    use crate::arena::openings::random_openings;
-
-    fn config(engines: usize, tournament: Tournament, rounds: usize, games: usize) -> MatchConfig {
-        MatchConfig {
-            engines: (0..engines)
-                .map(|i| EngineConfig {
-                    name: format!("e{i}"),
-                    cmd: "true".to_owned(),
-                    ..EngineConfig::default()
-                })
-                .collect(),
-            rounds,
-            games,
-            concurrency: 1,
-            openings: random_openings(3, 2..=2, 1, Rules::default()),
-            tournament,
-            sprt: None,
-            pgn_out: None,
-            rating_interval: None,
-            settings: GameSettings {
-                rules: Rules::default(),
-                time_margin: Duration::ZERO,
-                hang_timeout: Duration::ZERO,
-            },
-        }
-    }
-
-    #[test]
-    fn round_robin_pairs_everyone_and_swaps_colours_on_each_opening() {
-        let games = schedule(&config(3, Tournament::RoundRobin, 2, 2));
-        assert_eq!(games.len(), 3 * 2 * 2);
-        for pair in games.chunks(2) {
-            assert_eq!(
-                (pair[0].white, pair[0].black),
-                (pair[1].black, pair[1].white)
-            );
-            assert_eq!(pair[0].opening, pair[1].opening);
-        }
-        assert_eq!(games[0].opening, 0);
-        assert_eq!(games[6].opening, 1);
-        assert_eq!(games[6].round, 2);
-    }
-
-    #[test]
-    fn a_gauntlet_pairs_the_first_engine_with_each_other() {
-        let games = schedule(&config(4, Tournament::Gauntlet, 1, 2));
-        assert_eq!(games.len(), 3 * 2);
-        assert!(games.iter().all(|g| g.white == 0 || g.black == 0));
-    }
 
     fn played(result: GameResult) -> PlayedGame {
         PlayedGame {
@@ -594,13 +294,6 @@ mod tests {
         assert_eq!(standings.pairs[1][0].counts, [1, 0, 1, 1, 0]);
         assert_eq!(standings.sample(2).units, 3.0);
         assert_eq!(standings.sample(1).units, 7.0);
-    }
-
-    #[test]
-    fn schedule_numbers_pairs() {
-        let games = schedule(&config(2, Tournament::RoundRobin, 2, 2));
-        let pairs: Vec<usize> = games.iter().map(|g| g.pair).collect();
-        assert_eq!(pairs, [0, 0, 1, 1]);
     }
 
     #[test]

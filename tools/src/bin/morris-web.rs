@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::Parser;
-use morris::endgame::EndgameDb;
-use morris_tools::arena::engine::EngineConfig;
+use morris_tools::client::EngineConfig;
+use morris_tools::db;
 use morris_tools::web::{WebConfig, WebServer};
 
 /// A board in the browser against any engine that speaks the protocol.
@@ -38,8 +38,7 @@ fn main() -> Result<()> {
     let args = Args::parse();
     if args.uci {
         let stdin = std::io::BufReader::new(std::io::stdin());
-        let default_db = morris::endgame::default_dir().filter(|dir| dir.is_dir());
-        morris::uci::run_with(stdin, &mut std::io::stdout().lock(), default_db)?;
+        morris::uci::run_with(stdin, &mut std::io::stdout().lock(), db::default_dir())?;
         return Ok(());
     }
     let engine = match args.engine {
@@ -51,16 +50,10 @@ fn main() -> Result<()> {
         },
         None => default_engine()?,
     };
-    let db_dir = args
-        .db
-        .or_else(|| morris::endgame::default_dir().filter(|dir| dir.is_dir()));
-    let db = match db_dir {
+    let db = match args.db.or_else(db::default_dir) {
         Some(dir) => {
-            let (db, problems) = EndgameDb::open(&dir)
+            let db = db::open(&dir, "skipped")
                 .with_context(|| format!("opening the databases in {}", dir.display()))?;
-            for problem in problems {
-                eprintln!("skipped: {problem}");
-            }
             eprintln!(
                 "exact values from {} sectors in {}",
                 db.len(),

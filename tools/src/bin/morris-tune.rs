@@ -18,6 +18,7 @@ use morris::{
     Bitboard, Color, GameRecord, GameResult, Position, Rules, SearchLimits, SearchRequest, Square,
     TranspositionTable, Weights, parse_records,
 };
+use morris_tools::files::write_atomically;
 use morris_tools::tune::{Sample, fit, fit_wdl, quiet};
 use rand::rngs::StdRng;
 use rand::seq::{IndexedRandom, SliceRandom};
@@ -144,12 +145,13 @@ fn data_line(pos: &Position, result: f64) -> String {
     format!("{}\t{result}\n", pos.fen())
 }
 
-/// Writes `text` to `out` through a temporary file, so that an interrupted
-/// run leaves no half-written data.
-fn write_atomically(out: &Path, text: &str) -> std::io::Result<()> {
-    let partial = out.with_extension("partial");
-    fs::write(&partial, text)?;
-    fs::rename(&partial, out)
+/// The side to move's result of a database outcome.
+fn result(outcome: DbOutcome) -> f64 {
+    match outcome {
+        DbOutcome::Win => 1.0,
+        DbOutcome::Draw => 0.5,
+        DbOutcome::Loss => 0.0,
+    }
 }
 
 /// A move of a finished game, as the walk through records sees it.
@@ -219,10 +221,7 @@ fn games(records: &[PathBuf], out: &Path) -> anyhow::Result<()> {
 }
 
 fn db(dir: &Path, samples: usize, max_stones: u32, seed: u64, out: &Path) -> anyhow::Result<()> {
-    let (db, problems) = EndgameDb::open(dir)?;
-    for problem in problems {
-        eprintln!("warning: {problem}");
-    }
+    let db = morris_tools::db::open(dir, "warning")?;
     let mut rng = StdRng::seed_from_u64(seed);
     let squares: Vec<Square> = Bitboard::FULL.iter().collect();
     let mut text = String::new();
@@ -247,12 +246,7 @@ fn db(dir: &Path, samples: usize, max_stones: u32, seed: u64, out: &Path) -> any
         let Some(value) = db.probe(&pos) else {
             continue;
         };
-        let score = match value.outcome {
-            DbOutcome::Win => 1.0,
-            DbOutcome::Draw => 0.5,
-            DbOutcome::Loss => 0.0,
-        };
-        text.push_str(&data_line(&pos, score));
+        text.push_str(&data_line(&pos, result(value.outcome)));
         written += 1;
         if written % 10_000 == 0 {
             eprint!("\r{written}/{samples}");
@@ -316,12 +310,7 @@ impl PlacingDraw {
                 .map_err(|_| {
                     anyhow::anyhow!("{}: its leaves are not all in the databases", pos.fen())
                 })?;
-            let score = match outcome {
-                DbOutcome::Win => 1.0,
-                DbOutcome::Draw => 0.5,
-                DbOutcome::Loss => 0.0,
-            };
-            return Ok(data_line(&pos, score));
+            return Ok(data_line(&pos, result(outcome)));
         }
         anyhow::bail!("no quiet position in 1000 games: too few stones to place?")
     }
@@ -334,10 +323,7 @@ fn placing(
     seed: u64,
     out: &Path,
 ) -> anyhow::Result<()> {
-    let (db, problems) = EndgameDb::open(dir)?;
-    for problem in problems {
-        eprintln!("warning: {problem}");
-    }
+    let db = morris_tools::db::open(dir, "warning")?;
     if draw.start.stones_to_place() <= draw.to_place {
         anyhow::bail!(
             "the start has {} stones to place, not more than --to-place {}",

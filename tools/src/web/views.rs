@@ -1,0 +1,280 @@
+//! What the page is sent: the whole state of a game as one JSON object,
+//! and a refusal as another. The structs below are the shape of that
+//! JSON, field for field.
+
+use std::collections::BTreeMap;
+
+use morris::endgame::{DbOutcome, DbValue, EndgameDb};
+use morris::{Color, Move, Position, Square};
+use serde::Serialize;
+
+use super::session::{State, Task};
+
+/// A refusal: why the request changed nothing.
+#[derive(Serialize)]
+pub(super) struct ErrorView<'a> {
+    /// The reason, as the page shows it.
+    pub(super) error: &'a str,
+}
+
+/// Everything the page shows, in one object.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct StateView {
+    id: String,
+    version: u64,
+    variant: String,
+    /// Every point's name.
+    points: Vec<String>,
+    /// The board's lines, each joining two points.
+    lines: Vec<[String; 2]>,
+    start: StartView,
+    board: Board,
+    fen: String,
+    turn: Side,
+    in_hand: BySide<u8>,
+    on_board: BySide<u32>,
+    /// The moves a person may make (none once the game is over).
+    legal: Vec<MoveView>,
+    /// Each move played, with the board after it.
+    history: Vec<Step>,
+    outcome: Option<String>,
+    settings: SettingsView,
+    engine: EngineReport,
+    hint: Option<MoveView>,
+    /// The databases' values of the position and of each move, when they
+    /// hold it.
+    exact: Option<ExactView>,
+    message: Option<String>,
+}
+
+/// The stones on a board: point name to colour.
+type Board = BTreeMap<String, Side>;
+
+/// A colour, as the page names it: `white` or `black`.
+#[derive(Clone, Copy, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Side {
+    White,
+    Black,
+}
+
+impl From<Color> for Side {
+    fn from(color: Color) -> Side {
+        match color {
+            Color::White => Side::White,
+            Color::Black => Side::Black,
+        }
+    }
+}
+
+/// A count for each colour.
+#[derive(Serialize)]
+struct BySide<T> {
+    white: T,
+    black: T,
+}
+
+impl<T> BySide<T> {
+    fn of(count: impl Fn(Color) -> T) -> BySide<T> {
+        BySide {
+            white: count(Color::White),
+            black: count(Color::Black),
+        }
+    }
+}
+
+/// The position the game started from.
+#[derive(Serialize)]
+struct StartView {
+    board: Board,
+}
+
+/// A move: its text and the points it uses.
+#[derive(Serialize)]
+struct MoveView {
+    text: String,
+    from: Option<String>,
+    to: String,
+    remove: Option<String>,
+}
+
+impl From<Move> for MoveView {
+    fn from(mv: Move) -> MoveView {
+        MoveView {
+            text: mv.to_string(),
+            from: mv.from.map(|s| s.to_string()),
+            to: mv.to.to_string(),
+            remove: mv.removal.map(|s| s.to_string()),
+        }
+    }
+}
+
+/// A move played and the board after it.
+#[derive(Serialize)]
+struct Step {
+    #[serde(rename = "move")]
+    mv: MoveView,
+    board: Board,
+}
+
+/// How the game is played.
+#[derive(Serialize)]
+struct SettingsView {
+    engine: &'static str,
+    skill: u8,
+    /// Milliseconds.
+    movetime: u64,
+    variant: String,
+}
+
+/// The engine: who it is, what it is doing and what it last said.
+#[derive(Serialize)]
+struct EngineReport {
+    name: Option<String>,
+    /// `move` or `hint` while it thinks.
+    thinking: Option<&'static str>,
+    depth: Option<u32>,
+    score: Option<String>,
+    /// Its principal variation, the moves separated by spaces.
+    pv: String,
+    failure: Option<String>,
+}
+
+/// The databases' value of the position, and of each legal move (the
+/// position after it, for the side that made it).
+#[derive(Serialize)]
+struct ExactView {
+    value: DbView,
+    moves: BTreeMap<String, Option<DbView>>,
+}
+
+/// A database value for the side to move: the outcome with best play
+/// and, unless it is a draw, the plies to the next removal.
+#[derive(Serialize)]
+struct DbView {
+    outcome: Outcome,
+    distance: Option<u16>,
+}
+
+/// Win, draw or loss, as the page names them.
+#[derive(Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Outcome {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl From<DbValue> for DbView {
+    fn from(value: DbValue) -> DbView {
+        let (outcome, distance) = match value.outcome {
+            DbOutcome::Win => (Outcome::Win, Some(value.distance)),
+            DbOutcome::Draw => (Outcome::Draw, None),
+            DbOutcome::Loss => (Outcome::Loss, Some(value.distance)),
+        };
+        DbView { outcome, distance }
+    }
+}
+
+fn board(position: &Position) -> Board {
+    Color::ALL
+        .into_iter()
+        .flat_map(|color| {
+            position
+                .stones(color)
+                .into_iter()
+                .map(move |sq| (sq.to_string(), Side::from(color)))
+        })
+        .collect()
+}
+
+impl StateView {
+    /// The view of game `id` in `state`, with the databases' values from
+    /// `db` while the game goes on.
+    pub(super) fn new(id: u64, state: &State, db: Option<&EndgameDb>) -> StateView {
+        let game = &state.game;
+        let position = game.position();
+        let rules = position.rules();
+        let tables = rules.variant.tables();
+        let lines = Square::ALL
+            .iter()
+            .flat_map(|&a| {
+                tables
+                    .neighbors(a)
+                    .into_iter()
+                    .filter(move |b| a.index() < b.index())
+                    .map(move |b| [a.to_string(), b.to_string()])
+            })
+            .collect();
+        let mut replay = *game.start();
+        let history = game
+            .moves()
+            .iter()
+            .map(|&mv| {
+                replay.play(mv);
+                Step {
+                    mv: mv.into(),
+                    board: board(&replay),
+                }
+            })
+            .collect();
+        let outcome = game.outcome();
+        let legal = if outcome.is_some() {
+            Vec::new()
+        } else {
+            position.legal_moves().into_iter().map(Into::into).collect()
+        };
+        let exact = db.filter(|_| outcome.is_none()).and_then(|db| {
+            let value = db.probe(position)?;
+            let moves = db
+                .rank_moves(position)
+                .into_iter()
+                .map(|(mv, v)| (mv.to_string(), v.map(Into::into)))
+                .collect();
+            Some(ExactView {
+                value: value.into(),
+                moves,
+            })
+        });
+        let engine = &state.engine;
+        StateView {
+            id: id.to_string(),
+            version: state.version,
+            variant: rules.variant.to_string(),
+            points: Square::ALL.iter().map(ToString::to_string).collect(),
+            lines,
+            start: StartView {
+                board: board(game.start()),
+            },
+            board: board(position),
+            fen: position.fen(),
+            turn: position.side_to_move().into(),
+            in_hand: BySide::of(|color| position.in_hand(color)),
+            on_board: BySide::of(|color| position.stones(color).len()),
+            legal,
+            history,
+            outcome: outcome.map(|o| o.to_string()),
+            settings: SettingsView {
+                engine: state.settings.engine_side.name(),
+                skill: state.settings.skill,
+                movetime: state.settings.movetime.as_millis() as u64,
+                variant: state.settings.variant.to_string(),
+            },
+            engine: EngineReport {
+                name: engine.name.clone(),
+                thinking: engine.task.map(|task| match task {
+                    Task::Move => "move",
+                    Task::Hint => "hint",
+                }),
+                depth: engine.thinking.depth,
+                score: engine.thinking.score.clone(),
+                pv: engine.thinking.pv.join(" "),
+                failure: engine.failure.clone(),
+            },
+            hint: state.hint.map(Into::into),
+            exact,
+            message: state.message.clone(),
+        }
+    }
+}
