@@ -1,14 +1,9 @@
 //! The endgame databases as the programs find and open them.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use morris::DbError;
 use morris::endgame::EndgameDb;
-
-/// The databases' default folder (where `morris gen-db` builds), if it exists.
-pub fn default_dir() -> Option<PathBuf> {
-    morris::endgame::default_dir().filter(|dir| dir.is_dir())
-}
 
 /// Opens the databases in `dir`, telling standard error what it refused.
 ///

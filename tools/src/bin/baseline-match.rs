@@ -72,7 +72,7 @@ fn main() -> Result<()> {
                 eprintln!(
                     "game {:>3}: morris {:<5} {}",
                     i + 1,
-                    morris_color.to_string().to_lowercase(),
+                    morris_color.name(),
                     result.outcome
                 );
                 if args.verbose {

@@ -38,7 +38,11 @@ fn main() -> Result<()> {
     let args = Args::parse();
     if args.uci {
         let stdin = std::io::BufReader::new(std::io::stdin());
-        morris::uci::run_with(stdin, &mut std::io::stdout().lock(), db::default_dir())?;
+        morris::uci::run_with(
+            stdin,
+            &mut std::io::stdout().lock(),
+            morris::endgame::existing_default_dir(),
+        )?;
         return Ok(());
     }
     let engine = match args.engine {
@@ -50,7 +54,7 @@ fn main() -> Result<()> {
         },
         None => default_engine()?,
     };
-    let db = match args.db.or_else(db::default_dir) {
+    let db = match args.db.or_else(morris::endgame::existing_default_dir) {
         Some(dir) => {
             let db = db::open(&dir, "skipped")
                 .with_context(|| format!("opening the databases in {}", dir.display()))?;

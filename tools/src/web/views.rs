@@ -153,27 +153,17 @@ struct ExactView {
 /// and, unless it is a draw, the plies to the next removal.
 #[derive(Serialize)]
 struct DbView {
-    outcome: Outcome,
+    /// `win`, `draw` or `loss`.
+    outcome: String,
     distance: Option<u16>,
-}
-
-/// Win, draw or loss, as the page names them.
-#[derive(Serialize)]
-#[serde(rename_all = "lowercase")]
-enum Outcome {
-    Win,
-    Draw,
-    Loss,
 }
 
 impl From<DbValue> for DbView {
     fn from(value: DbValue) -> DbView {
-        let (outcome, distance) = match value.outcome {
-            DbOutcome::Win => (Outcome::Win, Some(value.distance)),
-            DbOutcome::Draw => (Outcome::Draw, None),
-            DbOutcome::Loss => (Outcome::Loss, Some(value.distance)),
-        };
-        DbView { outcome, distance }
+        DbView {
+            outcome: value.outcome.to_string(),
+            distance: (value.outcome != DbOutcome::Draw).then_some(value.distance),
+        }
     }
 }
 
