@@ -7,9 +7,9 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use morris::{
-    BENCH_POSITIONS, Position, Rules, SearchLimits, SearchRequest, TranspositionTable, evaluate,
-};
+use morris::eval::evaluate;
+use morris::search::{BENCH_POSITIONS, SearchLimits, SearchRequest, TranspositionTable};
+use morris::{Position, Rules};
 
 const DEPTH: u32 = 8;
 

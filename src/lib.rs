@@ -1,10 +1,25 @@
 //! morris: a Nine Men's Morris (Mill) engine.
 //!
-//! The library knows the rules of docs/RULES.md for the `nine`, `twelve` and
-//! `lasker` variants: [`Position`] holds a game state as two 24-bit
-//! [`Bitboard`]s, generates its legal [`Move`]s (whole turns, removal
-//! included), reads and writes position strings through [`Setup`], and a
-//! [`Game`] referees a whole game, repetitions included.
+//! The crate is built in layers, each using only the ones above it:
+//!
+//! - [`board`], the rules core of docs/RULES.md for the `nine`, `twelve`
+//!   and `lasker` variants: a [`Position`] holds a game state as two 24-bit
+//!   [`Bitboard`]s and generates its legal [`Move`]s (whole turns, removal
+//!   included); [`Setup`] reads and writes position strings; a [`Game`]
+//!   referees a whole game, repetitions included; perft counts move paths.
+//! - [`endgame`], the databases: the exact value of every position with
+//!   nothing in hand, built by retrograde analysis ([`endgame::generate`]),
+//!   stored in checked files and probed through an [`EndgameDb`]; and the
+//!   exact end of placing solved to them.
+//! - [`search`], the alpha-beta search over a shared transposition table,
+//!   with its [`eval`]uation, time limits, skill levels and the root moves
+//!   the databases keep.
+//! - [`engine`], the front end a protocol drives: an [`Engine`] holds the
+//!   game, the [`EngineOptions`] and the running search.
+//! - [`uci`], the text protocol of docs/PROTOCOL.md: lines parsed into
+//!   commands, the engine's answers written as lines.
+//!
+//! The rules, the engine front end and the databases are re-exported here.
 //!
 //! ```
 //! use morris::{perft, Game, Position};
@@ -35,18 +50,10 @@ pub use board::{
     Phase, Position, RecordError, Rules, Setup, SetupError, Square, Squares, Symmetry, Tables,
     Variant, WinReason, divide, divide_total, parse_records, perft,
 };
-pub use endgame::{DbError, DbProblem};
+pub use endgame::{DbError, DbOutcome, DbProblem, DbValue, EndgameDb};
 pub use engine::{
     BestMove, ELO_OF_SKILL, Engine, EngineOption, EngineOptions, GoError, GoStart, MoveNotation,
-    OptionError, OptionKind, OptionNote, PositionError,
+    OptionError, OptionKind, OptionNote, ParseNotationError, PositionError,
 };
-pub use search::eval::{
-    Breakdown, FEATURES, Feature, PHASE_SCALE, STONE, Term, Weights, breakdown, draw_rule_share,
-    evaluate, evaluate_with, features,
-};
-pub use search::{
-    BENCH_DEPTH, BENCH_POSITIONS, BenchReport, Bound, Clock, DB_WIN, HashAllocError, Limit, MATE,
-    MAX_SKILL, Score, SearchEvent, SearchInfo, SearchLimits, SearchRequest, SearchResult,
-    TranspositionTable, WdlModel, run_bench,
-};
+pub use search::eval;
 pub use uci::ProtocolError;

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
-use morris::BENCH_DEPTH;
+use morris::search::BENCH_DEPTH;
 
 /// Writes a line to standard output, returning the error (a closed pipe,
 /// say) instead of panicking as `println!` does.

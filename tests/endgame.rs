@@ -194,15 +194,15 @@ fn short_wins_and_losses_are_confirmed_by_a_plain_search() {
 
 /// The engine's move with the databases, at a small depth.
 fn engine_move(game: &morris::Game, db: &std::sync::Arc<EndgameDb>) -> morris::Move {
-    let request = morris::SearchRequest {
+    let request = morris::search::SearchRequest {
         endgame: Some(std::sync::Arc::clone(db)),
-        ..morris::SearchRequest::new(
+        ..morris::search::SearchRequest::new(
             *game.position(),
             game.keys(),
-            morris::SearchLimits::depth(2),
+            morris::search::SearchLimits::depth(2),
         )
     };
-    let tt = std::sync::Arc::new(morris::TranspositionTable::new(1).unwrap());
+    let tt = std::sync::Arc::new(morris::search::TranspositionTable::new(1).unwrap());
     request.run(tt).best.expect("a move in a live position")
 }
 
@@ -767,13 +767,13 @@ fn the_engine_keeps_the_best_outcome_of_the_end_of_placing() {
 fn placing_solver_nodes(engine: &mut morris::Engine) -> Option<u64> {
     let (events, received) = crossbeam_channel::unbounded();
     engine
-        .go(morris::SearchLimits::depth(1), events)
+        .go(morris::search::SearchLimits::depth(1), events)
         .expect("a search");
     let mut nodes = None;
     for event in received {
         match event {
-            morris::SearchEvent::PlacingSolved { nodes: n, .. } => nodes = Some(n),
-            morris::SearchEvent::BestMove { best, ponder } => {
+            morris::search::SearchEvent::PlacingSolved { nodes: n, .. } => nodes = Some(n),
+            morris::search::SearchEvent::BestMove { best, ponder } => {
                 engine.finish_search(best, ponder);
                 break;
             }
@@ -881,15 +881,15 @@ fn search_result(
     depth: u32,
     db: Option<&std::sync::Arc<EndgameDb>>,
     moves: &[morris::Move],
-) -> morris::SearchResult {
-    let mut limits = morris::SearchLimits::depth(depth);
+) -> morris::search::SearchResult {
+    let mut limits = morris::search::SearchLimits::depth(depth);
     limits.search_moves = moves.to_vec();
-    let request = morris::SearchRequest {
+    let request = morris::search::SearchRequest {
         endgame: db.cloned(),
-        ..morris::SearchRequest::new(*pos, &[pos.key()], limits)
+        ..morris::search::SearchRequest::new(*pos, &[pos.key()], limits)
     };
     request.run(std::sync::Arc::new(
-        morris::TranspositionTable::new(1).unwrap(),
+        morris::search::TranspositionTable::new(1).unwrap(),
     ))
 }
 

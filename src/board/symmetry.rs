@@ -1,7 +1,7 @@
 //! The 16 symmetries of the board: the 8 of the square (turns and
 //! reflections) times swapping the inner and outer rings.
 
-use crate::board::{Bitboard, Color, Move, Position, Square};
+use crate::board::{Bitboard, Color, Position, Square};
 
 /// A symmetry of the board, which maps lines to lines and neighbours to
 /// neighbours in every variant.
@@ -81,15 +81,6 @@ impl Symmetry {
             bits = u32::from_le_bytes([inner, middle, outer, 0]);
         }
         Bitboard(bits)
-    }
-
-    /// The image of a move.
-    pub fn apply_move(self, mv: Move) -> Move {
-        Move {
-            from: mv.from.map(|sq| self.apply(sq)),
-            to: self.apply(mv.to),
-            removal: mv.removal.map(|sq| self.apply(sq)),
-        }
     }
 
     /// The image of a position: every stone moved, all else kept.

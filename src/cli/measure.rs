@@ -5,7 +5,9 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use morris::{BENCH_POSITIONS, Position, Rules, Variant};
+use morris::{Position, Rules, Variant};
+
+use morris::search::BENCH_POSITIONS;
 
 use crate::cli::thread_pool;
 
@@ -62,7 +64,7 @@ pub fn perft(args: &PerftArgs) -> Result<()> {
 /// Searches the bench positions to `depth`, each position's nodes on
 /// standard error and the report on standard output.
 pub fn bench(depth: u32) -> Result<()> {
-    let report = morris::run_bench(depth, |index, nodes| {
+    let report = morris::search::run_bench(depth, |index, nodes| {
         eprintln!(
             "position {}/{}: {nodes} nodes",
             index + 1,

@@ -7,10 +7,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use morris::endgame::EndgameDb;
-use morris::{
-    Color, Game, IllegalReason, Limit, MAX_SKILL, Move, Position, Rules, SearchLimits,
-    SearchRequest, Square, TranspositionTable, Variant,
-};
+use morris::search::{Limit, MAX_SKILL, SearchLimits, SearchRequest, TranspositionTable};
+use morris::{Color, Game, IllegalReason, Move, Position, Rules, Square, Variant};
 
 use crate::cli::open_databases;
 

@@ -18,14 +18,15 @@ mod probe;
 mod verify;
 
 pub use build::{BuildStep, BuiltSector, SmallerSectors, build_pair, sector_position};
-pub use file::{DbError, DbProblem, Header, SectorFile, sector_file_name, write_sector};
-pub use index::{Canonical, SectorIndex, binomial};
-pub use placing::{PlacingChoice, PlacingSolver, PlacingTable, Unsolved, outcome_under_draw_rule};
+pub use file::{DbError, DbProblem, Header, SectorFile, write_sector};
+pub use index::{Canonical, SectorIndex};
+pub(crate) use placing::outcome_under_draw_rule;
+pub use placing::{PlacingChoice, PlacingSolver, PlacingTable, SharedPlacingTable, Unsolved};
 pub use probe::{
     EndgameDb, GenerationReport, SectorRange, generate, generate_pair, pair_dependencies,
     pair_sectors,
 };
-pub use verify::{SectorCheck, check_sector, value_from_children};
+pub use verify::{SectorCheck, check_sector};
 
 /// The folder where the databases are looked for and built when none is
 /// named: `morris/db` in the user's data folder (`$XDG_DATA_HOME`, or
@@ -85,7 +86,7 @@ pub struct DbValue {
 }
 
 /// The largest distance the encoding holds.
-pub const MAX_DISTANCE: u16 = (1 << 14) - 1;
+pub(crate) const MAX_DISTANCE: u16 = (1 << 14) - 1;
 
 impl DbValue {
     /// A win at `distance`.

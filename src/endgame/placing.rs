@@ -5,6 +5,7 @@
 use std::cmp::Reverse;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
 use arrayvec::ArrayVec;
@@ -119,6 +120,24 @@ impl PlacingTable {
     /// Forgets everything, as when the databases or the rules change.
     pub fn clear(&mut self) {
         self.entries.clear();
+    }
+}
+
+/// A [`PlacingTable`] shared by the searches of one engine: a clone is
+/// the same table, and each search takes it for its solve.
+#[derive(Clone, Debug, Default)]
+pub struct SharedPlacingTable(Arc<Mutex<PlacingTable>>);
+
+impl SharedPlacingTable {
+    /// Forgets everything, as when the databases or the rules change.
+    pub fn clear(&self) {
+        self.lock().clear();
+    }
+
+    /// The table, for one solve at a time (a solve that panicked left
+    /// only proven values behind, so its table is still good).
+    pub(crate) fn lock(&self) -> MutexGuard<'_, PlacingTable> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 

@@ -4,8 +4,8 @@
 pub(crate) mod options;
 
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -16,7 +16,7 @@ use thiserror::Error;
 use crate::board::{
     FenError, Game, IllegalMoveError, IllegalReason, Move, MoveToken, Outcome, Position,
 };
-use crate::endgame::{EndgameDb, PlacingTable};
+use crate::endgame::{EndgameDb, SharedPlacingTable};
 use crate::search::root::{SearchControl, run_search};
 use crate::search::{
     Bound, HashAllocError, SearchEvent, SearchLimits, SearchRequest, TranspositionTable,
@@ -39,7 +39,6 @@ pub enum GoStart {
 struct RunningSearch {
     control: SearchControl,
     thread: JoinHandle<()>,
-    infinite: bool,
     /// The action of a split turn whose removal is being searched.
     pending: Option<Move>,
 }
@@ -69,7 +68,7 @@ pub struct Engine {
     endgame: Option<Arc<EndgameDb>>,
     /// What solving the end of placing proved over these databases and
     /// rules, kept from move to move.
-    placing_table: Arc<Mutex<PlacingTable>>,
+    placing_table: SharedPlacingTable,
 }
 
 impl Engine {
@@ -86,7 +85,7 @@ impl Engine {
             pending: None,
             search: None,
             endgame: None,
-            placing_table: Arc::default(),
+            placing_table: SharedPlacingTable::default(),
             options,
         })
     }
@@ -110,13 +109,6 @@ impl Engine {
     /// Whether a search is running.
     pub fn is_searching(&self) -> bool {
         self.search.is_some()
-    }
-
-    /// Whether the running search waits for `stop` (infinite or ponder).
-    pub fn search_waits_for_stop(&self) -> bool {
-        self.search
-            .as_ref()
-            .is_some_and(|s| s.infinite || s.control.pondering.load(Ordering::Relaxed))
     }
 
     /// Sets an option. Changing the rules (`Variant`, `Flying`,
@@ -199,10 +191,7 @@ impl Engine {
 
     /// Forgets what the end-of-placing solver proved.
     fn clear_placing_table(&mut self) {
-        self.placing_table
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clear();
+        self.placing_table.clear();
     }
 
     /// Sets the game: from `fen` (the start position if `None`) through
@@ -297,7 +286,7 @@ impl Engine {
             skill: self.options.effective_skill(),
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),
             endgame: self.endgame.clone(),
-            placing_table: Arc::clone(&self.placing_table),
+            placing_table: self.placing_table.clone(),
         };
         self.launch(
             request,
@@ -321,7 +310,6 @@ impl Engine {
         control
             .pondering
             .store(request.limits.ponder, Ordering::Relaxed);
-        let infinite = request.limits.infinite;
         let tt = Arc::clone(&self.tt);
         let thread_control = control.clone();
         let thread = spawn_guarded(events, fallback_move(&request), move |send| {
@@ -330,7 +318,6 @@ impl Engine {
         self.search = Some(RunningSearch {
             control,
             thread,
-            infinite,
             pending: self.pending,
         });
     }

@@ -127,7 +127,7 @@ impl fmt::Display for Breakdown {
 /// The side to move's evaluation, in centi-stones.
 ///
 /// ```
-/// # use morris::{evaluate, Position};
+/// # use morris::{eval::evaluate, Position};
 /// assert!(evaluate(&Position::startpos()).abs() < 100);
 /// ```
 pub fn evaluate(pos: &Position) -> i32 {

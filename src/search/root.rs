@@ -1,12 +1,14 @@
 //! Running a whole search: the threads (lazy SMP over a shared table),
 //! waiting out `infinite` and `ponder`, and choosing the move to play.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::board::{Move, Position};
-use crate::endgame::{DbOutcome, EndgameDb, PlacingSolver, PlacingTable, outcome_under_draw_rule};
+use crate::endgame::{
+    DbOutcome, EndgameDb, PlacingSolver, SharedPlacingTable, outcome_under_draw_rule,
+};
 use crate::search::limits::TimeManager;
 use crate::search::skill::{self, MAX_SKILL};
 use crate::search::worker::{RootMove, SearchContext, Worker};
@@ -33,7 +35,7 @@ pub struct SearchRequest {
     pub endgame: Option<Arc<EndgameDb>>,
     /// What solving the end of placing proved in earlier searches over
     /// these databases and rules.
-    pub placing_table: Arc<Mutex<PlacingTable>>,
+    pub placing_table: SharedPlacingTable,
 }
 
 /// What a search run to its end found.
@@ -60,7 +62,7 @@ impl SearchRequest {
             skill: MAX_SKILL,
             move_overhead: Duration::ZERO,
             endgame: None,
-            placing_table: Arc::default(),
+            placing_table: SharedPlacingTable::default(),
         }
     }
 
@@ -123,7 +125,7 @@ fn keep_best_placing_moves(
     root: &Position,
     moves: Vec<Move>,
     db: &EndgameDb,
-    table: &Mutex<PlacingTable>,
+    table: &SharedPlacingTable,
     time: &TimeManager,
     start: Instant,
     send: &mut impl FnMut(SearchEvent),
@@ -133,7 +135,7 @@ fn keep_best_placing_moves(
     if to_place == 0 || to_place > placing_solve_limit(solver_time) {
         return (moves, None);
     }
-    let mut table = table.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut table = table.lock();
     let mut solver = PlacingSolver::with_table(
         db,
         std::mem::take(&mut *table),

@@ -4,9 +4,11 @@
 
 use std::fmt;
 
-use morris::{
-    FEATURES, Feature, PHASE_SCALE, Position, STONE, WdlModel, Weights, draw_rule_share, features,
-};
+use morris::Position;
+
+use morris::eval::{FEATURES, Feature, PHASE_SCALE, STONE, Weights, draw_rule_share, features};
+
+use morris::search::WdlModel;
 use rayon::prelude::*;
 
 /// A position reduced to what the fit needs, from the side to move's view.
@@ -252,7 +254,8 @@ pub fn fit_wdl(scored: &[(f64, f64)]) -> WdlModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use morris::{Game, evaluate_with};
+    use morris::Game;
+    use morris::eval::evaluate_with;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 

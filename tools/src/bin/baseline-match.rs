@@ -17,9 +17,9 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
-use morris::{
-    Color, Game, Limit, MATE, Move, Position, SearchLimits, SearchRequest, TranspositionTable,
-};
+use morris::{Color, Game, Move, Position};
+
+use morris::search::{Limit, MATE, SearchLimits, SearchRequest, TranspositionTable};
 
 #[derive(Parser)]
 #[command(about = "Play morris against a plain fixed-depth alpha-beta player")]

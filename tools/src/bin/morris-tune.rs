@@ -14,10 +14,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::{Parser, Subcommand};
 use morris::endgame::{DbOutcome, EndgameDb, PlacingSolver, sector_position};
-use morris::{
-    Bitboard, Color, GameRecord, GameResult, Position, Rules, SearchLimits, SearchRequest, Square,
-    TranspositionTable, Weights, parse_records,
-};
+use morris::eval::Weights;
+use morris::search::{SearchLimits, SearchRequest, TranspositionTable};
+use morris::{Bitboard, Color, GameRecord, GameResult, Position, Rules, Square, parse_records};
 use morris_tools::files::write_atomically;
 use morris_tools::tune::{Sample, fit, fit_wdl, quiet};
 use rand::rngs::StdRng;
@@ -127,14 +126,14 @@ fn parse_weights(text: &str) -> Result<Weights, String> {
         })
         .collect::<Result<Vec<i32>, String>>()?;
     match numbers.split_last() {
-        Some((&tempo, features)) if features.len() == morris::FEATURES => Ok(Weights {
+        Some((&tempo, features)) if features.len() == morris::eval::FEATURES => Ok(Weights {
             features: features.try_into().map_err(|_| "wrong count".to_string())?,
             tempo,
         }),
         _ => Err(format!(
             "{} numbers given, {} wanted (the features, then the tempo)",
             numbers.len(),
-            morris::FEATURES + 1
+            morris::eval::FEATURES + 1
         )),
     }
 }
