@@ -11,6 +11,7 @@
 
 mod build;
 pub(crate) mod file;
+mod generate;
 mod index;
 mod memory;
 mod placing;
@@ -19,13 +20,13 @@ mod verify;
 
 pub use build::{BuildStep, BuiltSector, SmallerSectors, build_pair, sector_position};
 pub use file::{DbError, DbProblem, Header, SectorFile, write_sector};
+pub use generate::{
+    GenerationReport, SectorRange, generate, generate_pair, pair_dependencies, pair_sectors,
+};
 pub use index::{Canonical, SectorIndex};
 pub(crate) use placing::outcome_under_draw_rule;
 pub use placing::{PlacingChoice, PlacingSolver, PlacingTable, SharedPlacingTable, Unsolved};
-pub use probe::{
-    EndgameDb, GenerationReport, SectorRange, generate, generate_pair, pair_dependencies,
-    pair_sectors,
-};
+pub use probe::EndgameDb;
 pub use verify::{SectorCheck, check_sector};
 
 /// The folder where the databases are looked for and built when none is

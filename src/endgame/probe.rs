@@ -1,11 +1,10 @@
-//! The loaded databases, probed by the search; and the generation of a
-//! whole set of sectors.
+//! The loaded databases: every valid sector file of a folder, probed by
+//! the search.
 
 use std::path::Path;
 
-use super::build::{BuildStep, SmallerSectors, build_pair};
-use super::file::{Header, SectorFile, sector_file_name, write_sector};
-use super::index::SectorIndex;
+use super::build::SmallerSectors;
+use super::file::{Header, SectorFile};
 use super::{DbOutcome, DbValue};
 use crate::board::{Bitboard, Color, Move, Position, Rules, Variant};
 use crate::endgame::{DbError, DbProblem};
@@ -56,7 +55,7 @@ impl EndgameDb {
         Ok((db, rejected))
     }
 
-    fn insert(&mut self, file: SectorFile) {
+    pub(super) fn insert(&mut self, file: SectorFile) {
         let slot = file.sector.mover * (MAX_STONES + 1) + file.sector.other;
         self.sectors[slot] = Some(file);
     }
@@ -220,170 +219,4 @@ impl SmallerSectors for EndgameDb {
                 .map(|at| at.and_then(|(file, index)| file.value(index))),
         );
     }
-}
-
-/// What the generation of one sector reports.
-#[derive(Clone, Debug)]
-pub struct GenerationReport {
-    /// The sector's header.
-    pub header: Header,
-    /// Whether it was already there and valid (not rebuilt).
-    pub reused: bool,
-}
-
-/// Which sectors to build: each side 3 to `per_side` stones, and at most
-/// `total` stones in all.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SectorRange {
-    /// The most stones of one side.
-    pub per_side: usize,
-    /// The most stones of both sides together.
-    pub total: usize,
-}
-
-impl SectorRange {
-    /// Every sector with at most `per_side` stones a side.
-    pub fn per_side(per_side: usize) -> SectorRange {
-        SectorRange {
-            per_side,
-            total: 2 * per_side,
-        }
-    }
-
-    /// The sector pairs (a <= b) in the range, in the order they are built.
-    pub fn pairs(self) -> Vec<(usize, usize)> {
-        let max = self.per_side.clamp(3, 12);
-        let mut pairs: Vec<(usize, usize)> = (3..=max)
-            .flat_map(|a| (a..=max).map(move |b| (a, b)))
-            .filter(|&(a, b)| a + b <= self.total)
-            .collect();
-        pairs.sort_by_key(|&(a, b)| (a + b, a));
-        pairs
-    }
-}
-
-impl SectorRange {
-    /// The pairs of `pairs` grouped in waves by their stones in all: a
-    /// pair's removals lead only to pairs of earlier waves, so the pairs of
-    /// one wave can be built at once, on as many machines.
-    pub fn waves(self) -> Vec<Vec<(usize, usize)>> {
-        let mut waves: Vec<Vec<(usize, usize)>> = Vec::new();
-        for (a, b) in self.pairs() {
-            match waves.last_mut() {
-                Some(wave) if wave[0].0 + wave[0].1 == a + b => wave.push((a, b)),
-                _ => waves.push(vec![(a, b)]),
-            }
-        }
-        waves
-    }
-}
-
-/// The sectors of the pair (a, b): (a, b) and (b, a), one when a = b.
-pub fn pair_sectors(a: usize, b: usize) -> Vec<SectorIndex> {
-    if a == b {
-        vec![SectorIndex::new(a, b)]
-    } else {
-        vec![SectorIndex::new(a, b), SectorIndex::new(b, a)]
-    }
-}
-
-/// The pairs the removals of pair (a, b) lead to: one stone fewer on
-/// either side, while both keep three.
-pub fn pair_dependencies(a: usize, b: usize) -> Vec<(usize, usize)> {
-    let mut pairs: Vec<(usize, usize)> = [(a - 1, b), (a, b - 1)]
-        .into_iter()
-        .filter(|&(x, y)| x >= 3 && y >= 3)
-        .map(|(x, y)| (x.min(y), x.max(y)))
-        .collect();
-    pairs.dedup();
-    pairs
-}
-
-/// Opens and checks in full the files of `sectors` in `dir`: the files,
-/// or the names of those missing or not valid.
-fn open_verified(dir: &Path, sectors: &[SectorIndex]) -> Result<Vec<SectorFile>, Vec<String>> {
-    let mut files = Vec::new();
-    let mut missing = Vec::new();
-    for &sector in sectors {
-        let path = dir.join(sector_file_name(sector));
-        match SectorFile::open_in_memory(&path).and_then(|file| file.verify().map(|()| file)) {
-            Ok(file) => files.push(file),
-            Err(_) => missing.push(format!("{}-{}", sector.mover, sector.other)),
-        }
-    }
-    if missing.is_empty() {
-        Ok(files)
-    } else {
-        Err(missing)
-    }
-}
-
-/// Builds the pair (a, b) in `dir` from the smaller sectors there, unless
-/// both its files are present and valid (then they are kept).
-/// `progress` hears of each step of the build; `done` of each
-/// sector finished.
-///
-/// # Errors
-///
-/// [`DbProblem::Missing`] naming the smaller sectors not there or not
-/// valid; a file that cannot be written.
-pub fn generate_pair(
-    dir: &Path,
-    (a, b): (usize, usize),
-    progress: &(dyn Fn(BuildStep) + Sync),
-    mut done: impl FnMut(&GenerationReport),
-) -> Result<(), DbError> {
-    let io = |e: std::io::Error| DbError {
-        path: dir.to_owned(),
-        problem: DbProblem::from(e),
-    };
-    std::fs::create_dir_all(dir).map_err(io)?;
-    if let Ok(files) = open_verified(dir, &pair_sectors(a, b)) {
-        for file in files {
-            done(&GenerationReport {
-                header: file.header,
-                reused: true,
-            });
-        }
-        return Ok(());
-    }
-    let needed: Vec<SectorIndex> = pair_dependencies(a, b)
-        .into_iter()
-        .flat_map(|(x, y)| pair_sectors(x, y))
-        .collect();
-    let mut smaller = EndgameDb::default();
-    for file in open_verified(dir, &needed).map_err(|missing| DbError {
-        path: dir.to_owned(),
-        problem: DbProblem::Missing(missing),
-    })? {
-        smaller.insert(file);
-    }
-    for built in build_pair(a, b, &smaller, progress) {
-        let header = write_sector(dir, &built)?;
-        done(&GenerationReport {
-            header,
-            reused: false,
-        });
-    }
-    Ok(())
-}
-
-/// Builds, in `dir`, every sector of `range`, smallest first, a pair
-/// (a, b) and (b, a) at a time; sectors whose files are present and valid
-/// are kept. `progress` hears of each step of the build; `done`
-/// of each sector finished.
-///
-/// # Errors
-///
-/// A file that cannot be written.
-pub fn generate(
-    dir: &Path,
-    range: SectorRange,
-    progress: &(dyn Fn(BuildStep) + Sync),
-    mut done: impl FnMut(&GenerationReport),
-) -> Result<(), DbError> {
-    for pair in range.pairs() {
-        generate_pair(dir, pair, progress, &mut done)?;
-    }
-    Ok(())
 }

@@ -5,6 +5,7 @@
 pub(crate) mod bench;
 pub mod eval;
 pub(crate) mod limits;
+pub(crate) mod ordering;
 pub(crate) mod root;
 pub(crate) mod score;
 pub(crate) mod skill;

@@ -8,10 +8,11 @@ use std::time::Duration;
 
 use arrayvec::ArrayVec;
 
-use crate::board::{Color, MAX_MOVES, Move, MoveList, Position};
+use crate::board::{MAX_MOVES, Move, Position};
 use crate::endgame::{DbOutcome, EndgameDb, outcome_under_draw_rule};
 use crate::search::eval::{STONE, evaluate};
 use crate::search::limits::TimeManager;
+use crate::search::ordering::{MoveOrdering, pick_next};
 use crate::search::score::{
     DB_WIN, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, score_from_tt, score_to_tt,
     stored_score_in_time,
@@ -164,10 +165,7 @@ pub(crate) struct Worker<'a> {
     keys: Vec<u64>,
     /// Index in `keys` of the root.
     root_index: usize,
-    killers: [[Option<Move>; 2]; MAX_PLY],
-    /// Quiet-move success by colour, origin (24 for placements) and
-    /// destination: a move good for one side says nothing of the other's.
-    history: Box<[[[i32; 24]; 25]; 2]>,
+    ordering: MoveOrdering,
     nodes: u64,
     unflushed: u64,
     /// The node limit, looked up once rather than at every node.
@@ -208,8 +206,7 @@ impl<'a> Worker<'a> {
                 .collect(),
             root_index: keys.len() - 1,
             keys,
-            killers: [[None; 2]; MAX_PLY],
-            history: Box::new([[[0; 24]; 25]; 2]),
+            ordering: MoveOrdering::new(),
             nodes: 0,
             unflushed: 0,
             node_limit: ctx.limits.max_nodes(),
@@ -623,7 +620,7 @@ impl<'a> Worker<'a> {
             return Worker::no_moves(pos, ply);
         }
         let tt_move = entry.and_then(|e| e.mv);
-        let mut scores = self.score_moves(pos, &moves, tt_move, ply);
+        let mut scores = self.ordering.score_moves(pos, &moves, tt_move, ply);
 
         // Step 7. Search the moves, the first with the full window, the
         // rest with a null window first (principal variation search), late
@@ -665,7 +662,13 @@ impl<'a> Worker<'a> {
                     line.extend(child_line.iter().copied());
                     if alpha >= beta {
                         if quiet {
-                            self.reward_quiet(pos.side_to_move(), mv, &quiets_tried, depth, ply);
+                            self.ordering.reward_quiet(
+                                pos.side_to_move(),
+                                mv,
+                                &quiets_tried,
+                                depth,
+                                ply,
+                            );
                         }
                         break;
                     }
@@ -804,7 +807,7 @@ impl<'a> Worker<'a> {
         if best >= beta {
             return best;
         }
-        let mut scores = self.score_moves(pos, &moves, None, ply);
+        let mut scores = self.ordering.score_moves(pos, &moves, None, ply);
         for index in 0..moves.len() {
             let mv = pick_next(&mut moves, &mut scores, index);
             let mut child = *pos;
@@ -825,70 +828,6 @@ impl<'a> Worker<'a> {
         }
         best
     }
-
-    /// Ordering scores: the table's move, then removals (the most harmful
-    /// first), then moves onto a point where the opponent would close a
-    /// mill, then killers, then by history.
-    fn score_moves(
-        &self,
-        pos: &Position,
-        moves: &[Move],
-        tt_move: Option<Move>,
-        ply: usize,
-    ) -> ArrayVec<i32, MAX_MOVES> {
-        let tables = pos.rules().variant.tables();
-        let us = pos.side_to_move().index();
-        let them = pos.side_to_move().opponent();
-        let theirs = pos.stones(them);
-        let empty = pos.empty();
-        let their_threats = tables.closing_points(theirs, empty);
-        let killers = self.killers[ply];
-        moves
-            .iter()
-            .map(|&mv| {
-                if Some(mv) == tt_move {
-                    return 1 << 30;
-                }
-                if let Some(removed) = mv.removal {
-                    // A stone that was about to close a mill, or that is
-                    // free to move, is worth more to take.
-                    let in_threat = tables
-                        .mills_through(removed)
-                        .iter()
-                        .filter(|&&mill| (mill & theirs).len() == 2 && !(mill & empty).is_empty())
-                        .count() as i32;
-                    let mobility = (tables.neighbors(removed) & empty).len() as i32;
-                    return (1 << 24) + 64 * in_threat + mobility;
-                }
-                let mut score = self.history[us][history_from(mv)][mv.to.index()];
-                if their_threats.contains(mv.to) {
-                    score += 1 << 22;
-                } else if killers[0] == Some(mv) {
-                    score += 1 << 21;
-                } else if killers[1] == Some(mv) {
-                    score += (1 << 21) - 1;
-                }
-                score
-            })
-            .collect()
-    }
-
-    fn reward_quiet(&mut self, side: Color, mv: Move, tried: &[Move], depth: i32, ply: usize) {
-        if self.killers[ply][0] != Some(mv) {
-            self.killers[ply] = [Some(mv), self.killers[ply][0]];
-        }
-        let bonus = (depth * depth).min(400);
-        let history = &mut self.history[side.index()];
-        let mut adjust = |mv: Move, delta: i32| {
-            let entry = &mut history[history_from(mv)][mv.to.index()];
-            // Gravity keeps the values inside ±16384.
-            *entry += delta - *entry * delta.abs() / 16_384;
-        };
-        adjust(mv, bonus);
-        for &other in tried {
-            adjust(other, -bonus);
-        }
-    }
 }
 
 /// Whether the move from `pos` to `child` gives the mover a point to close
@@ -899,11 +838,6 @@ fn makes_threat(pos: &Position, child: &Position) -> bool {
     !(child.mill_threats(mover) - pos.mill_threats(mover)).is_empty()
 }
 
-#[inline]
-fn history_from(mv: Move) -> usize {
-    mv.from.map_or(24, |sq| sq.index())
-}
-
 /// How a child is searched: the parent's window, whether it is the first
 /// move, and by how many plies a null-window search of it is reduced.
 #[derive(Clone, Copy)]
@@ -912,20 +846,6 @@ struct Window {
     beta: i32,
     first: bool,
     reduction: i32,
-}
-
-/// Moves the best-scored move not yet tried to `index` and returns it.
-#[inline]
-fn pick_next(moves: &mut MoveList, scores: &mut ArrayVec<i32, MAX_MOVES>, index: usize) -> Move {
-    let mut best = index;
-    for i in index + 1..moves.len() {
-        if scores[i] > scores[best] {
-            best = i;
-        }
-    }
-    scores.swap(index, best);
-    moves.swap(index, best);
-    moves[index]
 }
 
 #[cfg(test)]
@@ -1051,19 +971,5 @@ mod tests {
         };
         assert!(makes_threat(&pos, &after("a4")));
         assert!(!makes_threat(&pos, &after("b6")));
-    }
-
-    #[test]
-    fn history_is_kept_per_colour() {
-        let white = nine("W../.../.../....../.../.../..B w 8 8 0 2");
-        let black = nine("W../.../.../....../.../.../..B b 7 8 0 2");
-        let ctx = context(SearchLimits::depth(1));
-        let moves = white.legal_moves();
-        let mut worker = Worker::new(&ctx, 0, white, &[white.key()], &moves);
-        let good: Move = "d6".parse().unwrap();
-        let before = worker.score_moves(&black, &[good], None, 5)[0];
-        worker.reward_quiet(Color::White, good, &[], 8, 5);
-        assert!(worker.score_moves(&white, &[good], None, 6)[0] > before);
-        assert_eq!(worker.score_moves(&black, &[good], None, 6)[0], before);
     }
 }
