@@ -101,9 +101,8 @@ pub fn gen_db(args: GenDbArgs) -> Result<()> {
 /// Bytes of memory a pair takes to build, per index: its value and count
 /// of moves (4), the positions decided at once by the first look (up to 8
 /// each), and the byte written; the smaller sectors it needs are read into
-/// memory besides (a byte an index). Measured peaks: 7-8 11.0 GiB, 7-9
-/// 13.2 GiB, 8-9 12.7 GiB (about 1.07 billion indices each, and 1.7 to 1.9
-/// billion bytes of smaller sectors).
+/// memory besides (a byte an index). The measured peaks of the largest
+/// pairs agree (docs/ENDGAME.md).
 const BUILD_BYTES_PER_INDEX: u64 = 12;
 
 fn print_plan(range: SectorRange) -> Result<()> {

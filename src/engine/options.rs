@@ -127,10 +127,9 @@ impl Default for EngineOptions {
 }
 
 /// The strength of some `Skill Level`s on the `UCI_Elo` scale: joint
-/// ratings of a round robin between them at 0.1 s a move (README,
-/// "Playing strength"). 0 on the scale is Skill Level 0. Levels 10, 14
-/// and 17 measured alike (650, 624, 602, each ± 50): they share their
-/// pooled rating, and the scale is flat there.
+/// ratings of a round robin between them (docs/STRENGTH.md has the match
+/// and its command). 0 on the scale is Skill Level 0. Levels that
+/// measured alike share their pooled rating, so the scale is flat there.
 pub const ELO_OF_SKILL: [(u8, i32); 7] = [
     (0, 0),
     (3, 373),

@@ -300,25 +300,9 @@ pub struct Weights {
 
 impl Weights {
     /// The weights the engine plays with, fitted by `morris-tune` to the
-    /// quiet positions of 1324 games (`tools/tune/*.pgn` but `u1-vs-t2`:
-    /// morris against Sanmill and against itself) and to 100 000 random
-    /// positions of the databases up to 5-5:
-    ///
-    /// ```text
-    /// morris-tune games tools/tune/base-vs-sm-0.3.pgn tools/tune/s1-vs-base.pgn \
-    ///     tools/tune/s1-vs-sm-0.3.pgn tools/tune/t2-0.15-vs-sm-0.3.pgn \
-    ///     tools/tune/t2-vs-sm-0.3.pgn tools/tune/t2-vs-t1.pgn --out games.data
-    /// morris gen-db --out db --max-stones 5
-    /// morris-tune db db --samples 100000 --max-stones 5 --seed 1 --out db.data
-    /// morris-tune fit games.data db.data --epochs 2000 --start \
-    ///     235,-53,-14,222,197,656,-1459,-1154,-512,-213,-94,260,-43,-1,0,90
-    /// ```
-    ///
-    /// (starting from the previous weights, with the new `flying` at 0).
-    /// The blocking features weigh most: with no slide left a side is
-    /// counted about 24 stones down, with one about ten. A flying side is
-    /// counted nearly two stones up, so three flying stones hold about as
-    /// well as four sliding ones.
+    /// quiet positions of the games in `tools/tune/` and to random
+    /// positions of the small databases; docs/TOOLS.md has the commands
+    /// that fitted them.
     pub const DEFAULT: Weights = Weights {
         features: [
             206, -48, 1, 221, 212, 520, -2411, -993, -345, -141, -50, 206, -39, -4, 182,

@@ -123,7 +123,7 @@ impl TranspositionTable {
     /// Has the system back every page of the new table now, on every
     /// core. Zeroed memory comes untouched, and each first write to a page
     /// costs a fault: taken during a search, those faults cost a fast game
-    /// about 60 Elo with a 256 MiB table (200 games at 0.05 s a move). No
+    /// real strength, in time the search does not have. No
     /// search holds the table yet, so writing the zero it holds is safe.
     fn touch_every_page(&self) {
         const SLOTS_PER_PAGE: usize = 4096 / std::mem::size_of::<Slot>();

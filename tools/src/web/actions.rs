@@ -151,7 +151,7 @@ fn load_record(text: &str) -> Result<Game, String> {
     record.replay().map_err(|e| format!("bad game record: {e}"))
 }
 
-/// The game as a record (the README's PGN conventions).
+/// The game as a record (the PGN conventions of docs/TOOLS.md).
 pub(super) fn record_text(state: &State) -> String {
     let game = &state.game;
     let rules = game.position().rules();
