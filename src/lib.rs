@@ -36,6 +36,7 @@
 
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
+#![warn(unreachable_pub)]
 
 pub mod board;
 pub mod endgame;
@@ -56,4 +57,3 @@ pub use engine::{
     OptionError, OptionKind, OptionNote, ParseNotationError, PositionError,
 };
 pub use search::eval;
-pub use uci::ProtocolError;

@@ -180,10 +180,10 @@ const fn diagonal_lines() -> [[Square; 3]; 20] {
 }
 
 /// The board of Nine Men's Morris and Lasker Morris.
-pub static STANDARD: Tables = build(&standard_lines());
+pub(crate) static STANDARD: Tables = build(&standard_lines());
 
 /// The board of Twelve Men's Morris, with the four diagonals.
-pub static DIAGONAL: Tables = build(&diagonal_lines());
+pub(crate) static DIAGONAL: Tables = build(&diagonal_lines());
 
 #[cfg(test)]
 mod tests {

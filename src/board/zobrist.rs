@@ -3,7 +3,7 @@
 use crate::board::{Color, Square};
 
 /// The most stones a side can have in hand in any variant.
-pub const MAX_IN_HAND: usize = 12;
+pub(crate) const MAX_IN_HAND: usize = 12;
 
 /// One step of the SplitMix64 generator; a `const fn`, so the keys are
 /// fixed at compile time and identical in every build.
@@ -52,19 +52,19 @@ const KEYS: Keys = {
 
 /// The key of a stone of `color` on `sq`.
 #[inline]
-pub fn stone(color: Color, sq: Square) -> u64 {
+pub(crate) fn stone(color: Color, sq: Square) -> u64 {
     KEYS.stones[color.index()][sq.index()]
 }
 
 /// The key of `color` holding `count` stones in hand.
 #[inline]
-pub fn in_hand(color: Color, count: u8) -> u64 {
+pub(crate) fn in_hand(color: Color, count: u8) -> u64 {
     KEYS.in_hand[color.index()][count as usize]
 }
 
 /// The key xored in while Black is to move.
 #[inline]
-pub fn black_to_move() -> u64 {
+pub(crate) fn black_to_move() -> u64 {
     KEYS.black_to_move
 }
 

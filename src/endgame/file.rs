@@ -31,7 +31,7 @@ use thiserror::Error;
 
 const MAGIC: [u8; 8] = *b"MORRISDB";
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 2;
+pub(crate) const VERSION: u32 = 2;
 /// Variant code of Nine Men's Morris in the header.
 const NINE: u8 = 0;
 /// Entries per checksummed block.
@@ -141,7 +141,7 @@ impl Layout {
 }
 
 /// The file name of a sector.
-pub fn sector_file_name(sector: SectorIndex) -> String {
+pub(crate) fn sector_file_name(sector: SectorIndex) -> String {
     format!("nine-flying-{}-{}.mdb", sector.mover, sector.other)
 }
 

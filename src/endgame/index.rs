@@ -44,7 +44,7 @@ static BINOMIAL: [[u64; 25]; 25] = {
 
 /// C(n, k).
 #[inline]
-pub fn binomial(n: usize, k: usize) -> u64 {
+pub(super) fn binomial(n: usize, k: usize) -> u64 {
     if k > n { 0 } else { BINOMIAL[n][k] }
 }
 
@@ -172,12 +172,12 @@ fn unpack(mut packed: u32, within: u32) -> u32 {
 /// points of `within` (a set inside `within`, numbered as `within`'s points
 /// in order).
 #[inline]
-pub fn rank_within(set: Bitboard, within: Bitboard) -> u64 {
+pub(super) fn rank_within(set: Bitboard, within: Bitboard) -> u64 {
     colex_rank(pack(set.0, within.0))
 }
 
 /// The set of `size` points of `within` with colex rank `rank`.
-pub fn unrank_within(rank: u64, size: usize, within: Bitboard) -> Bitboard {
+pub(super) fn unrank_within(rank: u64, size: usize, within: Bitboard) -> Bitboard {
     Bitboard(unpack(colex_unrank(rank, size), within.0))
 }
 

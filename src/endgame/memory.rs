@@ -1,13 +1,12 @@
 //! Large arrays that generation reads and writes at random, in huge pages
 //! where the system has them: with 4 KiB pages nearly every random touch
 //! of a gigabyte array also misses the address cache (TLB), which costs
-//! more than the memory access itself (the commit that brought huge
-//! pages has the figures).
+//! more than the memory access itself (docs/ENDGAME.md has the figures).
 
 use std::sync::atomic::AtomicU32;
 
 /// A zeroed array of atomic words, in huge pages where possible.
-pub struct AtomicWords {
+pub(super) struct AtomicWords {
     #[cfg(feature = "mmap")]
     map: memmap2::MmapMut,
     #[cfg(not(feature = "mmap"))]
@@ -21,7 +20,7 @@ impl AtomicWords {
     /// # Panics
     ///
     /// If the memory cannot be had.
-    pub fn zeroed(len: usize) -> AtomicWords {
+    pub(super) fn zeroed(len: usize) -> AtomicWords {
         #[cfg(feature = "mmap")]
         {
             let bytes = len.max(1) * std::mem::size_of::<AtomicU32>();
@@ -40,7 +39,7 @@ impl AtomicWords {
     }
 
     /// The words.
-    pub fn as_slice(&self) -> &[AtomicU32] {
+    pub(super) fn as_slice(&self) -> &[AtomicU32] {
         #[cfg(feature = "mmap")]
         {
             // SAFETY: the map is at least `len` words long, page-aligned
@@ -63,7 +62,7 @@ impl AtomicWords {
 ///
 /// If the memory cannot be had.
 #[cfg(feature = "mmap")]
-pub fn huge_anonymous_map(bytes: usize) -> memmap2::MmapMut {
+pub(super) fn huge_anonymous_map(bytes: usize) -> memmap2::MmapMut {
     let map = memmap2::MmapOptions::new()
         .len(bytes.max(1))
         .map_anon()

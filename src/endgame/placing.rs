@@ -69,7 +69,7 @@ pub enum Unsolved {
 /// rule is applied: a win or loss whose next removal comes after the rule
 /// has drawn the game (`plies_since_removal` + distance past the limit) is
 /// a draw.
-pub fn outcome_under_draw_rule(pos: &Position, value: DbValue) -> DbOutcome {
+pub(crate) fn outcome_under_draw_rule(pos: &Position, value: DbValue) -> DbOutcome {
     let in_time = pos
         .rules()
         .draw_plies()

@@ -55,6 +55,7 @@ impl EndgameDb {
         Ok((db, rejected))
     }
 
+    /// Adds a sector file, in place of any of the same sector.
     pub(super) fn insert(&mut self, file: SectorFile) {
         let slot = file.sector.mover * (MAX_STONES + 1) + file.sector.other;
         self.sectors[slot] = Some(file);

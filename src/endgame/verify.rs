@@ -30,7 +30,11 @@ const LISTED: usize = 10;
 /// The value one ply of minimax over the stored values of its children
 /// gives the position `mover` to move against `other` (a removal counts
 /// as distance one, whatever follows); `None` if a child is not stored.
-pub fn value_from_children(db: &EndgameDb, mover: Bitboard, other: Bitboard) -> Option<DbValue> {
+pub(super) fn value_from_children(
+    db: &EndgameDb,
+    mover: Bitboard,
+    other: Bitboard,
+) -> Option<DbValue> {
     let ranked = db.rank_moves(&sector_position(mover, other));
     if ranked.iter().any(|&(_, value)| value.is_none()) {
         return None;

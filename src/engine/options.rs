@@ -101,7 +101,7 @@ pub struct EngineOptions {
     pub show_wdl: bool,
     /// The rules: variant, flying and the N-move rule.
     pub rules: Rules,
-    /// Folder of endgame database files; empty for none.
+    /// Folder of endgame database files, if any.
     pub endgame_db: Option<PathBuf>,
     /// How mill-closing moves are written.
     pub notation: MoveNotation,
@@ -360,25 +360,6 @@ impl EngineOption {
     }
 }
 
-impl fmt::Display for EngineOption {
-    /// The `option name ...` line of the `uci` reply.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "option name {} type ", self.name())?;
-        match self.kind() {
-            OptionKind::Spin { default, min, max } => {
-                write!(f, "spin default {default} min {min} max {max}")
-            }
-            OptionKind::Check { default } => write!(f, "check default {default}"),
-            OptionKind::Combo { default, vars } => {
-                write!(f, "combo default {default}")?;
-                vars.iter().try_for_each(|v| write!(f, " var {v}"))
-            }
-            OptionKind::Text => write!(f, "string default <empty>"),
-            OptionKind::Button => write!(f, "button"),
-        }
-    }
-}
-
 /// The most memory the transposition table may take: half the machine's,
 /// so that a large `Hash` cannot push the system into swapping or the
 /// out-of-memory killer.
@@ -498,30 +479,6 @@ mod tests {
         }
         assert_eq!("Split".parse(), Ok(MoveNotation::Split));
         assert!("compact".parse::<MoveNotation>().is_err());
-    }
-
-    #[test]
-    fn listing_follows_the_uci_syntax() {
-        let lines: Vec<String> = EngineOption::ALL.iter().map(ToString::to_string).collect();
-        assert!(lines[0].starts_with("option name Hash type spin default 64 min 1 max "));
-        assert!(lines.contains(&"option name Ponder type check default false".to_string()));
-        assert!(
-            lines.contains(
-                &"option name Variant type combo default nine var nine var twelve var lasker"
-                    .to_string()
-            )
-        );
-        assert!(lines.contains(&"option name EndgameDB type string default <empty>".to_string()));
-        assert!(lines.contains(&"option name Clear Hash type button".to_string()));
-        assert!(
-            lines.contains(
-                &"option name MoveNotation type combo default compound var compound var split"
-                    .to_string()
-            )
-        );
-        assert!(lines.contains(
-            &"option name Move Overhead type spin default 30 min 0 max 10000".to_string()
-        ));
     }
 
     #[test]

@@ -1,8 +1,6 @@
 //! Static evaluation: what a position is worth to the side to move, in
 //! centi-stones (100 is about one stone).
 
-use std::fmt;
-
 use crate::board::{Bitboard, Color, Position, Square, Tables};
 
 /// One ingredient of the evaluation.
@@ -89,38 +87,6 @@ impl Breakdown {
         let them = 1 - us;
         let sum = self.terms.iter().map(|t| t[us] - t[them]).sum::<i32>() + self.tempo;
         sum * self.draw_rule_share / PHASE_SCALE
-    }
-}
-
-impl fmt::Display for Breakdown {
-    /// A table of the terms, White, Black and the difference, then the total.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
-            f,
-            "{:<16} {:>7} {:>7} {:>7}",
-            "term", "white", "black", "total"
-        )?;
-        for (term, [white, black]) in Term::ALL.iter().zip(self.terms) {
-            writeln!(
-                f,
-                "{:<16} {white:>7} {black:>7} {:>7}",
-                term.name(),
-                white - black
-            )?;
-        }
-        writeln!(f, "{:<16} {:>23}", "tempo", self.tempo)?;
-        writeln!(
-            f,
-            "{:<16} {:>22}%",
-            "n-move share",
-            100 * self.draw_rule_share / PHASE_SCALE
-        )?;
-        write!(
-            f,
-            "total: {} cp for {} (side to move)",
-            self.total(),
-            self.side_to_move.name()
-        )
     }
 }
 

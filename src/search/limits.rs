@@ -165,7 +165,7 @@ impl TimeManager {
     /// started at `start`, keeping `overhead` per move in reserve;
     /// `solved_after_placing` when the databases hold every position the
     /// placing can end in.
-    pub fn new(
+    pub(crate) fn new(
         start: Instant,
         limits: &SearchLimits,
         root: &Position,
@@ -214,17 +214,17 @@ impl TimeManager {
     }
 
     /// Time since the search started.
-    pub fn elapsed(&self) -> Duration {
+    pub(crate) fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
 
     /// The time a move should take, if the search plays to a clock.
-    pub fn optimum(&self) -> Option<Duration> {
+    pub(crate) fn optimum(&self) -> Option<Duration> {
         self.optimum
     }
 
     /// The time a move may never exceed, if the search is timed.
-    pub fn maximum(&self) -> Option<Duration> {
+    pub(crate) fn maximum(&self) -> Option<Duration> {
         self.maximum
     }
 }

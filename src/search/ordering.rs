@@ -18,7 +18,7 @@ pub(crate) struct MoveOrdering {
 
 impl MoveOrdering {
     /// Nothing learnt yet.
-    pub fn new() -> MoveOrdering {
+    pub(crate) fn new() -> MoveOrdering {
         MoveOrdering {
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[[0; 24]; 25]; 2]),
@@ -28,7 +28,7 @@ impl MoveOrdering {
     /// Ordering scores: the table's move, then removals (the most harmful
     /// first), then moves onto a point where the opponent would close a
     /// mill, then killers, then by history.
-    pub fn score_moves(
+    pub(crate) fn score_moves(
         &self,
         pos: &Position,
         moves: &[Move],
@@ -72,7 +72,17 @@ impl MoveOrdering {
             .collect()
     }
 
-    pub fn reward_quiet(&mut self, side: Color, mv: Move, tried: &[Move], depth: i32, ply: usize) {
+    /// Learns from a quiet move that cut off at `ply`: it becomes a
+    /// killer there, and gains history while the quiet moves tried before
+    /// it lose some.
+    pub(crate) fn reward_quiet(
+        &mut self,
+        side: Color,
+        mv: Move,
+        tried: &[Move],
+        depth: i32,
+        ply: usize,
+    ) {
         if self.killers[ply][0] != Some(mv) {
             self.killers[ply] = [Some(mv), self.killers[ply][0]];
         }

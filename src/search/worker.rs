@@ -180,7 +180,7 @@ pub(crate) struct Worker<'a> {
 impl<'a> Worker<'a> {
     /// A worker that searches `root`, reached through the positions whose
     /// keys are `game_keys` (the root's key last), considering `moves`.
-    pub fn new(
+    pub(crate) fn new(
         ctx: &'a SearchContext,
         id: usize,
         root: Position,
@@ -218,12 +218,12 @@ impl<'a> Worker<'a> {
     }
 
     /// The root moves, best first, after the search.
-    pub fn root_moves(&self) -> &[RootMove] {
+    pub(crate) fn root_moves(&self) -> &[RootMove] {
         &self.root_moves
     }
 
     /// The deepest iteration this worker completed.
-    pub fn completed_depth(&self) -> u32 {
+    pub(crate) fn completed_depth(&self) -> u32 {
         self.completed_depth
     }
 
@@ -231,7 +231,7 @@ impl<'a> Worker<'a> {
     /// reports each completed depth through `report`, details of long
     /// searches, and a last report of where the search ended. Depth 1 is
     /// always completed, so that there is a move with a score to play.
-    pub fn iterate(&mut self, mut report: impl FnMut(SearchEvent)) {
+    pub(crate) fn iterate(&mut self, mut report: impl FnMut(SearchEvent)) {
         let limits = &self.ctx.limits;
         let max_depth = limits
             .max_depth()
@@ -424,7 +424,7 @@ impl<'a> Worker<'a> {
 
     /// The report of `rm`, a line found at `depth` by this or another
     /// thread, as this worker sees the search.
-    pub fn line_info(
+    pub(crate) fn line_info(
         &self,
         rm: &RootMove,
         depth: u32,
@@ -487,7 +487,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Adds the last uncounted nodes to the shared count.
-    pub fn flush_nodes(&mut self) {
+    pub(crate) fn flush_nodes(&mut self) {
         self.ctx.nodes.fetch_add(self.unflushed, Ordering::Relaxed);
         self.unflushed = 0;
     }

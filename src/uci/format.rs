@@ -2,7 +2,8 @@
 //! error text fit for one line.
 
 use crate::board::{Color, Move};
-use crate::engine::{BestMove, Engine, MoveNotation, OptionNote};
+use crate::engine::{BestMove, Engine, EngineOption, MoveNotation, OptionKind, OptionNote};
+use crate::search::eval::{Breakdown, PHASE_SCALE, Term};
 use crate::search::{BenchReport, Bound, DB_WIN, Score, SearchInfo};
 
 /// The `info` line of a search report, with win/draw/loss chances if
@@ -47,8 +48,53 @@ pub fn format_bench(report: &BenchReport) -> String {
     )
 }
 
+/// The `option name ...` line of the `uci` reply.
+pub(super) fn format_option(option: EngineOption) -> String {
+    let kind = match option.kind() {
+        OptionKind::Spin { default, min, max } => {
+            format!("spin default {default} min {min} max {max}")
+        }
+        OptionKind::Check { default } => format!("check default {default}"),
+        OptionKind::Combo { default, vars } => {
+            let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
+            format!("combo default {default}{vars}")
+        }
+        OptionKind::Text => "string default <empty>".to_owned(),
+        OptionKind::Button => "button".to_owned(),
+    };
+    format!("option name {} type {kind}", option.name())
+}
+
+/// The `eval` reply: a table of the terms for White, Black and the
+/// difference, then the total.
+pub(super) fn format_eval(terms: &Breakdown) -> String {
+    let mut text = format!(
+        "{:<16} {:>7} {:>7} {:>7}\n",
+        "term", "white", "black", "total"
+    );
+    for (term, [white, black]) in Term::ALL.iter().zip(terms.terms) {
+        text += &format!(
+            "{:<16} {white:>7} {black:>7} {:>7}\n",
+            term.name(),
+            white - black
+        );
+    }
+    text += &format!("{:<16} {:>23}\n", "tempo", terms.tempo);
+    text += &format!(
+        "{:<16} {:>22}%\n",
+        "n-move share",
+        100 * terms.draw_rule_share / PHASE_SCALE
+    );
+    text += &format!(
+        "total: {} cp for {} (side to move)",
+        terms.total(),
+        terms.side_to_move.name()
+    );
+    text
+}
+
 /// What an option just set tells a person.
-pub fn format_note(note: &OptionNote) -> String {
+pub(super) fn format_note(note: &OptionNote) -> String {
     match note {
         OptionNote::DatabaseRefused(err) => format!("endgame database left out: {err}"),
         OptionNote::DatabasesLoaded { sectors } => {
@@ -155,4 +201,33 @@ pub(super) fn describe(engine: &Engine) -> String {
         _ => text.push_str("Game over: no"),
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listing_follows_the_uci_syntax() {
+        let lines: Vec<String> = EngineOption::ALL.into_iter().map(format_option).collect();
+        assert!(lines[0].starts_with("option name Hash type spin default 64 min 1 max "));
+        assert!(lines.contains(&"option name Ponder type check default false".to_string()));
+        assert!(
+            lines.contains(
+                &"option name Variant type combo default nine var nine var twelve var lasker"
+                    .to_string()
+            )
+        );
+        assert!(lines.contains(&"option name EndgameDB type string default <empty>".to_string()));
+        assert!(lines.contains(&"option name Clear Hash type button".to_string()));
+        assert!(
+            lines.contains(
+                &"option name MoveNotation type combo default compound var compound var split"
+                    .to_string()
+            )
+        );
+        assert!(lines.contains(
+            &"option name Move Overhead type spin default 30 min 0 max 10000".to_string()
+        ));
+    }
 }

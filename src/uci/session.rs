@@ -11,7 +11,8 @@ use crate::engine::{Engine, EngineOption, GoStart};
 use crate::search::eval::breakdown;
 use crate::search::{Limit, SearchEvent, SearchLimits, run_bench};
 use crate::uci::format::{
-    describe, format_bench, format_bestmove, format_info, format_note, printable,
+    describe, format_bench, format_bestmove, format_eval, format_info, format_note, format_option,
+    printable,
 };
 use crate::uci::parse::{Command, parse};
 
@@ -196,7 +197,7 @@ impl<W: Write> Session<'_, W> {
                 self.say(concat!("id name morris ", env!("CARGO_PKG_VERSION")))?;
                 self.say("id author the morris developers")?;
                 for option in EngineOption::ALL {
-                    self.say(&option.to_string())?;
+                    self.say(&format_option(option))?;
                 }
                 self.say("uciok")?;
                 for note in std::mem::take(&mut self.startup_notes) {
@@ -245,7 +246,7 @@ impl<W: Write> Session<'_, W> {
                 self.say(&text)
             }
             Command::Eval => {
-                let text = breakdown(self.engine.game().position()).to_string();
+                let text = format_eval(&breakdown(self.engine.game().position()));
                 self.say(&text)
             }
             Command::Bench(depth) => {

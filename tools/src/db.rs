@@ -5,17 +5,16 @@ use std::path::Path;
 use morris::DbError;
 use morris::endgame::EndgameDb;
 
-/// Opens the databases in `dir`, telling standard error what it refused.
-///
-/// Each file refused is a line of its own, after `label`.
+/// Opens the databases in `dir`, telling standard error of each file
+/// refused, as `morris` does (`skipped: ...`).
 ///
 /// # Errors
 ///
 /// The folder cannot be read.
-pub fn open(dir: &Path, label: &str) -> Result<EndgameDb, DbError> {
+pub fn open(dir: &Path) -> Result<EndgameDb, DbError> {
     let (db, refused) = EndgameDb::open(dir)?;
     for problem in refused {
-        eprintln!("{label}: {problem}");
+        eprintln!("skipped: {problem}");
     }
     Ok(db)
 }

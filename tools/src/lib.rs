@@ -1,5 +1,6 @@
 //! Developer tools for morris: the match runner, the evaluation tuner and
-//! the board in the browser.
+//! the board in the browser, with what they share: the engine client, the
+//! databases as they open them, files written whole.
 
 pub mod arena;
 pub mod client;

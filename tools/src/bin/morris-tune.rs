@@ -220,7 +220,7 @@ fn games(records: &[PathBuf], out: &Path) -> anyhow::Result<()> {
 }
 
 fn db(dir: &Path, samples: usize, max_stones: u32, seed: u64, out: &Path) -> anyhow::Result<()> {
-    let db = morris_tools::db::open(dir, "warning")?;
+    let db = morris_tools::db::open(dir)?;
     let mut rng = StdRng::seed_from_u64(seed);
     let squares: Vec<Square> = Bitboard::FULL.iter().collect();
     let mut text = String::new();
@@ -322,7 +322,7 @@ fn placing(
     seed: u64,
     out: &Path,
 ) -> anyhow::Result<()> {
-    let db = morris_tools::db::open(dir, "warning")?;
+    let db = morris_tools::db::open(dir)?;
     if draw.start.stones_to_place() <= draw.to_place {
         anyhow::bail!(
             "the start has {} stones to place, not more than --to-place {}",

@@ -56,7 +56,7 @@ fn main() -> Result<()> {
     };
     let db = match args.db.or_else(morris::endgame::existing_default_dir) {
         Some(dir) => {
-            let db = db::open(&dir, "skipped")
+            let db = db::open(&dir)
                 .with_context(|| format!("opening the databases in {}", dir.display()))?;
             eprintln!(
                 "exact values from {} sectors in {}",
