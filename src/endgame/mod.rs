@@ -24,10 +24,11 @@ pub use generate::{
     GenerationReport, SectorRange, generate, generate_pair, pair_dependencies, pair_sectors,
 };
 pub use index::{Canonical, SectorIndex};
-pub(crate) use placing::outcome_under_draw_rule;
 pub use placing::{PlacingChoice, PlacingSolver, PlacingTable, SharedPlacingTable, Unsolved};
 pub use probe::EndgameDb;
 pub use verify::{SectorCheck, check_sector};
+
+use crate::board::Position;
 
 /// The folder where the databases are looked for and built when none is
 /// named: `morris/db` in the user's data folder (`$XDG_DATA_HOME`, or
@@ -84,6 +85,22 @@ pub struct DbValue {
     /// Plies to the next removal on the best path (0 for a draw, and for a
     /// side blocked now).
     pub distance: u16,
+}
+
+/// The outcome of a database value for the side to move once the N-move
+/// rule is applied: a win or loss whose next removal comes after the rule
+/// has drawn the game (`plies_since_removal` + distance past the limit) is
+/// a draw.
+pub(crate) fn outcome_under_draw_rule(pos: &Position, value: DbValue) -> DbOutcome {
+    let in_time = pos
+        .rules()
+        .draw_plies()
+        .is_none_or(|limit| pos.plies_since_removal() + u32::from(value.distance) <= limit);
+    if in_time {
+        value.outcome
+    } else {
+        DbOutcome::Draw
+    }
 }
 
 /// The largest distance the encoding holds.

@@ -12,7 +12,7 @@ use arrayvec::ArrayVec;
 
 use super::build::SmallerSectors;
 use super::probe::EndgameDb;
-use super::{DbOutcome, DbValue};
+use super::{DbOutcome, DbValue, outcome_under_draw_rule};
 use crate::board::{Bitboard, MAX_MOVES, Move, MoveList, Position};
 
 /// Nodes between looks at the clock.
@@ -63,22 +63,6 @@ pub enum Unsolved {
     Unknown,
     /// The deadline or the node budget was reached first.
     OutOfTime,
-}
-
-/// The outcome of a database value for the side to move once the N-move
-/// rule is applied: a win or loss whose next removal comes after the rule
-/// has drawn the game (`plies_since_removal` + distance past the limit) is
-/// a draw.
-pub(crate) fn outcome_under_draw_rule(pos: &Position, value: DbValue) -> DbOutcome {
-    let in_time = pos
-        .rules()
-        .draw_plies()
-        .is_none_or(|limit| pos.plies_since_removal() + u32::from(value.distance) <= limit);
-    if in_time {
-        value.outcome
-    } else {
-        DbOutcome::Draw
-    }
 }
 
 /// What the solver settled of a position's moves.

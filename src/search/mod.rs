@@ -1,6 +1,7 @@
-//! The search: the evaluation, the transposition table, time limits, the
-//! alpha-beta worker, and the root driver that runs the threads, filters
-//! the root moves by the databases and the skill level, and picks the move.
+//! The search: the alpha-beta worker with its score scale and move
+//! ordering, the evaluation, the transposition table, limits and time, the
+//! root driver that filters the root moves by the databases, runs the
+//! threads and picks the move, the skill levels, and the bench.
 
 pub(crate) mod bench;
 pub mod eval;

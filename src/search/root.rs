@@ -1,5 +1,7 @@
-//! Running a whole search: the threads (lazy SMP over a shared table),
-//! waiting out `infinite` and `ponder`, and choosing the move to play.
+//! Running a whole search: the root moves the databases keep (the moving
+//! phase probed, the end of placing solved), the threads (lazy SMP over a
+//! shared table), waiting out `infinite` and `ponder`, and choosing the
+//! move to play.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
