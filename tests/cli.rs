@@ -78,6 +78,47 @@ fn gen_db_says_what_it_built_and_what_it_kept() {
 }
 
 #[test]
+fn probe_applies_the_n_move_rule_and_says_what_it_changes() {
+    let dir = std::env::temp_dir().join(format!("morris-cli-probe-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.display().to_string();
+    assert!(
+        morris(&["gen-db", "--out", &out, "--max-stones", "3"])
+            .status
+            .success()
+    );
+    let first_line = |fen: &str, rule: &str| {
+        let probe = morris(&["probe", fen, "--db", &out, "--nmoverule", rule]);
+        assert!(probe.status.success(), "{}", stdout(&probe));
+        stdout(&probe).lines().next().unwrap_or_default().to_owned()
+    };
+    // A win whose removal is plies away: in time with the counter at 0,
+    // drawn first by the default rule with 57 plies gone, a win again
+    // with the rule off.
+    let moving = |plies: u32| format!("WWW/.../.../....../.../BB./..B w 0 0 {plies} 40");
+    let fresh = first_line(&moving(0), "30");
+    assert!(
+        fresh.starts_with("position: win, next removal in "),
+        "{fresh}"
+    );
+    let distance = fresh.rsplit(" in ").next().unwrap();
+    assert_eq!(
+        first_line(&moving(57), "30"),
+        format!("position: draw by the N-move rule (without it: win, next removal in {distance})")
+    );
+    assert_eq!(first_line(&moving(57), "0"), fresh);
+    // The same in the end of placing, solved to the databases' leaves.
+    let placing = |plies: u32| format!(".../.B./.W./....../..B/W../... w 1 1 {plies} 40");
+    assert!(first_line(&placing(0), "30").starts_with("position: win (end of placing solved"));
+    assert!(
+        first_line(&placing(57), "30")
+            .starts_with("position: draw by the N-move rule (without it: win) (end of placing")
+    );
+    assert!(first_line(&placing(57), "0").starts_with("position: win (end of placing solved"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn db_stats_of_a_folder_without_databases_is_an_error() {
     let dir = std::env::temp_dir().join(format!("morris-cli-empty-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -12,7 +12,7 @@ use morris::endgame::{
     BuildStep, DbOutcome, DbValue, EndgameDb, Header, PlacingSolver, SectorRange, Unsolved,
     check_sector, generate_pair, pair_dependencies, pair_sectors,
 };
-use morris::{Color, Position, Rules};
+use morris::{Color, Move, Position, Rules};
 
 use crate::cli::{db_dir, open_databases, thread_pool};
 
@@ -60,6 +60,10 @@ pub struct ProbeArgs {
     /// Folder of database files (default: the default folder).
     #[arg(long)]
     db: Option<PathBuf>,
+    /// Moves per side without a removal that draw (0: off); the databases'
+    /// values ignore the rule, and the values shown apply it.
+    #[arg(long, default_value_t = Rules::DEFAULT_N_MOVE_RULE)]
+    nmoverule: u16,
 }
 
 /// A pair of sectors written `A-B` (stones of each side), the smaller first.
@@ -347,45 +351,99 @@ pub fn db_stats(dir: &Path) -> Result<()> {
 }
 
 /// The end of placing solved to the databases' leaves: the outcome of the
-/// position and of each move, and what it took.
+/// position and of each move, and what it took; where the N-move rule
+/// changes an outcome, what it is without the rule.
 fn probe_placing(pos: &Position, db: &EndgameDb) -> Result<()> {
     let start = Instant::now();
     let mut solver = PlacingSolver::new(db, None, None);
-    let moves = pos.legal_moves();
-    // Without limits the solver fails only on a sector it lacks.
-    let unknown = |_: Unsolved| {
-        anyhow::anyhow!("the end of placing reaches sectors that are not in the databases")
+    let solved = solve_placing(&mut solver, pos)?;
+    let nodes = solver.nodes();
+    let without_rule = match pos.rules().draw_plies() {
+        Some(_) => {
+            let free = Position::from_fen(
+                &pos.fen(),
+                Rules {
+                    n_move_rule: 0,
+                    ..pos.rules()
+                },
+            )?;
+            Some(solve_placing(
+                &mut PlacingSolver::new(db, None, None),
+                &free,
+            )?)
+        }
+        None => None,
     };
-    let solved = solver.solve_moves(pos, &moves).map_err(unknown)?;
-    // The position's outcome is its best move's (a placing side always has one).
-    let outcome = solved
-        .iter()
-        .map(|&(_, outcome)| outcome)
-        .max()
-        .unwrap_or(DbOutcome::Loss);
+    // The outcome of a move (or of the position, for `None`) without the rule.
+    let free_outcome = |mv: Option<Move>| {
+        let free = without_rule.as_ref()?;
+        match mv {
+            Some(mv) => free.iter().find(|&&(m, _)| m == mv).map(|&(_, o)| o),
+            None => Some(best_outcome(free)),
+        }
+    };
+    let describe = |mv: Option<Move>, outcome: DbOutcome| {
+        let free = free_outcome(mv);
+        match free {
+            Some(free) if free != outcome => {
+                format!("{outcome} by the N-move rule (without it: {free})")
+            }
+            _ => outcome.to_string(),
+        }
+    };
     out!(
-        "position: {outcome} (end of placing solved: {} nodes, {} ms)",
-        solver.nodes(),
+        "position: {} (end of placing solved: {nodes} nodes, {} ms)",
+        describe(None, best_outcome(&solved)),
         start.elapsed().as_millis()
     );
     out!("moves (the outcome for the side moving):");
-    for (mv, outcome) in solved {
-        out!("  {mv}: {outcome}");
+    for &(mv, outcome) in &solved {
+        out!("  {mv}: {}", describe(Some(mv), outcome));
     }
     Ok(())
 }
 
-/// Prints the value of a position and of each of its moves.
+/// The outcome of every move of a placing position.
+fn solve_placing(solver: &mut PlacingSolver, pos: &Position) -> Result<Vec<(Move, DbOutcome)>> {
+    // Without limits the solver fails only on a sector it lacks.
+    solver
+        .solve_moves(pos, &pos.legal_moves())
+        .map_err(|_: Unsolved| {
+            anyhow::anyhow!("the end of placing reaches sectors that are not in the databases")
+        })
+}
+
+/// A position's outcome: its best move's (a placing side always has one).
+fn best_outcome(solved: &[(Move, DbOutcome)]) -> DbOutcome {
+    solved
+        .iter()
+        .map(|&(_, outcome)| outcome)
+        .max()
+        .unwrap_or(DbOutcome::Loss)
+}
+
+/// Prints the value of a position and of each of its moves under the
+/// N-move rule asked for.
 pub fn probe(args: ProbeArgs) -> Result<()> {
-    let pos = Position::from_fen(&args.fen, Rules::default()).context("the position")?;
+    let rules = Rules {
+        n_move_rule: args.nmoverule,
+        ..Rules::default()
+    };
+    let pos = Position::from_fen(&args.fen, rules).context("the position")?;
     let (db, _) = open_databases(&db_dir(args.db)?)?;
     if Color::ALL.iter().any(|&c| pos.in_hand(c) > 0) {
         return probe_placing(&pos, &db);
     }
+    // Every value is counted from this position: a move's distance is its
+    // plies to the next removal from here, so the rule is applied here.
     let describe = |value: Option<DbValue>| match value {
-        Some(v) if v.outcome == DbOutcome::Draw => "draw".to_owned(),
-        Some(v) => format!("{}, next removal in {} plies", v.outcome, v.distance),
         None => "not in the databases".to_owned(),
+        Some(v) if v.outcome == DbOutcome::Draw => "draw".to_owned(),
+        Some(v) if v.outcome_at(&pos) == DbOutcome::Draw => format!(
+            "draw by the N-move rule (without it: {}, next removal in {} plies)",
+            v.outcome, v.distance
+        ),
+        Some(v) => format!("{}, next removal in {} plies", v.outcome, v.distance),
     };
     out!("position: {}", describe(db.probe(&pos)));
     out!("moves, best first (the value for the side moving):");

@@ -87,22 +87,6 @@ pub struct DbValue {
     pub distance: u16,
 }
 
-/// The outcome of a database value for the side to move once the N-move
-/// rule is applied: a win or loss whose next removal comes after the rule
-/// has drawn the game (`plies_since_removal` + distance past the limit) is
-/// a draw.
-pub(crate) fn outcome_under_draw_rule(pos: &Position, value: DbValue) -> DbOutcome {
-    let in_time = pos
-        .rules()
-        .draw_plies()
-        .is_none_or(|limit| pos.plies_since_removal() + u32::from(value.distance) <= limit);
-    if in_time {
-        value.outcome
-    } else {
-        DbOutcome::Draw
-    }
-}
-
 /// The largest distance the encoding holds.
 pub(crate) const MAX_DISTANCE: u16 = (1 << 14) - 1;
 
@@ -120,6 +104,22 @@ impl DbValue {
         DbValue {
             outcome: DbOutcome::Loss,
             distance,
+        }
+    }
+
+    /// The outcome at `pos` (the position whose value this is, or the one
+    /// a move is played from, the distance counted from there) once the
+    /// N-move rule is applied: a win or loss whose next removal comes
+    /// after the rule has drawn the game is a draw.
+    pub fn outcome_at(self, pos: &Position) -> DbOutcome {
+        let in_time = pos
+            .rules()
+            .draw_plies()
+            .is_none_or(|limit| pos.plies_since_removal() + u32::from(self.distance) <= limit);
+        if in_time {
+            self.outcome
+        } else {
+            DbOutcome::Draw
         }
     }
 

@@ -12,7 +12,7 @@ use arrayvec::ArrayVec;
 
 use super::build::SmallerSectors;
 use super::probe::EndgameDb;
-use super::{DbOutcome, DbValue, outcome_under_draw_rule};
+use super::{DbOutcome, DbValue};
 use crate::board::{Bitboard, MAX_MOVES, Move, MoveList, Position};
 
 /// Nodes between looks at the clock.
@@ -326,7 +326,7 @@ impl<'a> PlacingSolver<'a> {
         let to_place = pos.stones_to_place() as usize;
         if to_place == 0 {
             let value = self.db.probe(pos).ok_or(Unsolved::Unknown)?;
-            return Ok(score(outcome_under_draw_rule(pos, value)));
+            return Ok(score(value.outcome_at(pos)));
         }
         let key = table_key(pos);
         let original_alpha = alpha;
@@ -439,7 +439,7 @@ impl<'a> PlacingSolver<'a> {
             self.db.values(&self.leaves, &mut self.leaf_values);
             for (child, value) in children.iter().zip(&self.leaf_values) {
                 let value = value.ok_or(Unsolved::Unknown)?;
-                best = best.max(-score(outcome_under_draw_rule(child, value)));
+                best = best.max(-score(value.outcome_at(child)));
             }
             if best >= beta {
                 break;

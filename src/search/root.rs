@@ -8,9 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Move, Position};
-use crate::endgame::{
-    DbOutcome, EndgameDb, PlacingSolver, SharedPlacingTable, outcome_under_draw_rule,
-};
+use crate::endgame::{DbOutcome, EndgameDb, PlacingSolver, SharedPlacingTable};
 use crate::search::limits::TimeManager;
 use crate::search::skill::{self, MAX_SKILL};
 use crate::search::worker::{RootMove, SearchContext, Worker};
@@ -184,7 +182,7 @@ fn keep_best_db_moves(
         let Some(value) = value else {
             return (moves, None);
         };
-        valued.push((mv, outcome_under_draw_rule(root, value), value.distance));
+        valued.push((mv, value.outcome_at(root), value.distance));
     }
     // Wins by the fewest plies, draws, losses by the most.
     let preference = |&(_, outcome, distance): &(Move, DbOutcome, u16)| {

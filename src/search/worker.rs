@@ -9,7 +9,7 @@ use std::time::Duration;
 use arrayvec::ArrayVec;
 
 use crate::board::{MAX_MOVES, Move, Position};
-use crate::endgame::{DbOutcome, EndgameDb, outcome_under_draw_rule};
+use crate::endgame::{DbOutcome, EndgameDb};
 use crate::search::eval::{STONE, evaluate};
 use crate::search::limits::TimeManager;
 use crate::search::ordering::{MoveOrdering, pick_next};
@@ -745,7 +745,7 @@ impl<'a> Worker<'a> {
     /// draw while draws are searched on.
     fn probe_endgame(&self, pos: &Position, ply: usize) -> Option<i32> {
         let value = self.ctx.endgame.as_ref()?.probe(pos)?;
-        let outcome = outcome_under_draw_rule(pos, value);
+        let outcome = value.outcome_at(pos);
         if outcome == DbOutcome::Draw && self.ctx.search_draws {
             return None;
         }
