@@ -18,6 +18,20 @@ fn morris(args: &[&str]) -> Output {
         .expect("run morris")
 }
 
+/// A fresh folder of the 3-3 databases, named for the test, as a path and
+/// as text.
+fn three_stone_databases(test: &str) -> (std::path::PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("morris-cli-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.display().to_string();
+    assert!(
+        morris(&["gen-db", "--out", &out, "--max-stones", "3"])
+            .status
+            .success()
+    );
+    (dir, out)
+}
+
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
@@ -79,14 +93,7 @@ fn gen_db_says_what_it_built_and_what_it_kept() {
 
 #[test]
 fn probe_applies_the_n_move_rule_and_says_what_it_changes() {
-    let dir = std::env::temp_dir().join(format!("morris-cli-probe-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let out = dir.display().to_string();
-    assert!(
-        morris(&["gen-db", "--out", &out, "--max-stones", "3"])
-            .status
-            .success()
-    );
+    let (dir, out) = three_stone_databases("probe");
     let first_line = |fen: &str, rule: &str| {
         let probe = morris(&["probe", fen, "--db", &out, "--nmoverule", rule]);
         assert!(probe.status.success(), "{}", stdout(&probe));
@@ -133,14 +140,7 @@ fn db_stats_of_a_folder_without_databases_is_an_error() {
 fn play_takes_the_n_move_rule_and_the_databases() {
     use std::io::Write;
     use std::process::Stdio;
-    let dir = std::env::temp_dir().join(format!("morris-cli-play-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let out = dir.display().to_string();
-    assert!(
-        morris(&["gen-db", "--out", &out, "--max-stones", "3"])
-            .status
-            .success()
-    );
+    let (dir, out) = three_stone_databases("play");
     let mut child = morris_with_data(&dir, &[])
         .args(["play", "--color", "white", "--movetime", "20"])
         .args(["--nmoverule", "1", "--db", &out])
