@@ -49,10 +49,8 @@ pub fn perft(args: &PerftArgs) -> Result<()> {
     let elapsed = start.elapsed();
     let total = morris::divide_total(&counts, args.depth);
     if args.divide {
-        for (mv, count) in &counts {
-            out!("{mv}: {count}");
-        }
-        out!();
+        // The moves' lines, then an empty one.
+        out!("{}", morris::uci::format_divide(&counts));
     }
     let nps = total as f64 / elapsed.as_secs_f64().max(1e-9);
     out!("Time: {} ms", elapsed.as_millis());

@@ -38,6 +38,15 @@ pub fn format_info(info: &SearchInfo, show_wdl: bool) -> String {
     )
 }
 
+/// The counts of a perft divide, a line a move (`d6: 552`), each line
+/// ended.
+pub fn format_divide(counts: &[(Move, u64)]) -> String {
+    counts
+        .iter()
+        .map(|(mv, count)| format!("{mv}: {count}\n"))
+        .collect()
+}
+
 /// The report of a `bench`: its time, nodes and speed, a line each.
 pub fn format_bench(report: &BenchReport) -> String {
     format!(

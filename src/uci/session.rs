@@ -11,8 +11,8 @@ use crate::engine::{Engine, EngineOption, GoStart};
 use crate::search::eval::breakdown;
 use crate::search::{Limit, SearchEvent, SearchLimits, run_bench};
 use crate::uci::format::{
-    describe, format_bench, format_bestmove, format_eval, format_info, format_note, format_option,
-    printable,
+    describe, format_bench, format_bestmove, format_divide, format_eval, format_info, format_note,
+    format_option, printable,
 };
 use crate::uci::parse::{Command, parse};
 
@@ -235,10 +235,8 @@ impl<W: Write> Session<'_, W> {
             Command::Perft(depth) => {
                 let pos = *self.engine.game().position();
                 let counts = divide(&pos, depth);
-                for (mv, nodes) in &counts {
-                    self.say(&format!("{mv}: {nodes}"))?;
-                }
-                self.say("")?;
+                // The moves' lines, then an empty one.
+                self.say(&format_divide(&counts))?;
                 self.say(&format!("Nodes searched: {}", divide_total(&counts, depth)))
             }
             Command::Display => {
