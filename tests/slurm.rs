@@ -1,0 +1,82 @@
+//! The database build on a real scheduler: a one-node Slurm on 127.0.0.1
+//! (tools/slurm/start-local.sh) runs the plan's waves as job arrays, and
+//! the files are those of a build on one machine. Needs root and Debian's
+//! slurm-wlm and munge, so it is ignored by default:
+//! `cargo test --release --test slurm -- --ignored`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn script(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tools/slurm")
+        .join(name)
+}
+
+fn run(command: &mut Command) {
+    let output = command.output().expect("the command starts");
+    assert!(
+        output.status.success(),
+        "{command:?}: {}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// The database files of a folder, by name, with their bytes.
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .expect("the folder")
+        .map(|entry| entry.expect("an entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "mdb"))
+        .map(|path| {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&path).expect("the file"))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+#[ignore = "needs root, slurm-wlm and munge; starts daemons"]
+fn the_waves_as_job_arrays_build_the_files_of_one_machine() {
+    let root = std::env::temp_dir().join(format!("morris-slurm-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let (cluster, shared, logs, single) = (
+        root.join("slurm"),
+        root.join("shared"),
+        root.join("logs"),
+        root.join("single"),
+    );
+    let morris = env!("CARGO_BIN_EXE_morris");
+    run(Command::new(script("start-local.sh")).arg(&cluster));
+    let conf = cluster.join("slurm.conf");
+    // Up to 5 stones a side: five waves, one of them of two pairs.
+    let built = Command::new(script("gen-db-waves.sh"))
+        .args([morris.as_ref(), shared.as_os_str(), logs.as_os_str()])
+        .args(["--max-stones", "5"])
+        .env("SLURM_CONF", &conf)
+        .output()
+        .expect("the waves start");
+    run(Command::new(script("stop-local.sh")).arg(&cluster));
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    run(Command::new(morris)
+        .args(["gen-db", "--max-stones", "5", "--out"])
+        .arg(&single));
+    let (on_slurm, on_one) = (files(&shared), files(&single));
+    assert_eq!(on_slurm.len(), 9, "3-3 to 5-5, both sides of each pair");
+    let names =
+        |files: &[(String, Vec<u8>)]| files.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&on_slurm), names(&on_one));
+    for ((name, a), (_, b)) in on_slurm.iter().zip(&on_one) {
+        assert!(a == b, "{name} differs");
+    }
+    // One log a task: a task of each wave, two in the wave of two pairs.
+    assert_eq!(std::fs::read_dir(&logs).unwrap().count(), 6);
+    let _ = std::fs::remove_dir_all(root);
+}

@@ -1,0 +1,21 @@
+#!/bin/sh
+# Builds the endgame databases on Slurm: one job array a wave of
+# `morris gen-db --plan`, one task a pair, each wave after the one before
+# (docs/ENDGAME.md). Usage:
+#   gen-db-waves.sh MORRIS OUT LOGS [the plan's range, e.g. --max-stones 5]
+# MORRIS is the engine binary and OUT the shared folder, both seen alike by
+# every node; LOGS gets a log a task.
+set -eu
+morris=$(realpath "$1")
+out=$(realpath -m "$2")
+logs=$(realpath -m "$3")
+shift 3
+here=$(dirname "$(realpath "$0")")
+mkdir -p "$out" "$logs"
+plan=$("$morris" gen-db --plan "$@")
+for wave in $(echo "$plan" | awk '!/^#/ { print $1 }' | uniq); do
+  count=$(echo "$plan" | awk -v w="$wave" '$1 == w' | wc -l)
+  WAVE=$wave MORRIS=$morris OUT=$out PLAN_ARGS="$*" sbatch --wait --quiet \
+    --export=ALL --array=1-"$count" --cpus-per-task=1 \
+    --output="$logs/wave$wave-%a.log" "$here/pair.sh"
+done
