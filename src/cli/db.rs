@@ -9,8 +9,8 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use morris::endgame::{
-    BuildStep, DbOutcome, DbValue, EndgameDb, Header, PlacingSolver, SectorRange, Unsolved,
-    check_sector, generate_pair, pair_dependencies, pair_sectors,
+    BuildStep, DbOutcome, DbValue, EndgameDb, Header, PlacingSolver, SectorIndex, SectorRange,
+    Unsolved, check_sector, generate_pair, pair_dependencies, pair_sectors,
 };
 use morris::{Color, Move, Position, Rules};
 
@@ -81,9 +81,7 @@ impl FromStr for SectorPair {
             ))
         });
         match parsed {
-            Some((a, b)) if (3..=12).contains(&a) && (3..=12).contains(&b) && a + b <= 24 => {
-                Ok(SectorPair(a.min(b), a.max(b)))
-            }
+            Some((a, b)) if SectorIndex::exists(a, b) => Ok(SectorPair(a.min(b), a.max(b))),
             _ => Err(format!("'{text}' is not A-B with 3 to 12 stones a side")),
         }
     }

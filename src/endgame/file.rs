@@ -363,7 +363,7 @@ impl SectorFile {
             })
         };
         let (mover, other) = (usize::from(header.mover), usize::from(header.other));
-        if !(3..=12).contains(&mover) || !(3..=12).contains(&other) || mover + other > 24 {
+        if !SectorIndex::exists(mover, other) {
             return Err(bad_sector());
         }
         let sector = SectorIndex::new(mover, other);

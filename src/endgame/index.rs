@@ -255,6 +255,12 @@ pub struct Canonical {
 }
 
 impl SectorIndex {
+    /// Whether `mover` and `other` stones make a sector: 3 to 12 a side,
+    /// 24 in all at most.
+    pub fn exists(mover: usize, other: usize) -> bool {
+        (3..=12).contains(&mover) && (3..=12).contains(&other) && mover + other <= 24
+    }
+
     /// The sector of `mover` and `other` stones.
     pub fn new(mover: usize, other: usize) -> SectorIndex {
         SectorIndex { mover, other }

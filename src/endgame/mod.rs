@@ -67,13 +67,20 @@ impl std::ops::Neg for DbOutcome {
     }
 }
 
-impl std::fmt::Display for DbOutcome {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
+impl DbOutcome {
+    /// The outcome in a word: `loss`, `draw` or `win`.
+    pub const fn name(self) -> &'static str {
+        match self {
             DbOutcome::Loss => "loss",
             DbOutcome::Draw => "draw",
             DbOutcome::Win => "win",
-        })
+        }
+    }
+}
+
+impl std::fmt::Display for DbOutcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 

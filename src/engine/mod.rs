@@ -157,7 +157,7 @@ impl Engine {
             self.pending = None;
         }
         if options.rules != self.options.rules || option == EngineOption::EndgameDb {
-            self.clear_placing_table();
+            self.placing_table.clear();
         }
         self.options = options;
         Ok(notes)
@@ -186,11 +186,6 @@ impl Engine {
         if let Some(tt) = Arc::get_mut(&mut self.tt) {
             tt.clear();
         }
-        self.clear_placing_table();
-    }
-
-    /// Forgets what the end-of-placing solver proved.
-    fn clear_placing_table(&mut self) {
         self.placing_table.clear();
     }
 

@@ -36,13 +36,6 @@ pub struct BenchReport {
     pub time: Duration,
 }
 
-impl BenchReport {
-    /// Nodes searched a second (over at least a millisecond).
-    pub fn nodes_per_second(&self) -> u128 {
-        u128::from(self.nodes) * 1000 / self.time.as_millis().max(1)
-    }
-}
-
 /// Searches every bench position to `depth` with one thread and a fresh
 /// 16 MiB table, calling `progress` with each position's index and nodes.
 pub fn run_bench(depth: u32, mut progress: impl FnMut(usize, u64)) -> BenchReport {

@@ -1,6 +1,8 @@
 //! What the engine says: `info` and `bestmove` lines, the `d` board, and
 //! error text fit for one line.
 
+use std::time::Duration;
+
 use crate::board::{Color, Move};
 use crate::engine::{BestMove, Engine, EngineOption, MoveNotation, OptionKind, OptionNote};
 use crate::search::eval::{Breakdown, PHASE_SCALE, Term};
@@ -24,7 +26,7 @@ pub fn format_info(info: &SearchInfo, show_wdl: bool) -> String {
         score.push_str(&format!(" wdl {win} {draw} {loss}"));
     }
     let millis = info.time.as_millis();
-    let nps = u128::from(info.nodes) * 1000 / millis.max(1);
+    let nps = nodes_per_second(info.nodes, info.time);
     let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
     format!(
         "info depth {} seldepth {} multipv {} score {score} nodes {} nps {nps} hashfull {} dbhits {} time {millis} pv {}",
@@ -53,8 +55,13 @@ pub fn format_bench(report: &BenchReport) -> String {
         "Total time (ms) : {}\nNodes searched  : {}\nNodes/second    : {}",
         report.time.as_millis(),
         report.nodes,
-        report.nodes_per_second()
+        nodes_per_second(report.nodes, report.time)
     )
+}
+
+/// Nodes a second over `time`, counted as at least a millisecond.
+fn nodes_per_second(nodes: u64, time: Duration) -> u128 {
+    u128::from(nodes) * 1000 / time.as_millis().max(1)
 }
 
 /// The `option name ...` line of the `uci` reply.

@@ -154,14 +154,14 @@ struct ExactView {
 #[derive(Serialize)]
 struct DbView {
     /// `win`, `draw` or `loss`.
-    outcome: String,
+    outcome: &'static str,
     distance: Option<u16>,
 }
 
 impl From<DbValue> for DbView {
     fn from(value: DbValue) -> DbView {
         DbView {
-            outcome: value.outcome.to_string(),
+            outcome: value.outcome.name(),
             distance: (value.outcome != DbOutcome::Draw).then_some(value.distance),
         }
     }
