@@ -2,9 +2,12 @@
 //! the rules, their own values one ply ahead, the symmetries, and a plain
 //! search that knows nothing of them.
 
+mod common;
+
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
+use common::session::session;
 use morris::endgame::{DbOutcome, DbValue, EndgameDb, SectorIndex, SectorRange, generate};
 use morris::{Bitboard, Color, Position, Symmetry};
 
@@ -362,9 +365,7 @@ fn damaged_and_foreign_files_are_refused_by_name() {
         "setoption name EndgameDB value {}\nsetoption name EndgameDB value /nonexistent/folder\nisready\nposition fen W.W/.../BB./....../..B/.W./W.. b 0 0 0 40\ngo depth 2\n",
         scratch.display()
     );
-    let mut out = Vec::new();
-    morris::uci::run(std::io::Cursor::new(script.into_bytes()), &mut out).unwrap();
-    let out = String::from_utf8(out).unwrap();
+    let out = session(script.as_bytes()).join("\n");
     assert!(
         out.contains("info string endgame database left out: "),
         "{out}"
@@ -738,9 +739,7 @@ fn the_engine_keeps_the_best_outcome_of_the_end_of_placing() {
             dir.display(),
             pos.fen()
         );
-        let mut out = Vec::new();
-        morris::uci::run(std::io::Cursor::new(script.into_bytes()), &mut out).unwrap();
-        let out = String::from_utf8(out).unwrap();
+        let out = session(script.as_bytes()).join("\n");
         let word = ["loss", "draw", "win"][(best + 1) as usize];
         assert!(
             out.contains(&format!("info string end of placing solved: {word}; ")),
@@ -830,9 +829,7 @@ fn a_database_win_counts_only_if_its_removal_comes_before_the_n_move_rule() {
             "setoption name EndgameDB value {}\nposition fen {board} w 0 0 {plies} 40\ngo depth 2\n",
             dir.display()
         );
-        let mut out = Vec::new();
-        morris::uci::run(std::io::Cursor::new(script.into_bytes()), &mut out).unwrap();
-        let out = String::from_utf8(out).unwrap();
+        let out = session(script.as_bytes()).join("\n");
         let info = out
             .lines()
             .rev()

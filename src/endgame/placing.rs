@@ -5,7 +5,8 @@
 use std::cmp::Reverse;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
 use std::time::Instant;
 
 use arrayvec::ArrayVec;
@@ -15,7 +16,9 @@ use super::probe::EndgameDb;
 use super::{DbOutcome, DbValue};
 use crate::board::{Bitboard, MAX_MOVES, Move, MoveList, Position};
 
-/// Nodes between looks at the clock.
+/// Nodes between looks at the clock; it is looked at after every batch of
+/// leaves too, since a batch read from a cold disk can take longer than
+/// thousands of nodes from memory.
 const CLOCK_EVERY: u64 = 4096;
 
 /// What the table knows of a position: its outcome bounds for the side to
@@ -123,6 +126,16 @@ impl SharedPlacingTable {
     pub(crate) fn lock(&self) -> MutexGuard<'_, PlacingTable> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
+
+    /// The table if no other solve holds it (one given up on by the clock
+    /// may still be waiting for a read).
+    pub(crate) fn try_lock(&self) -> Option<MutexGuard<'_, PlacingTable>> {
+        match self.0.try_lock() {
+            Ok(table) => Some(table),
+            Err(TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
+            Err(TryLockError::WouldBlock) => None,
+        }
+    }
 }
 
 impl std::fmt::Debug for PlacingTable {
@@ -149,6 +162,8 @@ pub struct PlacingSolver<'a> {
     next_clock_look: u64,
     deadline: Option<Instant>,
     node_budget: Option<u64>,
+    /// Set by others to make the solver give up.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl<'a> PlacingSolver<'a> {
@@ -183,6 +198,15 @@ impl<'a> PlacingSolver<'a> {
             next_clock_look: CLOCK_EVERY,
             deadline,
             node_budget,
+            stop: None,
+        }
+    }
+
+    /// The solver, made to give up as soon as `stop` is set.
+    pub fn stopped_by(self, stop: Arc<AtomicBool>) -> PlacingSolver<'a> {
+        PlacingSolver {
+            stop: Some(stop),
+            ..self
         }
     }
 
@@ -305,18 +329,11 @@ impl<'a> PlacingSolver<'a> {
     /// Negamax over -1, 0, 1 with alpha-beta and a table of bounds.
     fn search(&mut self, pos: &Position, alpha: i8, beta: i8) -> Result<i8, Unsolved> {
         self.nodes += 1;
-        if self.node_budget.is_some_and(|budget| self.nodes > budget) {
-            return Err(Unsolved::OutOfTime);
-        }
         if self.nodes >= self.next_clock_look {
             self.next_clock_look = self.nodes + CLOCK_EVERY;
-            if self
-                .deadline
-                .is_some_and(|deadline| Instant::now() >= deadline)
-            {
-                return Err(Unsolved::OutOfTime);
-            }
+            self.look_at_clock()?;
         }
+        self.look_at_limits()?;
         if pos.side_to_move_is_short() {
             return Ok(-1);
         }
@@ -437,6 +454,8 @@ impl<'a> PlacingSolver<'a> {
             }
             self.leaf_values.clear();
             self.db.values(&self.leaves, &mut self.leaf_values);
+            self.look_at_clock()?;
+            self.look_at_limits()?;
             for (child, value) in children.iter().zip(&self.leaf_values) {
                 let value = value.ok_or(Unsolved::Unknown)?;
                 best = best.max(-score(value.outcome_at(child)));
@@ -446,6 +465,30 @@ impl<'a> PlacingSolver<'a> {
             }
         }
         Ok(best)
+    }
+
+    /// Gives up when the node budget is spent or the solver was stopped.
+    fn look_at_limits(&self) -> Result<(), Unsolved> {
+        let spent = self.node_budget.is_some_and(|budget| self.nodes > budget);
+        let stopped = self
+            .stop
+            .as_ref()
+            .is_some_and(|stop| stop.load(Ordering::Relaxed));
+        if spent || stopped {
+            return Err(Unsolved::OutOfTime);
+        }
+        Ok(())
+    }
+
+    /// Gives up when the deadline has passed.
+    fn look_at_clock(&self) -> Result<(), Unsolved> {
+        if self
+            .deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
+        {
+            return Err(Unsolved::OutOfTime);
+        }
+        Ok(())
     }
 
     /// Puts `moves` in the order to try them: the table's move, removals

@@ -4,12 +4,12 @@
 pub(crate) mod options;
 
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::Sender;
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 
 use thiserror::Error;
 
@@ -64,6 +64,9 @@ pub struct Engine {
     /// A mill-closing action given without its removal (split notation).
     pending: Option<Move>,
     search: Option<RunningSearch>,
+    /// Threads of searches answered by the clock's watchdog while they
+    /// waited for a read: they end at their next look at `stop`.
+    stragglers: Vec<JoinHandle<()>>,
     /// The endgame databases of the `EndgameDB` folder.
     endgame: Option<Arc<EndgameDb>>,
     /// What solving the end of placing proved over these databases and
@@ -84,6 +87,7 @@ impl Engine {
             game: Game::new(Position::new(options.rules)),
             pending: None,
             search: None,
+            stragglers: Vec::new(),
             endgame: None,
             placing_table: SharedPlacingTable::default(),
             options,
@@ -124,6 +128,7 @@ impl Engine {
         if self.is_searching() {
             return Err(OptionError::Busy);
         }
+        self.join_stragglers();
         let mut options = self.options.clone();
         let option = options.set(name, value)?;
         let mut notes = Vec::new();
@@ -173,6 +178,7 @@ impl Engine {
         if self.is_searching() {
             return Err(GoError::AlreadySearching);
         }
+        self.join_stragglers();
         self.clear_hash();
         self.game = Game::new(Position::new(self.options.rules));
         self.pending = None;
@@ -305,9 +311,23 @@ impl Engine {
         control
             .pondering
             .store(request.limits.ponder, Ordering::Relaxed);
+        self.stragglers.retain(|thread| !thread.is_finished());
         let tt = Arc::clone(&self.tt);
+        let answer = Arc::new(Answer::new(events, fallback_move(&request)));
+        let (running, done) = crossbeam_channel::bounded::<()>(0);
+        if let Some(maximum) = request.time_manager(start).maximum() {
+            let watch = ClockWatch {
+                deadline: start + maximum,
+                grace: request.move_overhead / 2,
+                control: control.clone(),
+                answer: Arc::clone(&answer),
+            };
+            std::thread::spawn(move || watch.run(&done));
+        }
         let thread_control = control.clone();
-        let thread = spawn_guarded(events, fallback_move(&request), move |send| {
+        let thread = spawn_guarded(answer, move |send| {
+            // The watchdog learns that the search ended when this is dropped.
+            let _running = running;
             search(&request, tt, &thread_control, start, send);
         });
         self.search = Some(RunningSearch {
@@ -336,8 +356,10 @@ impl Engine {
         let Some(search) = self.search.take() else {
             return BestMove::default();
         };
-        // The thread has sent its last event and is returning.
-        let _ = search.thread.join();
+        // The thread has sent its last event and is returning, unless the
+        // watchdog answered for it: then it is not waited for.
+        self.stragglers.push(search.thread);
+        self.stragglers.retain(|thread| !thread.is_finished());
         BestMove {
             best,
             ponder: best.and(ponder),
@@ -350,6 +372,15 @@ impl Engine {
         self.stop();
         if let Some(search) = self.search.take() {
             let _ = search.thread.join();
+        }
+        self.join_stragglers();
+    }
+
+    /// Waits for the threads of searches already answered, so that the
+    /// table and the databases are this engine's alone again.
+    fn join_stragglers(&mut self) {
+        for thread in self.stragglers.drain(..) {
+            let _ = thread.join();
         }
     }
 }
@@ -372,30 +403,109 @@ fn fallback_move(request: &SearchRequest) -> Option<Move> {
     }
 }
 
-/// Runs `search` on a thread of its own, passing its events on. Should it
-/// panic, the protocol still gets its answer: a [`SearchEvent::Failed`],
-/// then the best move reported so far (or `fallback`), so that the engine
-/// is never left waiting for a search that is gone.
-fn spawn_guarded(
+/// The one answer of a search: its events pass through here on their way
+/// to the protocol, so that the clock's watchdog can answer in its place
+/// when it is stuck, after which what the search sends is dropped.
+struct Answer {
     events: Sender<SearchEvent>,
-    fallback: Option<Move>,
+    state: Mutex<AnswerState>,
+}
+
+struct AnswerState {
+    /// The first move of the last exact main line, or the fallback.
+    best_so_far: Option<Move>,
+    answered: bool,
+}
+
+impl Answer {
+    /// An answer not yet given, `fallback` the move to play if the search
+    /// gives no better one.
+    fn new(events: Sender<SearchEvent>, fallback: Option<Move>) -> Answer {
+        Answer {
+            events,
+            state: Mutex::new(AnswerState {
+                best_so_far: fallback,
+                answered: false,
+            }),
+        }
+    }
+
+    /// Passes on an event of the search, unless the answer was given.
+    fn send(&self, event: SearchEvent) {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if state.answered {
+            return;
+        }
+        match &event {
+            SearchEvent::Info(info) if info.multipv == 1 && info.bound == Bound::Exact => {
+                state.best_so_far = info.pv.first().copied().or(state.best_so_far);
+            }
+            SearchEvent::BestMove { .. } => state.answered = true,
+            _ => {}
+        }
+        // The receiver outlives every search; a send fails only while
+        // the engine shuts down, when the event is moot.
+        let _ = self.events.send(event);
+    }
+
+    /// Answers with the best move so far, unless the answer was given.
+    fn give_best_so_far(&self) {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if !state.answered {
+            state.answered = true;
+            let _ = self.events.send(SearchEvent::BestMove {
+                best: state.best_so_far,
+                ponder: None,
+            });
+        }
+    }
+}
+
+/// The watchdog of a timed search's clock. A search looks at the clock
+/// between nodes, but a node can wait for a database read for as long as
+/// the disk takes (a cold cache, a busy disk): at the deadline the
+/// watchdog stops the search, and should it not answer within `grace`,
+/// answers for it, so that no move is ever late.
+struct ClockWatch {
+    deadline: Instant,
+    grace: Duration,
+    control: SearchControl,
+    answer: Arc<Answer>,
+}
+
+impl ClockWatch {
+    /// How often a pondering search is looked at: its clock starts with
+    /// `ponderhit`.
+    const PONDER_LOOK: Duration = Duration::from_millis(1);
+
+    /// Watches until the search ends (`done` disconnects) or is answered for.
+    fn run(self, done: &Receiver<()>) {
+        let ended = |waited: Result<(), RecvTimeoutError>| waited != Err(RecvTimeoutError::Timeout);
+        while self.control.pondering.load(Ordering::Relaxed) {
+            if ended(done.recv_timeout(Self::PONDER_LOOK)) {
+                return;
+            }
+        }
+        if ended(done.recv_deadline(self.deadline)) {
+            return;
+        }
+        self.control.stop.store(true, Ordering::Relaxed);
+        if !ended(done.recv_deadline(self.deadline + self.grace)) {
+            self.answer.give_best_so_far();
+        }
+    }
+}
+
+/// Runs `search` on a thread of its own, passing its events on through
+/// `answer`. Should it panic, the protocol still gets its answer: a
+/// [`SearchEvent::Failed`], then the best move reported so far, so that
+/// the engine is never left waiting for a search that is gone.
+fn spawn_guarded(
+    answer: Arc<Answer>,
     search: impl FnOnce(&mut dyn FnMut(SearchEvent)) + Send + 'static,
 ) -> JoinHandle<()> {
     std::thread::spawn(move || {
-        let mut best_so_far = fallback;
-        let mut answered = false;
-        let mut send = |event: SearchEvent| {
-            match &event {
-                SearchEvent::Info(info) if info.multipv == 1 && info.bound == Bound::Exact => {
-                    best_so_far = info.pv.first().copied().or(best_so_far);
-                }
-                SearchEvent::BestMove { .. } => answered = true,
-                _ => {}
-            }
-            // The receiver outlives every search; a send fails only while
-            // the engine shuts down, when the event is moot.
-            let _ = events.send(event);
-        };
+        let mut send = |event: SearchEvent| answer.send(event);
         let result = panic::catch_unwind(AssertUnwindSafe(|| search(&mut send)));
         if let Err(payload) = result {
             let reason = payload
@@ -403,13 +513,8 @@ fn spawn_guarded(
                 .map(|s| (*s).to_owned())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "a search thread panicked".to_owned());
-            let _ = events.send(SearchEvent::Failed { reason });
-            if !answered {
-                let _ = events.send(SearchEvent::BestMove {
-                    best: best_so_far,
-                    ponder: None,
-                });
-            }
+            answer.send(SearchEvent::Failed { reason });
+            answer.give_best_so_far();
         }
     })
 }
@@ -469,9 +574,18 @@ mod tests {
     use crate::search::worker::SearchInfo;
 
     fn events_of(search: SearchFn) -> (Engine, Vec<SearchEvent>) {
+        let request = SearchRequest::new(Position::startpos(), &[], SearchLimits::depth(3));
+        events_of_request(request, search).0
+    }
+
+    /// The events of `search` over `request` up to its best move, and the
+    /// channel the rest would come through.
+    fn events_of_request(
+        request: SearchRequest,
+        search: SearchFn,
+    ) -> ((Engine, Vec<SearchEvent>), Receiver<SearchEvent>) {
         let mut engine = Engine::new().unwrap();
         let (events, received) = unbounded();
-        let request = SearchRequest::new(Position::startpos(), &[], SearchLimits::depth(3));
         engine.launch(request, Instant::now(), events, search);
         let mut seen = Vec::new();
         while let Ok(event) = received.recv() {
@@ -481,7 +595,76 @@ mod tests {
                 break;
             }
         }
-        (engine, seen)
+        ((engine, seen), received)
+    }
+
+    /// A search to `movetime`, keeping `overhead` in reserve.
+    fn timed(movetime: Duration, overhead: Duration) -> SearchRequest {
+        let limits = SearchLimits {
+            limits: vec![crate::search::Limit::MoveTime(movetime)],
+            ..SearchLimits::default()
+        };
+        SearchRequest {
+            move_overhead: overhead,
+            ..SearchRequest::new(Position::startpos(), &[], limits)
+        }
+    }
+
+    /// Held by a test to keep [`stuck_search`] waiting, as a read from a
+    /// stalled disk would.
+    static DISK: Mutex<()> = Mutex::new(());
+
+    fn stuck_search(
+        _: &SearchRequest,
+        _: Arc<TranspositionTable>,
+        _: &SearchControl,
+        _: Instant,
+        send: &mut dyn FnMut(SearchEvent),
+    ) {
+        drop(DISK.lock());
+        send(SearchEvent::BestMove {
+            best: Some("d6".parse().unwrap()),
+            ponder: None,
+        });
+    }
+
+    #[test]
+    fn a_search_stuck_past_its_deadline_is_answered_for_and_its_late_answer_dropped() {
+        let disk = DISK.lock().unwrap();
+        let request = timed(Duration::from_millis(40), Duration::from_millis(20));
+        let fallback = fallback_move(&request);
+        let ((mut engine, events), received) = events_of_request(request, stuck_search);
+        // Answered while the search still waits.
+        let [SearchEvent::BestMove { best, ponder }] = events[..] else {
+            panic!("{events:?}");
+        };
+        assert_eq!(best, fallback);
+        engine.finish_search(best, ponder);
+        assert!(!engine.is_searching());
+        drop(disk);
+        // The search's own answer, once its read returns, is not passed on:
+        // the channel ends with nothing more.
+        assert_eq!(received.recv().ok(), None);
+        engine.shut_down();
+    }
+
+    #[test]
+    fn the_watchdog_stops_a_search_at_its_deadline_and_lets_it_answer() {
+        let request = timed(Duration::from_millis(600), Duration::from_millis(500));
+        // A search that never looks at the clock, only at `stop`.
+        let ((_, events), _) = events_of_request(request, |_, _, control, _, send| {
+            while !control.stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            send(SearchEvent::BestMove {
+                best: Some("b4".parse().unwrap()),
+                ponder: None,
+            });
+        });
+        let [SearchEvent::BestMove { best, .. }] = events[..] else {
+            panic!("{events:?}");
+        };
+        assert_eq!(best, Some("b4".parse().unwrap()));
     }
 
     #[test]

@@ -66,6 +66,30 @@ impl SearchRequest {
         }
     }
 
+    /// Whether the engine is weakened (`skill` below full strength).
+    fn is_weakened(&self) -> bool {
+        self.skill < MAX_SKILL
+    }
+
+    /// The databases whose choices the search follows at the root: none
+    /// for a weakened engine, which is meant to err, so it plays without
+    /// them there and keeps its clock as if they were not there.
+    fn exact_databases(&self) -> Option<&EndgameDb> {
+        self.endgame.as_deref().filter(|_| !self.is_weakened())
+    }
+
+    /// The clock of a search of this request started at `start`.
+    pub(crate) fn time_manager(&self, start: Instant) -> TimeManager {
+        TimeManager::new(
+            start,
+            &self.limits,
+            &self.root,
+            self.move_overhead,
+            self.exact_databases()
+                .is_some_and(|db| db.holds_end_of_placing(&self.root)),
+        )
+    }
+
     /// Runs the search on the calling thread to its end; the limits must
     /// end it (neither `infinite` nor `ponder`).
     pub fn run(&self, tt: Arc<TranspositionTable>) -> SearchResult {
@@ -116,35 +140,42 @@ fn placing_solve_limit(solver_time: Option<Duration>) -> u32 {
 /// Nodes the end-of-placing solver may take when the search has no clock.
 const PLACING_SOLVE_NODES: u64 = 5_000_000;
 
-/// The root moves that keep the best outcome of the end of placing, solved
+/// The root moves of `request` that keep the best outcome of the end of placing, solved
 /// to the databases' leaves when few stones are left to place, within half
-/// the move's time, and that outcome; when time runs out first, the moves
-/// not proven worse than another, and no outcome; all of `moves` when none
-/// was decided.
+/// the move's time (or until `stop`), and that outcome; when time runs out
+/// first, the moves not proven worse than another, and no outcome; all of
+/// `moves` when none was decided.
 fn keep_best_placing_moves(
-    root: &Position,
+    request: &SearchRequest,
     moves: Vec<Move>,
     db: &EndgameDb,
-    table: &SharedPlacingTable,
     time: &TimeManager,
     start: Instant,
+    stop: &Arc<AtomicBool>,
     send: &mut impl FnMut(SearchEvent),
 ) -> (Vec<Move>, Option<DbOutcome>) {
+    let root = &request.root;
     let to_place = root.stones_to_place();
     let solver_time = time.optimum().or(time.maximum()).map(|budget| budget / 2);
     if to_place == 0 || to_place > placing_solve_limit(solver_time) {
         return (moves, None);
     }
-    let mut table = table.lock();
+    // A solve the clock gave up on while it waited for a read may still
+    // hold the table: this one starts afresh rather than wait.
+    let mut table = request.placing_table.try_lock();
+    let known = table.as_deref_mut().map(std::mem::take);
     let mut solver = PlacingSolver::with_table(
         db,
-        std::mem::take(&mut *table),
+        known.unwrap_or_default(),
         solver_time.map(|time| start + time),
         solver_time.is_none().then_some(PLACING_SOLVE_NODES),
-    );
+    )
+    .stopped_by(Arc::clone(stop));
     let solved = solver.best_moves(root, &moves);
     let nodes = solver.nodes();
-    *table = solver.into_table();
+    if let Some(table) = table.as_deref_mut() {
+        *table = solver.into_table();
+    }
     let Ok(choice) = solved else {
         return (moves, None);
     };
@@ -226,27 +257,19 @@ pub(crate) fn run_search(
         });
         return;
     }
-    let weakened = request.skill < MAX_SKILL;
-    // A weakened engine is meant to err: it plays without the databases'
-    // root choices and its clock as if they were not there.
-    let exact = request.endgame.as_deref().filter(|_| !weakened);
-    let time = TimeManager::new(
-        start,
-        &request.limits,
-        &request.root,
-        request.move_overhead,
-        exact.is_some_and(|db| db.holds_end_of_placing(&request.root)),
-    );
+    let weakened = request.is_weakened();
+    let exact = request.exact_databases();
+    let time = request.time_manager(start);
     let (root_moves, root_outcome) = match exact {
         Some(db) => {
             let (root_moves, db_outcome) = keep_best_db_moves(&request.root, root_moves, db);
             let (root_moves, placing_outcome) = keep_best_placing_moves(
-                &request.root,
+                request,
                 root_moves,
                 db,
-                &request.placing_table,
                 &time,
                 start,
+                &control.stop,
                 &mut send,
             );
             (root_moves, db_outcome.or(placing_outcome))
