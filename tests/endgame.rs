@@ -8,7 +8,10 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use common::session::session;
-use morris::endgame::{DbOutcome, DbValue, EndgameDb, SectorIndex, SectorRange, generate};
+use morris::endgame::{
+    DbOutcome, DbValue, EndgameDb, PlacingSector, SectorIndex, SectorRange, Successors,
+    build_placing_sector, generate,
+};
 use morris::{Bitboard, Color, Position, Symmetry};
 
 /// The sectors up to four stones a side, built once for all tests.
@@ -939,4 +942,103 @@ fn among_drawing_moves_the_engine_searches_as_if_the_draws_were_unknown() {
         drawn >= 400 && compared >= 100,
         "{drawn} drawn, {compared} compared"
     );
+}
+
+/// The outcome of a placing position for the side to move by plain
+/// minimax over the rules to the moving phase's stored values, the draw
+/// rules left out (as the placing phase's values leave them), remembering
+/// the positions seen in `seen` (by their least symmetric image).
+fn plain_placing_outcome(
+    db: &EndgameDb,
+    pos: &Position,
+    seen: &mut std::collections::HashMap<(u32, u32, u8, u8, bool), DbOutcome>,
+) -> DbOutcome {
+    let (white, black) = (pos.stones(Color::White), pos.stones(Color::Black));
+    // Symmetric positions have one value: the least image stands for all.
+    let (white, black) = Symmetry::ALL
+        .iter()
+        .map(|sym| (sym.apply_bitboard(white).0, sym.apply_bitboard(black).0))
+        .min()
+        .unwrap();
+    let key = (
+        white,
+        black,
+        pos.in_hand(Color::White),
+        pos.in_hand(Color::Black),
+        pos.side_to_move() == Color::White,
+    );
+    if let Some(&outcome) = seen.get(&key) {
+        return outcome;
+    }
+    let outcome = if pos.side_to_move_is_short() {
+        DbOutcome::Loss
+    } else if pos.stones_to_place() == 0 {
+        db.probe(pos).expect("leaf stored").outcome
+    } else {
+        pos.legal_moves()
+            .into_iter()
+            .map(|mv| {
+                let mut child = *pos;
+                child.play_unchecked(mv);
+                -plain_placing_outcome(db, &child, seen)
+            })
+            .max()
+            .expect("a placement")
+    };
+    seen.insert(key, outcome);
+    outcome
+}
+
+/// The position of a placing sector with `mover` and `other` on the board:
+/// White to move when the hands are equal, Black (one more in hand) when not.
+fn placing_position(sector: PlacingSector, mover: Bitboard, other: Bitboard) -> Position {
+    let (mover_hand, other_hand) = (sector.mover_hand, sector.other_hand);
+    let (white, black, side, white_hand, black_hand) = if mover_hand == other_hand {
+        (mover, other, "w", mover_hand, other_hand)
+    } else {
+        (other, mover, "b", other_hand, mover_hand)
+    };
+    let board = morris::endgame::sector_position(white, black).fen();
+    let board = board.split(' ').next().unwrap();
+    let fen = format!("{board} {side} {white_hand} {black_hand} 0 1");
+    Position::from_fen(&fen, morris::Rules::default()).unwrap()
+}
+
+#[test]
+fn placing_values_equal_a_plain_minimax_up_to_four_stones_a_side() {
+    let (_, db) = database();
+    let mut built = std::collections::HashMap::new();
+    let small: Vec<PlacingSector> = PlacingSector::all()
+        .into_iter()
+        .filter(|s| s.board.mover + s.mover_hand <= 4 && s.board.other + s.other_hand <= 4)
+        .collect();
+    for &sector in &small {
+        let successors = Successors {
+            moving: db,
+            placing: &built,
+        };
+        let values = build_placing_sector(sector, &successors).unwrap();
+        built.insert(sector, values);
+    }
+    let mut seen = std::collections::HashMap::new();
+    let mut outcomes = [0; 3];
+    for &sector in &small {
+        let values = &built[&sector];
+        for index in 0..sector.len() {
+            let (mover, other) = sector.board.decode(index);
+            if sector.board.canonical(mover, other).index != index {
+                assert_eq!(values.outcome(index), None);
+                continue;
+            }
+            let pos = placing_position(sector, mover, other);
+            let expected = plain_placing_outcome(db, &pos, &mut seen);
+            assert_eq!(values.outcome(index), Some(expected), "{}", pos.fen());
+            outcomes[expected as usize] += 1;
+        }
+    }
+    // Sectors from the first placement to the last, and each outcome
+    // many times.
+    assert!(small.contains(&PlacingSector::new(0, 0, 4, 4).unwrap()));
+    assert!(small.contains(&PlacingSector::new(3, 4, 1, 0).unwrap()));
+    assert!(outcomes.iter().all(|&n| n > 1000), "{outcomes:?}");
 }

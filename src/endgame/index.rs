@@ -236,6 +236,12 @@ fn classes(size: usize) -> &'static Classes {
     })
 }
 
+/// The canonical set of each symmetry class of the sets of `size` points,
+/// in class order.
+pub(super) fn classes_of(size: usize) -> &'static [Bitboard] {
+    &classes(size).canonical
+}
+
 /// The index space of one sector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SectorIndex {

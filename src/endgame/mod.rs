@@ -15,6 +15,7 @@ mod generate;
 mod index;
 mod memory;
 mod placing;
+mod placing_phase;
 mod probe;
 mod verify;
 
@@ -25,6 +26,10 @@ pub use generate::{
 };
 pub use index::{Canonical, SectorIndex};
 pub use placing::{PlacingChoice, PlacingSolver, PlacingTable, SharedPlacingTable, Unsolved};
+pub use placing_phase::{
+    MissingSuccessor, NextSector, PlacingSector, PlacingValues, SuccessorValues, Successors,
+    build_placing_sector,
+};
 pub use probe::EndgameDb;
 pub use verify::{SectorCheck, check_sector};
 

@@ -61,7 +61,7 @@ impl EndgameDb {
         self.sectors[slot] = Some(file);
     }
 
-    fn file(&self, mover: usize, other: usize) -> Option<&SectorFile> {
+    pub(crate) fn file(&self, mover: usize, other: usize) -> Option<&SectorFile> {
         if mover > MAX_STONES || other > MAX_STONES {
             return None;
         }
