@@ -1,4 +1,4 @@
-//! The database file, one byte per index.
+//! The moving phase's database file, one byte per index.
 //!
 //! ```text
 //! header            112 bytes (made for bytemuck), with its own checksum
@@ -9,22 +9,18 @@
 //! ```
 //!
 //! Opening a file checks the header, the length, the exceptions and the
-//! table of block checksums, which takes no time whatever the size. The
-//! entries themselves are checked a block at a time when first read, so
-//! the engine starts at once on many gigabytes of databases yet never uses
-//! a damaged value; [`SectorFile::verify`] checks every block. Files are
-//! written to a temporary name and renamed when complete.
+//! table of block checksums, which takes no time whatever the size; the
+//! entries are checked a block at a time when first read (see `checked`),
+//! and [`SectorFile::verify`] checks every block.
 
-use std::fs;
-use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 
 use super::build::BuiltSector;
+use super::checked::{BLOCK, Checked, Loading, block_sums, checksum, load, write_whole};
 use super::index::SectorIndex;
 use super::{DbOutcome, DbValue};
 use thiserror::Error;
@@ -33,9 +29,7 @@ const MAGIC: [u8; 8] = *b"MORRISDB";
 /// The format version this build writes and reads.
 pub(crate) const VERSION: u32 = 2;
 /// Variant code of Nine Men's Morris in the header.
-const NINE: u8 = 0;
-/// Entries per checksummed block.
-const BLOCK: usize = 1 << 16;
+pub(super) const NINE: u8 = 0;
 
 /// The file header, in the byte order of the machine that wrote it.
 #[repr(C)]
@@ -67,21 +61,6 @@ pub struct Header {
 }
 
 const HEADER_BYTES: usize = std::mem::size_of::<Header>();
-
-/// A checksum of 64-bit words (FNV-1a over words, then mixed): cheap, and
-/// enough to catch a damaged file.
-fn checksum(bytes: &[u8]) -> u64 {
-    let mut chunks = bytes.chunks_exact(8);
-    let mut hash = 0xcbf2_9ce4_8422_2325u64 ^ bytes.len() as u64;
-    for chunk in &mut chunks {
-        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        hash = (hash ^ word).wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    for &byte in chunks.remainder() {
-        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash ^ hash >> 29
-}
 
 /// A byte: 0 no position, 1 draw, 2 + d a win at distance d, 129 + d a
 /// loss at d; `EXCEPTION` sends to the exceptions table.
@@ -122,7 +101,6 @@ fn from_byte(byte: u8) -> Option<DbValue> {
 struct Layout {
     exceptions_at: usize,
     block_sums_at: usize,
-    blocks: usize,
     len: usize,
 }
 
@@ -134,7 +112,6 @@ impl Layout {
         Layout {
             exceptions_at,
             block_sums_at,
-            blocks,
             len: block_sums_at + 8 * blocks,
         }
     }
@@ -164,10 +141,6 @@ struct Tally {
 /// [`DbError`] naming the file if it cannot be written.
 pub fn write_sector(dir: &Path, built: &BuiltSector) -> Result<Header, DbError> {
     let path = dir.join(sector_file_name(built.sector));
-    let io = |e: std::io::Error| DbError {
-        path: path.clone(),
-        problem: DbProblem::from(e),
-    };
     let mut header = Header::zeroed();
     header.magic = MAGIC;
     header.version = VERSION;
@@ -224,56 +197,24 @@ pub fn write_sector(dir: &Path, built: &BuiltSector) -> Result<Header, DbError> 
         exceptions.extend(tally.exceptions);
     }
     let layout = Layout::new(bytes.len(), exceptions.len());
-    let block_sums: Vec<u64> = bytes.par_chunks(BLOCK).map(checksum).collect();
+    let block_sums = block_sums(&bytes);
     header.exceptions = exceptions.len() as u64;
     header.exceptions_checksum = checksum(bytemuck::cast_slice(&exceptions));
     header.block_sums_checksum = checksum(bytemuck::cast_slice(&block_sums));
     header.header_checksum = checksum(bytemuck::bytes_of(&header));
     let padding = layout.exceptions_at - HEADER_BYTES - bytes.len();
-    let partial = path.with_extension("partial");
-    let file = fs::File::create(&partial).map_err(io)?;
-    let mut out = BufWriter::new(&file);
-    out.write_all(bytemuck::bytes_of(&header)).map_err(io)?;
-    out.write_all(&bytes).map_err(io)?;
-    out.write_all(&[0; 8][..padding]).map_err(io)?;
-    out.write_all(bytemuck::cast_slice(&exceptions))
-        .map_err(io)?;
-    out.write_all(bytemuck::cast_slice(&block_sums))
-        .map_err(io)?;
-    out.flush().map_err(io)?;
-    drop(out);
-    file.sync_all().map_err(io)?;
-    drop(file);
-    fs::rename(&partial, &path).map_err(io)?;
+    write_whole(
+        &path,
+        &[
+            bytemuck::bytes_of(&header),
+            &bytes,
+            &[0; 8][..padding],
+            bytemuck::cast_slice(&exceptions),
+            bytemuck::cast_slice(&block_sums),
+        ],
+    )?;
     Ok(header)
 }
-
-enum Storage {
-    #[cfg(feature = "mmap")]
-    Mapped(memmap2::Mmap),
-    #[cfg(feature = "mmap")]
-    Copied(memmap2::MmapMut),
-    #[cfg(not(feature = "mmap"))]
-    Owned(Vec<u64>),
-}
-
-impl Storage {
-    fn bytes(&self) -> &[u8] {
-        match self {
-            #[cfg(feature = "mmap")]
-            Storage::Mapped(map) => &map[..],
-            #[cfg(feature = "mmap")]
-            Storage::Copied(map) => &map[..],
-            #[cfg(not(feature = "mmap"))]
-            Storage::Owned(words) => bytemuck::cast_slice(words),
-        }
-    }
-}
-
-/// A block's state: not read yet, checked, or damaged.
-const UNCHECKED: u8 = 0;
-const GOOD: u8 = 1;
-const DAMAGED: u8 = 2;
 
 /// A sector file, mapped into memory (or read, without the `mmap`
 /// feature), its entries checked as they are first read.
@@ -284,10 +225,8 @@ pub struct SectorFile {
     pub sector: SectorIndex,
     /// Where it came from.
     pub path: PathBuf,
-    storage: Storage,
     layout: Layout,
-    blocks: Vec<AtomicU8>,
-    damaged: AtomicBool,
+    data: Checked,
 }
 
 impl SectorFile {
@@ -298,40 +237,25 @@ impl SectorFile {
     ///
     /// [`DbError`] naming the file and the problem.
     pub fn open(path: &Path) -> Result<SectorFile, DbError> {
-        Self::open_with(path, Self::load)
+        Self::open_with(path, Loading::Mapped)
     }
 
     /// Opens a sector file as [`SectorFile::open`] does, read whole into
-    /// memory in huge pages where the system has them: generation reads
-    /// the smaller sectors at random, and that is faster than reading a
-    /// mapped file (see `memory`).
+    /// memory, as generation reads its smaller sectors.
     ///
     /// # Errors
     ///
     /// [`DbError`] naming the file and the problem.
     pub fn open_in_memory(path: &Path) -> Result<SectorFile, DbError> {
-        #[cfg(feature = "mmap")]
-        return Self::open_with(path, |mut file| {
-            use std::io::Read;
-            let len = usize::try_from(file.metadata()?.len()).map_err(std::io::Error::other)?;
-            let mut map = super::memory::huge_anonymous_map(len);
-            file.read_exact(&mut map[..len])?;
-            Ok(Storage::Copied(map))
-        });
-        #[cfg(not(feature = "mmap"))]
-        return Self::open_with(path, Self::load);
+        Self::open_with(path, Loading::Whole)
     }
 
-    fn open_with(
-        path: &Path,
-        load: impl FnOnce(&fs::File) -> std::io::Result<Storage>,
-    ) -> Result<SectorFile, DbError> {
+    fn open_with(path: &Path, loading: Loading) -> Result<SectorFile, DbError> {
         let error = |problem| DbError {
             path: path.to_owned(),
             problem,
         };
-        let file = fs::File::open(path).map_err(|e| error(DbProblem::from(e)))?;
-        let storage = load(&file).map_err(|e| error(DbProblem::from(e)))?;
+        let storage = load(path, loading)?;
         let bytes = storage.bytes();
         let header_bytes = bytes
             .get(..HEADER_BYTES)
@@ -388,73 +312,15 @@ impl SectorFile {
         {
             return Err(error(DbProblem::Checksum));
         }
-        let blocks = (0..layout.blocks)
-            .map(|_| AtomicU8::new(UNCHECKED))
-            .collect();
+        let entries = sector.len() as usize;
+        let block_sums_at = layout.block_sums_at;
         Ok(SectorFile {
             header,
             sector,
             path: path.to_owned(),
-            storage,
             layout,
-            blocks,
-            damaged: AtomicBool::new(false),
+            data: Checked::new(storage, HEADER_BYTES, entries, block_sums_at),
         })
-    }
-
-    #[cfg(feature = "mmap")]
-    fn load(file: &fs::File) -> std::io::Result<Storage> {
-        // SAFETY: the map is only read, and database files are written
-        // under a temporary name and renamed when complete, never changed
-        // in place; a file truncated by someone else while mapped would be
-        // a fault of the machine's administration, as for any mapped file.
-        let map = unsafe { memmap2::Mmap::map(file)? };
-        Ok(Storage::Mapped(map))
-    }
-
-    #[cfg(not(feature = "mmap"))]
-    fn load(mut file: &fs::File) -> std::io::Result<Storage> {
-        use std::io::Read;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes)?;
-        let mut words = vec![0u64; bytes.len().div_ceil(8)];
-        bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..bytes.len()].copy_from_slice(&bytes);
-        Ok(Storage::Owned(words))
-    }
-
-    /// The entries of one block.
-    fn block(&self, block: usize) -> &[u8] {
-        let start = HEADER_BYTES + block * BLOCK;
-        let end = (start + BLOCK).min(HEADER_BYTES + self.sector.len() as usize);
-        &self.storage.bytes()[start..end]
-    }
-
-    /// The checksum the file gives for a block.
-    fn block_sum(&self, block: usize) -> u64 {
-        let at = self.layout.block_sums_at + 8 * block;
-        u64::from_ne_bytes(
-            self.storage.bytes()[at..at + 8]
-                .try_into()
-                .expect("eight bytes"),
-        )
-    }
-
-    /// Whether a block's entries match their checksum, checking it the
-    /// first time.
-    #[inline]
-    fn block_is_good(&self, block: usize) -> bool {
-        match self.blocks[block].load(Ordering::Relaxed) {
-            GOOD => true,
-            DAMAGED => false,
-            _ => {
-                let good = checksum(self.block(block)) == self.block_sum(block);
-                self.blocks[block].store(if good { GOOD } else { DAMAGED }, Ordering::Relaxed);
-                if !good {
-                    self.damaged.store(true, Ordering::Relaxed);
-                }
-                good
-            }
-        }
     }
 
     /// Checks every block, and fails at the first damaged one.
@@ -463,7 +329,7 @@ impl SectorFile {
     ///
     /// [`DbError`] with [`DbProblem::Checksum`] for a damaged file.
     pub fn verify(&self) -> Result<(), DbError> {
-        if (0..self.layout.blocks).all(|block| self.block_is_good(block)) {
+        if self.data.all_good() {
             Ok(())
         } else {
             Err(DbError {
@@ -475,7 +341,7 @@ impl SectorFile {
 
     /// Whether a damaged block was met (its values are not used).
     pub fn is_damaged(&self) -> bool {
-        self.damaged.load(Ordering::Relaxed)
+        self.data.is_damaged()
     }
 
     /// The stored byte at `index` (0 outside the sector), unchecked: read
@@ -486,7 +352,7 @@ impl SectorFile {
         if index >= self.sector.len() {
             return 0;
         }
-        self.storage.bytes()[HEADER_BYTES + index as usize]
+        self.data.payload()[index as usize]
     }
 
     /// The value at `index`: `None` outside the sector, for an index that
@@ -494,15 +360,15 @@ impl SectorFile {
     #[inline]
     pub fn value(&self, index: u64) -> Option<DbValue> {
         let index = usize::try_from(index).ok()?;
-        if index >= self.sector.len() as usize || !self.block_is_good(index / BLOCK) {
+        if index >= self.sector.len() as usize || !self.data.is_good(index) {
             return None;
         }
-        let byte = self.storage.bytes()[HEADER_BYTES + index];
+        let byte = self.data.payload()[index];
         if byte != EXCEPTION {
             return from_byte(byte);
         }
         let table: &[[u64; 2]] = bytemuck::cast_slice(
-            &self.storage.bytes()[self.layout.exceptions_at..self.layout.block_sums_at],
+            &self.data.bytes()[self.layout.exceptions_at..self.layout.block_sums_at],
         );
         let at = table
             .binary_search_by_key(&(index as u64), |pair| pair[0])
@@ -576,6 +442,8 @@ impl From<std::io::Error> for DbProblem {
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
 
     #[test]

@@ -10,6 +10,7 @@
 //! value; the search weighs the distance against the N-move counter.
 
 mod build;
+mod checked;
 pub(crate) mod file;
 mod generate;
 mod index;

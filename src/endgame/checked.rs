@@ -1,0 +1,227 @@
+//! What every database file shares: it is mapped into memory (or read
+//! whole), its payload is checked a block at a time when first read, so
+//! that opening takes no time whatever the size yet no damaged value is
+//! ever used, and it is written under a temporary name and renamed when
+//! complete.
+
+use std::fs;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+
+use rayon::prelude::*;
+
+use super::file::{DbError, DbProblem};
+
+/// Payload bytes per checksummed block.
+pub(super) const BLOCK: usize = 1 << 16;
+
+/// A checksum of 64-bit words (FNV-1a over words, then mixed): cheap, and
+/// enough to catch a damaged file.
+pub(super) fn checksum(bytes: &[u8]) -> u64 {
+    let mut chunks = bytes.chunks_exact(8);
+    let mut hash = 0xcbf2_9ce4_8422_2325u64 ^ bytes.len() as u64;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        hash = (hash ^ word).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    for &byte in chunks.remainder() {
+        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash ^ hash >> 29
+}
+
+/// The checksum of each block of `payload`.
+pub(super) fn block_sums(payload: &[u8]) -> Vec<u64> {
+    payload.par_chunks(BLOCK).map(checksum).collect()
+}
+
+/// The bytes of an open file.
+pub(super) enum Storage {
+    #[cfg(feature = "mmap")]
+    Mapped(memmap2::Mmap),
+    #[cfg(feature = "mmap")]
+    Copied(memmap2::MmapMut),
+    #[cfg(not(feature = "mmap"))]
+    Owned(Vec<u64>),
+}
+
+impl Storage {
+    /// The whole file.
+    pub(super) fn bytes(&self) -> &[u8] {
+        match self {
+            #[cfg(feature = "mmap")]
+            Storage::Mapped(map) => &map[..],
+            #[cfg(feature = "mmap")]
+            Storage::Copied(map) => &map[..],
+            #[cfg(not(feature = "mmap"))]
+            Storage::Owned(words) => bytemuck::cast_slice(words),
+        }
+    }
+}
+
+/// How a file is brought into memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Loading {
+    /// Mapped: pages are read as they are touched.
+    Mapped,
+    /// Read whole into memory, in huge pages where the system has them:
+    /// generation reads its sources at random, and that is faster than
+    /// reading a mapped file (see `memory`).
+    Whole,
+}
+
+/// Opens the file at `path` as `loading` says.
+pub(super) fn load(path: &Path, loading: Loading) -> Result<Storage, DbError> {
+    let error = |e: std::io::Error| DbError {
+        path: path.to_owned(),
+        problem: DbProblem::from(e),
+    };
+    let file = fs::File::open(path).map_err(error)?;
+    load_file(&file, loading).map_err(error)
+}
+
+#[cfg(feature = "mmap")]
+fn load_file(mut file: &fs::File, loading: Loading) -> std::io::Result<Storage> {
+    match loading {
+        Loading::Mapped => {
+            // SAFETY: the map is only read, and database files are written
+            // under a temporary name and renamed when complete, never
+            // changed in place; a file truncated by someone else while
+            // mapped would be a fault of the machine's administration, as
+            // for any mapped file.
+            let map = unsafe { memmap2::Mmap::map(file)? };
+            Ok(Storage::Mapped(map))
+        }
+        Loading::Whole => {
+            use std::io::Read;
+            let len = usize::try_from(file.metadata()?.len()).map_err(std::io::Error::other)?;
+            let mut map = super::memory::huge_anonymous_map(len);
+            file.read_exact(&mut map[..len])?;
+            Ok(Storage::Copied(map))
+        }
+    }
+}
+
+#[cfg(not(feature = "mmap"))]
+fn load_file(mut file: &fs::File, _: Loading) -> std::io::Result<Storage> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)?;
+    let mut words = vec![0u64; bytes.len().div_ceil(8)];
+    bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..bytes.len()].copy_from_slice(&bytes);
+    Ok(Storage::Owned(words))
+}
+
+/// A block's state: not read yet, checked, or damaged.
+const UNCHECKED: u8 = 0;
+const GOOD: u8 = 1;
+const DAMAGED: u8 = 2;
+
+/// A file whose payload is checked block by block against the table of
+/// block checksums it holds, each block the first time it is read.
+pub(super) struct Checked {
+    storage: Storage,
+    payload_at: usize,
+    payload_len: usize,
+    sums_at: usize,
+    blocks: Vec<AtomicU8>,
+    damaged: AtomicBool,
+}
+
+impl Checked {
+    /// `storage` with a payload of `payload_len` bytes at `payload_at` and
+    /// its blocks' checksums at `sums_at`; the caller has checked that
+    /// the file is long enough.
+    pub(super) fn new(
+        storage: Storage,
+        payload_at: usize,
+        payload_len: usize,
+        sums_at: usize,
+    ) -> Checked {
+        let blocks = (0..payload_len.div_ceil(BLOCK))
+            .map(|_| AtomicU8::new(UNCHECKED))
+            .collect();
+        Checked {
+            storage,
+            payload_at,
+            payload_len,
+            sums_at,
+            blocks,
+            damaged: AtomicBool::new(false),
+        }
+    }
+
+    /// The whole file.
+    pub(super) fn bytes(&self) -> &[u8] {
+        self.storage.bytes()
+    }
+
+    /// The payload, unchecked.
+    #[inline]
+    pub(super) fn payload(&self) -> &[u8] {
+        &self.storage.bytes()[self.payload_at..self.payload_at + self.payload_len]
+    }
+
+    /// The checksum the file gives for a block.
+    fn block_sum(&self, block: usize) -> u64 {
+        let at = self.sums_at + 8 * block;
+        u64::from_ne_bytes(
+            self.storage.bytes()[at..at + 8]
+                .try_into()
+                .expect("eight bytes"),
+        )
+    }
+
+    /// Whether the block holding payload byte `at` matches its checksum,
+    /// checking it the first time.
+    #[inline]
+    pub(super) fn is_good(&self, at: usize) -> bool {
+        let block = at / BLOCK;
+        match self.blocks[block].load(Ordering::Relaxed) {
+            GOOD => true,
+            DAMAGED => false,
+            _ => {
+                let start = block * BLOCK;
+                let bytes = &self.payload()[start..(start + BLOCK).min(self.payload_len)];
+                let good = checksum(bytes) == self.block_sum(block);
+                self.blocks[block].store(if good { GOOD } else { DAMAGED }, Ordering::Relaxed);
+                if !good {
+                    self.damaged.store(true, Ordering::Relaxed);
+                }
+                good
+            }
+        }
+    }
+
+    /// Whether every block is good, checking those not checked yet.
+    pub(super) fn all_good(&self) -> bool {
+        (0..self.blocks.len()).all(|block| self.is_good(block * BLOCK))
+    }
+
+    /// Whether a damaged block was met.
+    pub(super) fn is_damaged(&self) -> bool {
+        self.damaged.load(Ordering::Relaxed)
+    }
+}
+
+/// Writes `parts` one after the other as the file `path`: to a temporary
+/// name first, synced, then renamed, so that an interrupted write leaves
+/// no file that looks complete.
+pub(super) fn write_whole(path: &Path, parts: &[&[u8]]) -> Result<(), DbError> {
+    let io = |e: std::io::Error| DbError {
+        path: path.to_owned(),
+        problem: DbProblem::from(e),
+    };
+    let partial = path.with_extension("partial");
+    let file = fs::File::create(&partial).map_err(io)?;
+    let mut out = BufWriter::new(&file);
+    for part in parts {
+        out.write_all(part).map_err(io)?;
+    }
+    out.flush().map_err(io)?;
+    drop(out);
+    file.sync_all().map_err(io)?;
+    drop(file);
+    fs::rename(&partial, path).map_err(io)
+}
