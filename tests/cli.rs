@@ -18,16 +18,24 @@ fn morris(args: &[&str]) -> Output {
         .expect("run morris")
 }
 
-/// A fresh folder of the 3-3 databases, named for the test, as a path and
-/// as text.
+/// A fresh folder of the 3-3 database of the moving phase, named for the
+/// test, as a path and as text.
 fn three_stone_databases(test: &str) -> (std::path::PathBuf, String) {
     let dir = std::env::temp_dir().join(format!("morris-cli-{test}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let out = dir.display().to_string();
     assert!(
-        morris(&["gen-db", "--out", &out, "--max-stones", "3"])
-            .status
-            .success()
+        morris(&[
+            "gen-db",
+            "--out",
+            &out,
+            "--max-stones",
+            "3",
+            "--phase",
+            "moving"
+        ])
+        .status
+        .success()
     );
     (dir, out)
 }
@@ -205,6 +213,121 @@ fn gen_db_builds_one_pair_from_the_smaller_ones_and_names_those_missing() {
 }
 
 #[test]
+fn gen_db_builds_the_placing_phase_and_refuses_damaged_placing_files_by_name() {
+    let dir = std::env::temp_dir().join(format!("morris-cli-placing-{}", std::process::id()));
+    let whole =
+        std::env::temp_dir().join(format!("morris-cli-placing-whole-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&whole);
+    let out = dir.display().to_string();
+    let four = ["--max-stones", "4"];
+    let moving = morris(&[&["gen-db", "--out", &out, "--phase", "moving"][..], &four].concat());
+    assert!(moving.status.success());
+    assert!(
+        !stdout(&moving).contains("placing sectors"),
+        "{}",
+        stdout(&moving)
+    );
+    // A placing sector needs the sectors its placements lead to.
+    let early = morris(&["gen-db", "--out", &out, "--sector", "0-0-4-4"]);
+    assert!(!early.status.success());
+    let stderr = String::from_utf8_lossy(&early.stderr);
+    assert!(
+        stderr.contains("sectors 0-1-4-3 must be built first"),
+        "{stderr}"
+    );
+    let placing = morris(&[&["gen-db", "--out", &out, "--phase", "placing"][..], &four].concat());
+    assert!(placing.status.success());
+    assert!(
+        stdout(&placing).starts_with("Built 27 placing sectors ("),
+        "{}",
+        stdout(&placing)
+    );
+    let again = morris(&[&["gen-db", "--out", &out][..], &four].concat());
+    assert!(
+        stdout(&again).contains("Nothing to build: all 27 of the 27 placing sectors"),
+        "{}",
+        stdout(&again)
+    );
+    // One sector rebuilt on its own, and the files of a whole build in one go.
+    let name = "nine-placing-3-3-1-0.mdb";
+    std::fs::remove_file(dir.join(name)).unwrap();
+    assert!(
+        morris(&["gen-db", "--out", &out, "--sector", "3-3-1-0"])
+            .status
+            .success()
+    );
+    let all = morris(
+        &[
+            &["gen-db", "--out", &whole.display().to_string()][..],
+            &four,
+        ]
+        .concat(),
+    );
+    assert!(all.status.success());
+    for entry in std::fs::read_dir(&whole).unwrap() {
+        let name = entry.unwrap().file_name();
+        assert_eq!(
+            std::fs::read(dir.join(&name)).unwrap(),
+            std::fs::read(whole.join(&name)).unwrap(),
+            "{name:?}"
+        );
+    }
+    // Every first placement of a game of four stones each is a draw.
+    let probe = morris(&[
+        "probe",
+        ".../.../.../....../.../.../... w 4 4 0 1",
+        "--db",
+        &out,
+    ]);
+    let text = stdout(&probe);
+    assert!(
+        text.starts_with("position: draw (placing phase databases, "),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().filter(|l| l.ends_with(": draw")).count(),
+        24,
+        "{text}"
+    );
+    let stats = stdout(&morris(&["db-stats", &out]));
+    assert!(
+        stats.contains("\nplacing 0-0-4-4 positions 1 wins 0 draws 1 losses 0\n"),
+        "{stats}"
+    );
+    let verified = morris(&["db-verify", &out]);
+    assert!(verified.status.success(), "{}", stdout(&verified));
+    assert!(stdout(&verified).contains("placing 3-3-1-0: checksums good; "));
+    // A damaged value is found by db-verify, a cut file refused when opened.
+    let damaged = dir.join(name);
+    let mut bytes = std::fs::read(&damaged).unwrap();
+    bytes[200] ^= 0x55;
+    std::fs::write(&damaged, &bytes).unwrap();
+    let cut = dir.join("nine-placing-2-3-1-0.mdb");
+    let length = std::fs::metadata(&cut).unwrap().len();
+    std::fs::File::options()
+        .write(true)
+        .open(&cut)
+        .unwrap()
+        .set_len(length - 8)
+        .unwrap();
+    let verified = morris(&["db-verify", &out]);
+    assert!(!verified.status.success());
+    let text = stdout(&verified);
+    assert!(
+        text.contains("placing 3-3-1-0: checksum mismatch: the file is damaged"),
+        "{text}"
+    );
+    let stderr = String::from_utf8_lossy(&verified.stderr);
+    assert!(
+        stderr.contains("skipped: ") && stderr.contains("nine-placing-2-3-1-0.mdb: "),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+    let _ = std::fs::remove_dir_all(whole);
+}
+
+#[test]
 fn the_plan_puts_every_pair_after_the_pairs_it_needs() {
     let plan = morris(&["gen-db", "--plan", "--max-stones", "9"]);
     assert!(plan.status.success());
@@ -222,9 +345,18 @@ fn the_plan_puts_every_pair_after_the_pairs_it_needs() {
             "{line}"
         );
     }
-    // Every pair from 3-3 to 9-9.
-    assert_eq!(wave_of.len(), 28);
+    // Every pair from 3-3 to 9-9, then every placing sector, the first
+    // placement last.
+    let pairs = wave_of.keys().filter(|name| name.split('-').count() == 2);
+    assert_eq!(pairs.count(), 28);
+    assert_eq!(
+        wave_of.len(),
+        28 + morris::endgame::PlacingSector::all().len()
+    );
     assert!(wave_of["9-9"] > wave_of["8-9"]);
+    assert!(wave_of["8-8-1-0"] > wave_of["9-9"]);
+    let last = wave_of.values().max().unwrap();
+    assert_eq!(wave_of["0-0-9-9"], *last);
 }
 
 #[test]
@@ -234,7 +366,7 @@ fn the_default_folder_is_used_when_none_is_named() {
     use std::process::Stdio;
     let data = std::env::temp_dir().join(format!("morris-cli-data-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
-    let built = morris_with_data(&data, &["gen-db", "--max-stones", "3"])
+    let built = morris_with_data(&data, &["gen-db", "--max-stones", "3", "--phase", "moving"])
         .output()
         .unwrap();
     assert!(built.status.success());

@@ -9,8 +9,8 @@ use std::sync::OnceLock;
 
 use common::session::session;
 use morris::endgame::{
-    DbOutcome, DbValue, EndgameDb, PlacingSector, SectorIndex, SectorRange, Successors,
-    build_placing_sector, generate,
+    DbOutcome, DbValue, EndgameDb, PlacingSector, SectorIndex, SectorRange, generate,
+    generate_placing_sector,
 };
 use morris::{Bitboard, Color, Position, Symmetry};
 
@@ -1004,35 +1004,44 @@ fn placing_position(sector: PlacingSector, mover: Bitboard, other: Bitboard) -> 
     Position::from_fen(&fen, morris::Rules::default()).unwrap()
 }
 
+/// The databases of `database()` with the placing phase up to four stones
+/// a side (on the board and in hand), built by `gen-db`'s library calls
+/// into a folder of their own.
+fn placing_database() -> &'static (PathBuf, EndgameDb) {
+    static DB: OnceLock<(PathBuf, EndgameDb)> = OnceLock::new();
+    DB.get_or_init(|| {
+        let (moving, _) = database();
+        let dir = std::env::temp_dir().join(format!("morris-placing-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for entry in std::fs::read_dir(moving).unwrap() {
+            let path = entry.unwrap().path();
+            std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+        }
+        for sector in PlacingSector::within(4) {
+            generate_placing_sector(&dir, sector, &|_| {}, |_| {}).expect("generation");
+        }
+        let (db, rejected) = EndgameDb::open(&dir).expect("open");
+        assert!(rejected.is_empty(), "{rejected:?}");
+        (dir, db)
+    })
+}
+
 #[test]
 fn placing_values_equal_a_plain_minimax_up_to_four_stones_a_side() {
-    let (_, db) = database();
-    let mut built = std::collections::HashMap::new();
-    let small: Vec<PlacingSector> = PlacingSector::all()
-        .into_iter()
-        .filter(|s| s.board.mover + s.mover_hand <= 4 && s.board.other + s.other_hand <= 4)
-        .collect();
-    for &sector in &small {
-        let successors = Successors {
-            moving: db,
-            placing: &built,
-        };
-        let values = build_placing_sector(sector, &successors).unwrap();
-        built.insert(sector, values);
-    }
+    let (_, db) = placing_database();
+    let small = PlacingSector::within(4);
     let mut seen = std::collections::HashMap::new();
     let mut outcomes = [0; 3];
     for &sector in &small {
-        let values = &built[&sector];
         for index in 0..sector.len() {
             let (mover, other) = sector.board.decode(index);
             if sector.board.canonical(mover, other).index != index {
-                assert_eq!(values.outcome(index), None);
                 continue;
             }
             let pos = placing_position(sector, mover, other);
             let expected = plain_placing_outcome(db, &pos, &mut seen);
-            assert_eq!(values.outcome(index), Some(expected), "{}", pos.fen());
+            assert_eq!(db.placing_outcome(&pos), Some(expected), "{}", pos.fen());
             outcomes[expected as usize] += 1;
         }
     }
@@ -1041,4 +1050,69 @@ fn placing_values_equal_a_plain_minimax_up_to_four_stones_a_side() {
     assert!(small.contains(&PlacingSector::new(0, 0, 4, 4).unwrap()));
     assert!(small.contains(&PlacingSector::new(3, 4, 1, 0).unwrap()));
     assert!(outcomes.iter().all(|&n| n > 1000), "{outcomes:?}");
+}
+
+#[test]
+fn placing_values_equal_the_end_of_placing_solver_without_the_n_move_rule() {
+    use morris::endgame::PlacingSolver;
+    let (_, db) = placing_database();
+    let mut compared = [0; 3];
+    for sector in PlacingSector::within(4) {
+        if !(6..=8).contains(&sector.to_place()) {
+            continue;
+        }
+        // A spread of each sector's positions.
+        let step = (sector.len() / 40).max(1);
+        for index in (0..sector.len()).step_by(step as usize) {
+            let (mover, other) = sector.board.decode(index);
+            let pos = placing_position(sector, mover, other);
+            let free = Position::from_fen(
+                &pos.fen(),
+                morris::Rules {
+                    n_move_rule: 0,
+                    ..morris::Rules::default()
+                },
+            )
+            .unwrap();
+            let solved = PlacingSolver::new(db, None, None).solve(&free).unwrap();
+            assert_eq!(db.placing_outcome(&pos), Some(solved), "{}", pos.fen());
+            compared[solved as usize] += 1;
+        }
+    }
+    assert!(compared.iter().sum::<usize>() > 100, "{compared:?}");
+}
+
+#[test]
+fn with_the_placing_phase_the_engine_plays_only_moves_that_keep_the_value() {
+    let (dir, _) = placing_database();
+    let db = std::sync::Arc::new(EndgameDb::open(dir).unwrap().0);
+    // Without the N-move rule the end-of-placing solver is left out, and
+    // the placing phase's databases alone choose.
+    let rules = morris::Rules {
+        n_move_rule: 0,
+        ..morris::Rules::default()
+    };
+    let mut checked = 0;
+    for sector in PlacingSector::within(4) {
+        let step = (sector.len() / 50).max(1);
+        for index in (0..sector.len()).step_by(step as usize) {
+            let (mover, other) = sector.board.decode(index);
+            let fen = placing_position(sector, mover, other).fen();
+            let pos = Position::from_fen(&fen, rules).unwrap();
+            if pos.terminal_outcome().is_some() {
+                continue;
+            }
+            let value = db.placing_outcome(&pos).unwrap();
+            let outcomes = db.move_outcomes(&pos);
+            // Only the positions where a move can throw the value away.
+            if outcomes.iter().all(|&(_, o)| o == Some(value)) {
+                continue;
+            }
+            let mv = engine_move(&morris::Game::new(pos), &db);
+            let (_, kept) = outcomes.iter().find(|&&(m, _)| m == mv).unwrap();
+            assert_eq!(*kept, Some(value), "{fen} {mv}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "{checked}");
 }

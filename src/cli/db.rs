@@ -9,8 +9,9 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use morris::endgame::{
-    BuildStep, DbOutcome, DbValue, EndgameDb, Header, PlacingSolver, SectorIndex, SectorRange,
-    Unsolved, check_sector, generate_pair, pair_dependencies, pair_sectors,
+    BuildStep, DbOutcome, DbValue, EndgameDb, Header, NextSector, PlacingHeader, PlacingSector,
+    PlacingSolver, SectorCheck, SectorIndex, SectorRange, Unsolved, check_placing_sector,
+    check_sector, generate_pair, generate_placing_sector, pair_dependencies, pair_sectors,
 };
 use morris::{Color, Move, Position, Rules};
 
@@ -28,9 +29,15 @@ pub struct GenDbArgs {
     /// Build only the sectors with at most this many stones in all.
     #[arg(long)]
     max_total: Option<usize>,
-    /// Build only the pair A-B and B-A, from the smaller sectors in the folder.
-    #[arg(long, value_name = "A-B", conflicts_with = "plan")]
-    sector: Option<SectorPair>,
+    /// Build only the pair A-B and B-A of the moving phase, or the placing
+    /// sector M-O-H-I (stones on the board of the side to move and of the
+    /// other side, then in hand), from the sectors it needs in the folder.
+    #[arg(long, value_name = "A-B|M-O-H-I", conflicts_with = "plan")]
+    sector: Option<SectorChoice>,
+    /// Which phases to build: the placing phase needs the moving phase's
+    /// sectors of as many stones.
+    #[arg(long, value_enum, default_value_t = Phases::Both)]
+    phase: Phases,
     /// Print the pairs to build in waves that can each run at once, with their needs.
     #[arg(long)]
     plan: bool,
@@ -66,23 +73,50 @@ pub struct ProbeArgs {
     nmoverule: u16,
 }
 
-/// A pair of sectors written `A-B` (stones of each side), the smaller first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SectorPair(usize, usize);
+/// The phases `gen-db` builds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Phases {
+    /// The moving phase, then the placing phase.
+    Both,
+    /// The moving phase (nothing in hand).
+    Moving,
+    /// The placing phase, from the moving phase in the folder.
+    Placing,
+}
 
-impl FromStr for SectorPair {
+/// One thing `gen-db --sector` builds: a pair of moving sectors written
+/// `A-B` (stones of each side, stored smaller first), or a placing sector
+/// written `M-O-H-I`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SectorChoice {
+    /// The moving sectors A-B and B-A.
+    Pair(usize, usize),
+    /// One placing sector.
+    Placing(PlacingSector),
+}
+
+impl FromStr for SectorChoice {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let parsed = text.split_once('-').and_then(|(a, b)| {
-            Some((
-                a.trim().parse::<usize>().ok()?,
-                b.trim().parse::<usize>().ok()?,
-            ))
-        });
-        match parsed {
-            Some((a, b)) if SectorIndex::exists(a, b) => Ok(SectorPair(a.min(b), a.max(b))),
-            _ => Err(format!("'{text}' is not A-B with 3 to 12 stones a side")),
+        let numbers: Option<Vec<usize>> = text.split('-').map(|n| n.trim().parse().ok()).collect();
+        match numbers.as_deref() {
+            Some(&[a, b]) if SectorIndex::exists(a, b) => {
+                Ok(SectorChoice::Pair(a.min(b), a.max(b)))
+            }
+            Some(&[mover, other, mover_hand, other_hand]) => {
+                PlacingSector::new(mover, other, mover_hand, other_hand)
+                    .map(SectorChoice::Placing)
+                    .ok_or_else(|| {
+                        format!(
+                            "'{text}' is no placing sector: the side to move has as many in hand \
+                             as the other or one more, each side 3 to 9 stones in all"
+                        )
+                    })
+            }
+            _ => Err(format!(
+                "'{text}' is neither A-B with 3 to 12 stones a side nor a placing sector M-O-H-I"
+            )),
         }
     }
 }
@@ -93,11 +127,26 @@ pub fn gen_db(args: GenDbArgs) -> Result<()> {
         per_side: args.max_stones,
         total: args.max_total.unwrap_or(2 * args.max_stones),
     };
+    // The placing phase reaches every moving sector of as many stones.
+    let placing = args.phase != Phases::Moving && args.max_total.is_none();
+    let moving = args.phase != Phases::Placing;
     if args.plan {
-        return print_plan(range);
+        return print_plan(range, moving, placing);
     }
-    let only = args.sector.map(|SectorPair(a, b)| (a, b));
-    build(&db_dir(args.out)?, range, only, args.threads)
+    let dir = db_dir(args.out)?;
+    match args.sector {
+        Some(SectorChoice::Pair(a, b)) => build(&dir, range, Some((a, b)), args.threads),
+        Some(SectorChoice::Placing(sector)) => build_placing(&dir, &[sector], args.threads),
+        None => {
+            if moving {
+                build(&dir, range, None, args.threads)?;
+            }
+            if placing {
+                build_placing(&dir, &PlacingSector::within(args.max_stones), args.threads)?;
+            }
+            Ok(())
+        }
+    }
 }
 
 /// Bytes of memory a pair takes to build, per index: its value and count
@@ -107,30 +156,74 @@ pub fn gen_db(args: GenDbArgs) -> Result<()> {
 /// pairs agree (docs/ENDGAME.md).
 const BUILD_BYTES_PER_INDEX: u64 = 12;
 
-fn print_plan(range: SectorRange) -> Result<()> {
-    out!("# wave pair indices memory-MiB disk-MiB needs");
-    for (wave, pairs) in (1..).zip(range.waves()) {
-        for (a, b) in pairs {
-            let indices: u64 = pair_sectors(a, b).iter().map(|s| s.len()).sum();
-            let dependencies = pair_dependencies(a, b);
-            let needed_bytes: u64 = dependencies
+/// Bytes of memory a placing sector takes to build, per index: its value
+/// (1) and, read into memory, its successors' values (a quarter byte an
+/// index each); the moving sectors the last placements lead to take a
+/// byte an index.
+const PLACING_BYTES_PER_INDEX: u64 = 1;
+
+fn print_plan(range: SectorRange, moving: bool, placing: bool) -> Result<()> {
+    out!("# wave sector indices memory-MiB disk-MiB needs");
+    let mut waves = 0;
+    if moving {
+        for (wave, pairs) in (1..).zip(range.waves()) {
+            waves = wave;
+            for (a, b) in pairs {
+                let indices: u64 = pair_sectors(a, b).iter().map(|s| s.len()).sum();
+                let dependencies = pair_dependencies(a, b);
+                let needed_bytes: u64 = dependencies
+                    .iter()
+                    .flat_map(|&(x, y)| pair_sectors(x, y))
+                    .map(|s| s.len())
+                    .sum();
+                let needs: Vec<String> = dependencies
+                    .iter()
+                    .map(|(x, y)| format!("{x}-{y}"))
+                    .collect();
+                out!(
+                    "{wave} {a}-{b} {indices} {} {} {}",
+                    (indices * BUILD_BYTES_PER_INDEX + needed_bytes).div_ceil(1 << 20),
+                    indices.div_ceil(1 << 20),
+                    if needs.is_empty() {
+                        "-".to_owned()
+                    } else {
+                        needs.join(",")
+                    }
+                );
+            }
+        }
+    }
+    if placing {
+        // A level of placing sectors (as many stones left to place) needs
+        // only the level after it, the last one the moving phase.
+        for sector in PlacingSector::within(range.per_side) {
+            let wave = waves + sector.to_place();
+            let (placed, removed) = sector.successors();
+            let needs: Vec<NextSector> = std::iter::once(placed).chain(removed).collect();
+            let needed_bytes: u64 = needs
                 .iter()
-                .flat_map(|&(x, y)| pair_sectors(x, y))
-                .map(|s| s.len())
+                .map(|&next| match next {
+                    NextSector::Placing(next) => next.len().div_ceil(4),
+                    NextSector::Moving(board) => board.len(),
+                })
                 .sum();
-            let needs: Vec<String> = dependencies
+            // A moving sector is built, and named, with its pair.
+            let names: Vec<String> = needs
                 .iter()
-                .map(|(x, y)| format!("{x}-{y}"))
+                .map(|&next| match next {
+                    NextSector::Placing(next) => next.to_string(),
+                    NextSector::Moving(board) => {
+                        let (a, b) = (board.mover, board.other);
+                        format!("{}-{}", a.min(b), a.max(b))
+                    }
+                })
                 .collect();
+            let indices = sector.len();
             out!(
-                "{wave} {a}-{b} {indices} {} {} {}",
-                (indices * BUILD_BYTES_PER_INDEX + needed_bytes).div_ceil(1 << 20),
-                indices.div_ceil(1 << 20),
-                if needs.is_empty() {
-                    "-".to_owned()
-                } else {
-                    needs.join(",")
-                }
+                "{wave} {sector} {indices} {} {} {}",
+                (indices * PLACING_BYTES_PER_INDEX + needed_bytes).div_ceil(1 << 20),
+                indices.div_ceil(4).div_ceil(1 << 20),
+                names.join(",")
             );
         }
     }
@@ -271,6 +364,68 @@ fn build(
     Ok(())
 }
 
+/// Builds the placing sectors `sectors` (in order: each from those before
+/// it and the moving phase) in `out`, keeping those present and valid.
+fn build_placing(out: &Path, sectors: &[PlacingSector], threads: Option<usize>) -> Result<()> {
+    let total: u64 = sectors.iter().map(|s| s.len()).sum();
+    let bar = indicatif::ProgressBar::new(total);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} placing positions, {per_sec}, about {eta} left  {msg}",
+        )?
+        .progress_chars("=> "),
+    );
+    let tell = |line: String| {
+        if bar.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            bar.println(line);
+        }
+    };
+    let pool = thread_pool(threads)?;
+    let start = Instant::now();
+    let (mut built, mut kept, mut positions_built) = (0, 0, 0);
+    let mut finished = 0;
+    for &sector in sectors {
+        let sector_start = Instant::now();
+        reset_peak_memory();
+        bar.set_message(format!("placing {sector}"));
+        let progress = |positions: u64| bar.inc(positions);
+        pool.install(|| {
+            generate_placing_sector(out, sector, &progress, |report| {
+                finished += report.header.entries;
+                bar.set_position(finished);
+                if report.reused {
+                    kept += 1;
+                    tell(format!("placing {sector} kept"));
+                } else {
+                    built += 1;
+                    positions_built += report.header.entries;
+                    let peak = peak_memory()
+                        .map(|bytes| format!(", peak memory {:.1} GiB", bytes as f64 / GIB))
+                        .unwrap_or_default();
+                    tell(format!(
+                        "placing {sector} built ({} indices, {:.1} s{peak})",
+                        report.header.entries,
+                        sector_start.elapsed().as_secs_f64()
+                    ));
+                }
+            })
+        })?;
+    }
+    bar.finish_and_clear();
+    let scope = format!("{} placing sectors in {}", sectors.len(), out.display());
+    if built == 0 {
+        out!("Nothing to build: all {kept} of the {scope} were present and valid");
+    } else {
+        out!(
+            "Built {built} placing sectors ({positions_built} indices) in {:.1} s and kept {kept} already present ({scope})",
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
 /// Checks the files of a folder and their values against their successors'.
 pub fn db_verify(args: VerifyArgs) -> Result<()> {
     let dir = db_dir(args.dir)?;
@@ -291,26 +446,35 @@ pub fn db_verify(args: VerifyArgs) -> Result<()> {
         bar.set_message(format!("{mover}-{other}"));
         let check = pool.install(|| check_sector(&db, file.sector, args.sample, &|n| bar.inc(n)));
         bar.finish_and_clear();
-        let verdict = if check.wrong_count > 0 {
+        let (verdict, unknown) = verdict(&check);
+        if check.wrong_count > 0 || check.unknown > 0 {
             failures += 1;
-            format!(
-                "{} WRONG (first at indices {:?})",
-                check.wrong_count, check.wrong
-            )
-        } else {
-            "all agree".to_owned()
-        };
-        let unknown = if check.unknown > 0 {
-            failures += 1;
-            format!(
-                ", {} not checked (a successor's sector is missing)",
-                check.unknown
-            )
-        } else {
-            String::new()
-        };
+        }
         out!(
             "{mover}-{other}: checksums good; {} positions checked against their successors: {verdict}{unknown} ({:.1} s)",
+            check.checked,
+            start.elapsed().as_secs_f64()
+        );
+    }
+    for file in db.placing_files() {
+        let sector = file.sector;
+        let start = Instant::now();
+        if let Err(err) = file.verify() {
+            out!("placing {sector}: {}", err.problem);
+            failures += 1;
+            continue;
+        }
+        let bar = indicatif::ProgressBar::new(sector.board.class_count() as u64);
+        bar.set_message(format!("placing {sector}"));
+        let check =
+            pool.install(|| check_placing_sector(&db, sector, args.sample, &|n| bar.inc(n)));
+        bar.finish_and_clear();
+        let (verdict, unknown) = verdict(&check);
+        if check.wrong_count > 0 || check.unknown > 0 {
+            failures += 1;
+        }
+        out!(
+            "placing {sector}: checksums good; {} positions checked against their successors: {verdict}{unknown} ({:.1} s)",
             check.checked,
             start.elapsed().as_secs_f64()
         );
@@ -320,6 +484,28 @@ pub fn db_verify(args: VerifyArgs) -> Result<()> {
     }
     out!("All {} sectors verified", db.len());
     Ok(())
+}
+
+/// What a check found, in words: the agreement or the wrong indices, and
+/// the positions left unchecked.
+fn verdict(check: &SectorCheck) -> (String, String) {
+    let verdict = if check.wrong_count > 0 {
+        format!(
+            "{} WRONG (first at indices {:?})",
+            check.wrong_count, check.wrong
+        )
+    } else {
+        "all agree".to_owned()
+    };
+    let unknown = if check.unknown > 0 {
+        format!(
+            ", {} not checked (a successor's sector is missing)",
+            check.unknown
+        )
+    } else {
+        String::new()
+    };
+    (verdict, unknown)
 }
 
 /// Prints the counts of every sector of a folder.
@@ -342,16 +528,80 @@ pub fn db_stats(dir: &Path) -> Result<()> {
         }
         Ok(())
     };
+    let placing = db.placing_files();
+    let placing_table = |counts: fn(&PlacingHeader) -> [u64; 3]| -> Result<()> {
+        for file in &placing {
+            let [wins, draws, losses] = counts(&file.header);
+            out!(
+                "placing {} positions {} wins {wins} draws {draws} losses {losses}",
+                file.sector,
+                wins + draws + losses,
+            );
+        }
+        Ok(())
+    };
     table(|h| h.placement_counts)?;
+    placing_table(|h| h.placement_counts)?;
     out!("over symmetry classes:");
     table(|h| h.class_counts)?;
+    placing_table(|h| h.class_counts)?;
+    Ok(())
+}
+
+/// The most stones left to place at which `probe` solves a position the
+/// placing phase's databases hold again with the N-move rule (they leave
+/// it out): a matter of seconds at most.
+const SOLVED_WITH_RULE: u32 = 10;
+
+/// A placing position's outcome and each move's: read from the placing
+/// phase's databases if they hold it, else solved to the moving phase's.
+fn probe_placing(pos: &Position, db: &EndgameDb) -> Result<()> {
+    let Some(outcome) = db.placing_outcome(pos) else {
+        return probe_end_of_placing(pos, db);
+    };
+    let start = Instant::now();
+    let moves = db.move_outcomes(pos);
+    let took = start.elapsed();
+    // The rule's outcomes, where the solver reaches.
+    let ruled = (pos.rules().draw_plies().is_some() && pos.stones_to_place() <= SOLVED_WITH_RULE)
+        .then(|| solve_placing(&mut PlacingSolver::new(db, None, None), pos))
+        .transpose()?;
+    let describe = |mv: Option<Move>, free: Option<DbOutcome>| {
+        let Some(free) = free else {
+            return "not in the databases".to_owned();
+        };
+        let with_rule = ruled.as_ref().map(|solved| match mv {
+            Some(mv) => solved.iter().find(|&&(m, _)| m == mv).map(|&(_, o)| o),
+            None => Some(best_outcome(solved)),
+        });
+        match with_rule.flatten() {
+            Some(ruled) if ruled != free => {
+                format!("{ruled} by the N-move rule (without it: {free})")
+            }
+            _ => free.to_string(),
+        }
+    };
+    out!(
+        "position: {} (placing phase databases, {} µs)",
+        describe(None, Some(outcome)),
+        took.as_micros()
+    );
+    if pos.rules().draw_plies().is_some() && ruled.is_none() {
+        out!(
+            "(values without the N-move rule; it is applied from {SOLVED_WITH_RULE} stones left to place on)"
+        );
+    }
+    out!("moves (the outcome for the side moving):");
+    for (mv, outcome) in moves {
+        out!("  {mv}: {}", describe(Some(mv), outcome));
+    }
     Ok(())
 }
 
 /// The end of placing solved to the databases' leaves: the outcome of the
 /// position and of each move, and what it took; where the N-move rule
 /// changes an outcome, what it is without the rule.
-fn probe_placing(pos: &Position, db: &EndgameDb) -> Result<()> {
+fn probe_end_of_placing(pos: &Position, db: &EndgameDb) -> Result<()> {
     let start = Instant::now();
     let mut solver = PlacingSolver::new(db, None, None);
     let solved = solve_placing(&mut solver, pos)?;

@@ -418,6 +418,20 @@ pub enum DbProblem {
         /// Stones of the other side.
         other: u8,
     },
+    /// Not a placing sector, or not the one its name says.
+    #[error(
+        "placing sector {mover}-{other} with {mover_hand} and {other_hand} in hand is not valid here"
+    )]
+    PlacingSector {
+        /// Stones on the board of the side to move.
+        mover: u8,
+        /// Stones on the board of the other side.
+        other: u8,
+        /// Stones in hand of the side to move.
+        mover_hand: u8,
+        /// Stones in hand of the other side.
+        other_hand: u8,
+    },
     /// The payload has the wrong length.
     #[error("{found} bytes, expected {expected}")]
     Length {

@@ -7,6 +7,8 @@ use std::path::Path;
 use super::build::{BuildStep, build_pair};
 use super::file::{Header, SectorFile, sector_file_name, write_sector};
 use super::index::SectorIndex;
+use super::placing_file::{PlacingFile, PlacingHeader, placing_file_name, write_placing};
+use super::placing_phase::{MissingSuccessor, NextSector, PlacingSector, build_placing_sector};
 use super::probe::EndgameDb;
 use crate::endgame::{DbError, DbProblem};
 
@@ -173,5 +175,77 @@ pub fn generate(
     for pair in range.pairs() {
         generate_pair(dir, pair, progress, &mut done)?;
     }
+    Ok(())
+}
+
+/// What the generation of one placing sector reports.
+#[derive(Clone, Debug)]
+pub struct PlacingReport {
+    /// The sector's header.
+    pub header: PlacingHeader,
+    /// Whether it was already there and valid (not rebuilt).
+    pub reused: bool,
+}
+
+/// Opens and checks in full the file of the placing sector `sector`.
+fn open_placing_verified(dir: &Path, sector: PlacingSector) -> Result<PlacingFile, DbError> {
+    let file = PlacingFile::open_in_memory(&dir.join(placing_file_name(sector)))?;
+    file.verify()?;
+    Ok(file)
+}
+
+/// Builds the placing sector `sector` in `dir` from the sectors its
+/// placements lead to there, unless its file is present and valid (then it
+/// is kept). `progress` hears of the positions done; `done` of the sector
+/// finished.
+///
+/// # Errors
+///
+/// [`DbProblem::Missing`] naming the sectors it needs that are not there
+/// or not valid; a file that cannot be written.
+pub fn generate_placing_sector(
+    dir: &Path,
+    sector: PlacingSector,
+    progress: &(dyn Fn(u64) + Sync),
+    done: impl FnOnce(&PlacingReport),
+) -> Result<(), DbError> {
+    if let Ok(file) = open_placing_verified(dir, sector) {
+        done(&PlacingReport {
+            header: file.header,
+            reused: true,
+        });
+        return Ok(());
+    }
+    let (placed, removed) = sector.successors();
+    let mut successors = EndgameDb::default();
+    let mut missing = Vec::new();
+    for next in std::iter::once(placed).chain(removed) {
+        match next {
+            NextSector::Placing(next) => match open_placing_verified(dir, next) {
+                Ok(file) => successors.insert_placing(file),
+                Err(_) => missing.push(next.to_string()),
+            },
+            NextSector::Moving(board) => match open_verified(dir, &[board]) {
+                Ok(files) => files.into_iter().for_each(|file| successors.insert(file)),
+                Err(names) => missing.extend(names),
+            },
+        }
+    }
+    let missing_error = |missing| DbError {
+        path: dir.to_owned(),
+        problem: DbProblem::Missing(missing),
+    };
+    if !missing.is_empty() {
+        return Err(missing_error(missing));
+    }
+    // Every successor was opened and checked: a value can be missing
+    // only if a file's blocks changed since, and then it is refused.
+    let values = build_placing_sector(sector, &successors, progress)
+        .map_err(|MissingSuccessor(next)| missing_error(vec![next.to_string()]))?;
+    let header = write_placing(dir, &values)?;
+    done(&PlacingReport {
+        header,
+        reused: false,
+    });
     Ok(())
 }

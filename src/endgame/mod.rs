@@ -16,6 +16,7 @@ mod generate;
 mod index;
 mod memory;
 mod placing;
+mod placing_file;
 mod placing_phase;
 mod probe;
 mod verify;
@@ -23,16 +24,18 @@ mod verify;
 pub use build::{BuildStep, BuiltSector, SmallerSectors, build_pair, sector_position};
 pub use file::{DbError, DbProblem, Header, SectorFile, write_sector};
 pub use generate::{
-    GenerationReport, SectorRange, generate, generate_pair, pair_dependencies, pair_sectors,
+    GenerationReport, PlacingReport, SectorRange, generate, generate_pair, generate_placing_sector,
+    pair_dependencies, pair_sectors,
 };
 pub use index::{Canonical, SectorIndex};
 pub use placing::{PlacingChoice, PlacingSolver, PlacingTable, SharedPlacingTable, Unsolved};
+pub use placing_file::{PlacingFile, PlacingHeader, write_placing};
 pub use placing_phase::{
-    MissingSuccessor, NextSector, PlacingSector, PlacingValues, SuccessorValues, Successors,
+    MissingSuccessor, NextSector, PlacingCounts, PlacingSector, PlacingValues, SuccessorValues,
     build_placing_sector,
 };
 pub use probe::EndgameDb;
-pub use verify::{SectorCheck, check_sector};
+pub use verify::{SectorCheck, check_placing_sector, check_sector};
 
 use crate::board::Position;
 

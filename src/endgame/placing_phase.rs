@@ -23,7 +23,7 @@ use rayon::prelude::*;
 use super::DbOutcome;
 use super::index::{SectorIndex, binomial, classes_of, unrank_within};
 use super::probe::EndgameDb;
-use crate::board::{Bitboard, Rules};
+use crate::board::{Bitboard, Color, Position, Rules, Symmetry};
 
 /// Stones of each side in Nine Men's Morris.
 const STONES: usize = 9;
@@ -39,6 +39,19 @@ pub struct PlacingSector {
     pub other_hand: usize,
 }
 
+impl std::fmt::Display for PlacingSector {
+    /// `mover-other-mover_hand-other_hand`, as file names and `gen-db
+    /// --sector` write it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let board = self.board;
+        write!(
+            f,
+            "{}-{}-{}-{}",
+            board.mover, board.other, self.mover_hand, self.other_hand
+        )
+    }
+}
+
 /// Where a placement leads: a placing sector, or the moving phase once
 /// the last stone is placed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -47,6 +60,17 @@ pub enum NextSector {
     Placing(PlacingSector),
     /// Nothing is in hand.
     Moving(SectorIndex),
+}
+
+impl std::fmt::Display for NextSector {
+    /// A placing sector as [`PlacingSector`] writes it, a moving one as
+    /// `mover-other`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NextSector::Placing(sector) => sector.fmt(f),
+            NextSector::Moving(board) => write!(f, "{}-{}", board.mover, board.other),
+        }
+    }
 }
 
 impl PlacingSector {
@@ -75,6 +99,18 @@ impl PlacingSector {
         })
     }
 
+    /// Every placing sector with at most `per_side` stones a side, on the
+    /// board and in hand together, the last placements first: each
+    /// sector's successors come before it, and its last placements lead to
+    /// moving sectors of at most `per_side` stones a side.
+    pub fn within(per_side: usize) -> Vec<PlacingSector> {
+        let mut sectors = PlacingSector::all();
+        sectors.retain(|s| {
+            s.board.mover + s.mover_hand <= per_side && s.board.other + s.other_hand <= per_side
+        });
+        sectors
+    }
+
     /// Every placing sector, the last placements first: each sector's
     /// successors come before it.
     pub fn all() -> Vec<PlacingSector> {
@@ -89,11 +125,33 @@ impl PlacingSector {
                 })
             })
             .collect();
-        sectors.sort_by_key(|s| {
-            let (board, hands) = (s.board, (s.mover_hand, s.other_hand));
-            (s.to_place(), board.mover + board.other, board.mover, hands)
-        });
+        sectors.sort_by_key(|s| s.order());
         sectors
+    }
+
+    /// The key of the order sectors are built in: the last placements first.
+    pub(super) fn order(self) -> (usize, usize, usize, usize, usize) {
+        let board = self.board;
+        (
+            self.to_place(),
+            board.mover + board.other,
+            board.mover,
+            self.mover_hand,
+            self.other_hand,
+        )
+    }
+
+    /// The position of this sector with `mover` and `other` on the board:
+    /// White to move when the hands are equal, else Black (with one more).
+    pub fn position(self, mover: Bitboard, other: Bitboard) -> Position {
+        let hands = [self.mover_hand as u8, self.other_hand as u8];
+        if self.mover_hand == self.other_hand {
+            Position::from_parts([mover, other], hands, Color::White, Rules::default(), 0, 1)
+        } else {
+            let [mover_hand, other_hand] = hands;
+            let (stones, hands) = ([other, mover], [other_hand, mover_hand]);
+            Position::from_parts(stones, hands, Color::Black, Rules::default(), 0, 1)
+        }
     }
 
     /// Stones left to place, both sides together.
@@ -152,7 +210,7 @@ fn code(outcome: DbOutcome) -> u8 {
 }
 
 /// The outcome of a two-bit code (`None` for 0).
-fn outcome_of(code: u8) -> Option<DbOutcome> {
+pub(super) fn outcome_of(code: u8) -> Option<DbOutcome> {
     match code {
         LOSS => Some(DbOutcome::Loss),
         DRAW => Some(DbOutcome::Draw),
@@ -161,15 +219,42 @@ fn outcome_of(code: u8) -> Option<DbOutcome> {
     }
 }
 
+/// Wins, draws and losses of a sector, each counted two ways.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlacingCounts {
+    /// Over symmetry classes (canonical indices).
+    pub classes: [u64; 3],
+    /// Over every placement of the stones on the board.
+    pub placements: [u64; 3],
+}
+
+impl PlacingCounts {
+    /// The slot of an outcome: wins, draws, losses.
+    fn slot(outcome: DbOutcome) -> usize {
+        match outcome {
+            DbOutcome::Win => 0,
+            DbOutcome::Draw => 1,
+            DbOutcome::Loss => 2,
+        }
+    }
+}
+
 /// The values of a built placing sector, four to a byte.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlacingValues {
     /// The sector.
     pub sector: PlacingSector,
+    /// Its wins, draws and losses.
+    pub counts: PlacingCounts,
     codes: Vec<u8>,
 }
 
 impl PlacingValues {
+    /// The bytes the values of `sector` take.
+    pub fn packed_len(sector: PlacingSector) -> usize {
+        sector.len().div_ceil(4) as usize
+    }
+
     /// The outcome for the side to move at `index` (`None` for an index
     /// that is not canonical).
     pub fn outcome(&self, index: u64) -> Option<DbOutcome> {
@@ -196,7 +281,8 @@ pub trait SuccessorValues: Sync {
 #[error("a position of a successor sector ({0:?}) has no value")]
 pub struct MissingSuccessor(pub NextSector);
 
-/// Builds `sector` from the values of its successors.
+/// Builds `sector` from the values of its successors; `progress` hears
+/// of the positions done as they are.
 ///
 /// # Errors
 ///
@@ -204,35 +290,62 @@ pub struct MissingSuccessor(pub NextSector);
 pub fn build_placing_sector(
     sector: PlacingSector,
     successors: &dyn SuccessorValues,
+    progress: &(dyn Fn(u64) + Sync),
 ) -> Result<PlacingValues, MissingSuccessor> {
     let entries: Vec<AtomicU8> = (0..sector.len()).map(|_| AtomicU8::new(0)).collect();
     let (placed, removed) = sector.successors();
-    let groups = classes_of(sector.board.other).len();
-    (0..groups).into_par_iter().try_for_each(|group| {
-        let other = classes_of(sector.board.other)[group];
-        let free = !other & Bitboard::FULL;
-        let count = sector.board.mover;
-        let sets = binomial(free.len() as usize, count);
-        for rank in 0..sets {
-            let mover = unrank_within(rank, count, free);
-            let outcome = position_outcome(mover, other, placed, removed, successors)?;
-            let index = sector.board.canonical(mover, other).index;
-            // Every position of a group is this group's alone, and its
-            // symmetric images (with the same value) are too: no other
-            // thread writes this entry.
-            entries[index as usize].store(code(outcome), Ordering::Relaxed);
-        }
-        Ok(())
-    })?;
+    let groups = classes_of(sector.board.other);
+    let placements = groups
+        .par_iter()
+        .map(|&other| {
+            // Each position of the group stands for this many placements of
+            // the stones: the other side's stones' images.
+            let images = 16
+                / Symmetry::ALL
+                    .iter()
+                    .filter(|sym| sym.apply_bitboard(other) == other)
+                    .count() as u64;
+            let free = !other & Bitboard::FULL;
+            let count = sector.board.mover;
+            let mut placements = [0; 3];
+            for rank in 0..binomial(free.len() as usize, count) {
+                let mover = unrank_within(rank, count, free);
+                let outcome = position_outcome(mover, other, placed, removed, successors)?;
+                let index = sector.board.canonical(mover, other).index;
+                // Every position of a group is this group's alone, and its
+                // symmetric images (with the same value) are too: no other
+                // thread writes this entry.
+                entries[index as usize].store(code(outcome), Ordering::Relaxed);
+                placements[PlacingCounts::slot(outcome)] += images;
+            }
+            progress(binomial(free.len() as usize, count));
+            Ok(placements)
+        })
+        .try_reduce(
+            || [0; 3],
+            |a, b| Ok([a[0] + b[0], a[1] + b[1], a[2] + b[2]]),
+        )?;
+    let mut counts = PlacingCounts {
+        placements,
+        ..PlacingCounts::default()
+    };
     let codes = entries
         .chunks(4)
         .map(|four| {
-            four.iter().enumerate().fold(0, |byte, (i, e)| {
-                byte | e.load(Ordering::Relaxed) << (2 * i)
+            four.iter().enumerate().fold(0, |byte, (i, entry)| {
+                let code = entry.load(Ordering::Relaxed);
+                if let Some(outcome) = outcome_of(code) {
+                    counts.classes[PlacingCounts::slot(outcome)] += 1;
+                }
+                byte | code << (2 * i)
             })
         })
         .collect();
-    Ok(PlacingValues { sector, codes })
+    Ok(PlacingValues {
+        sector,
+        counts,
+        codes,
+    })
 }
 
 /// The outcome for the side to move of the position with `mover` and
@@ -294,21 +407,12 @@ fn board_of(next: NextSector) -> SectorIndex {
     }
 }
 
-/// Successor values from the moving-phase databases and the placing
-/// sectors built so far.
-pub struct Successors<'a> {
-    /// The moving phase.
-    pub moving: &'a EndgameDb,
-    /// Placing sectors, by sector.
-    pub placing: &'a std::collections::HashMap<PlacingSector, PlacingValues>,
-}
-
-impl SuccessorValues for Successors<'_> {
+impl SuccessorValues for EndgameDb {
     fn outcome(&self, sector: NextSector, index: u64) -> Option<DbOutcome> {
         match sector {
-            NextSector::Placing(sector) => self.placing.get(&sector)?.outcome(index),
+            NextSector::Placing(sector) => self.placing_file(sector)?.outcome(index),
             NextSector::Moving(board) => {
-                let value = self.moving.file(board.mover, board.other)?.value(index)?;
+                let value = self.file(board.mover, board.other)?.value(index)?;
                 Some(value.outcome)
             }
         }

@@ -1,10 +1,13 @@
 //! The loaded databases: every valid sector file of a folder, probed by
 //! the search.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use super::build::SmallerSectors;
 use super::file::{Header, SectorFile};
+use super::placing_file::PlacingFile;
+use super::placing_phase::PlacingSector;
 use super::{DbOutcome, DbValue};
 use crate::board::{Bitboard, Color, Move, Position, Rules, Variant};
 use crate::endgame::{DbError, DbProblem};
@@ -14,8 +17,10 @@ const MAX_STONES: usize = 12;
 
 /// Every sector file of a folder that passed its checks.
 pub struct EndgameDb {
-    /// By (mover, other) stones, `MAX_STONES + 1` to a row.
+    /// The moving phase by (mover, other) stones, `MAX_STONES + 1` to a row.
     sectors: Vec<Option<SectorFile>>,
+    /// The placing phase.
+    placing: HashMap<PlacingSector, PlacingFile>,
 }
 
 impl Default for EndgameDb {
@@ -24,6 +29,7 @@ impl Default for EndgameDb {
             sectors: (0..(MAX_STONES + 1) * (MAX_STONES + 1))
                 .map(|_| None)
                 .collect(),
+            placing: HashMap::new(),
         }
     }
 }
@@ -47,9 +53,17 @@ impl EndgameDb {
             if path.extension().and_then(|e| e.to_str()) != Some("mdb") {
                 continue;
             }
-            match SectorFile::open(&path) {
-                Ok(file) => db.insert(file),
-                Err(err) => rejected.push(err),
+            let placing = path
+                .file_name()
+                .and_then(|name| name.to_str())
+                .is_some_and(|name| name.starts_with("nine-placing-"));
+            let opened = if placing {
+                PlacingFile::open(&path).map(|file| db.insert_placing(file))
+            } else {
+                SectorFile::open(&path).map(|file| db.insert(file))
+            };
+            if let Err(err) = opened {
+                rejected.push(err);
             }
         }
         Ok((db, rejected))
@@ -59,6 +73,23 @@ impl EndgameDb {
     pub(super) fn insert(&mut self, file: SectorFile) {
         let slot = file.sector.mover * (MAX_STONES + 1) + file.sector.other;
         self.sectors[slot] = Some(file);
+    }
+
+    /// Adds a placing sector's file, in place of any of the same sector.
+    pub(super) fn insert_placing(&mut self, file: PlacingFile) {
+        self.placing.insert(file.sector, file);
+    }
+
+    /// The file of a placing sector, if loaded.
+    pub(crate) fn placing_file(&self, sector: PlacingSector) -> Option<&PlacingFile> {
+        self.placing.get(&sector)
+    }
+
+    /// The loaded placing sectors' files, the last placements first.
+    pub fn placing_files(&self) -> Vec<&PlacingFile> {
+        let mut files: Vec<&PlacingFile> = self.placing.values().collect();
+        files.sort_by_key(|f| f.sector.order());
+        files
     }
 
     pub(crate) fn file(&self, mover: usize, other: usize) -> Option<&SectorFile> {
@@ -75,9 +106,9 @@ impl EndgameDb {
         files
     }
 
-    /// The number of sectors loaded.
+    /// The number of sectors loaded, of both phases.
     pub fn len(&self) -> usize {
-        self.sectors.iter().flatten().count()
+        self.sectors.iter().flatten().count() + self.placing.len()
     }
 
     /// Whether no sector is loaded.
@@ -93,10 +124,11 @@ impl EndgameDb {
     /// The files in which a damaged block was met (whose values there are
     /// not used).
     pub fn damaged(&self) -> Vec<&Path> {
-        self.files()
-            .into_iter()
-            .filter(|f| f.is_damaged())
+        let moving = self.files().into_iter().filter(|f| f.is_damaged());
+        let placing = self.placing_files().into_iter().filter(|f| f.is_damaged());
+        moving
             .map(|f| f.path.as_path())
+            .chain(placing.map(|f| f.path.as_path()))
             .collect()
     }
 
@@ -132,6 +164,53 @@ impl EndgameDb {
         }
         let us = pos.side_to_move();
         self.value(pos.stones(us), pos.stones(us.opponent()))
+    }
+
+    /// The outcome for the side to move of a placing position, if its
+    /// sector is loaded; like the moving phase's values it leaves the draw
+    /// rules out, as a published solution does.
+    pub fn placing_outcome(&self, pos: &Position) -> Option<DbOutcome> {
+        if !EndgameDb::holds_rules(pos.rules()) || pos.stones_to_place() == 0 {
+            return None;
+        }
+        let (us, them) = (pos.side_to_move(), pos.side_to_move().opponent());
+        let count = |side: Color| pos.stones(side).len() as usize;
+        let hand = |side: Color| pos.in_hand(side) as usize;
+        let sector = PlacingSector::new(count(us), count(them), hand(us), hand(them))?;
+        let index = sector
+            .board
+            .canonical(pos.stones(us), pos.stones(them))
+            .index;
+        self.placing_file(sector)?.outcome(index)
+    }
+
+    /// The outcome for the side to move of any position the databases
+    /// hold, placing or moving, the draw rules left out.
+    pub fn outcome(&self, pos: &Position) -> Option<DbOutcome> {
+        if pos.stones_to_place() > 0 {
+            self.placing_outcome(pos)
+        } else {
+            self.probe(pos).map(|value| value.outcome)
+        }
+    }
+
+    /// Every legal move of `pos` with its outcome for the side making it,
+    /// the draw rules left out (`None` where the databases do not know
+    /// it), in the order of the legal moves.
+    pub fn move_outcomes(&self, pos: &Position) -> Vec<(Move, Option<DbOutcome>)> {
+        pos.legal_moves()
+            .into_iter()
+            .map(|mv| {
+                let mut child = *pos;
+                child.play_unchecked(mv);
+                let outcome = match child.terminal_outcome() {
+                    Some(outcome) if outcome.winner().is_some() => Some(DbOutcome::Win),
+                    Some(_) => Some(DbOutcome::Draw),
+                    None => self.outcome(&child).map(|theirs| -theirs),
+                };
+                (mv, outcome)
+            })
+            .collect()
     }
 
     /// Every legal move of `pos` with its value for the side making it

@@ -7,6 +7,7 @@ use rayon::prelude::*;
 use super::DbValue;
 use super::build::sector_position;
 use super::index::SectorIndex;
+use super::placing_phase::PlacingSector;
 use super::probe::EndgameDb;
 use crate::Bitboard;
 
@@ -59,38 +60,86 @@ pub fn check_sector(
 ) -> SectorCheck {
     // Every `stride`-th index of each class is looked at.
     let stride = sample.map_or(1, |n| (sector.len() / n.max(1)).max(1));
-    (0..sector.class_count())
+    let checks = (0..sector.class_count()).into_par_iter().map(|class| {
+        let mut check = SectorCheck::default();
+        for (index, mover, other) in sector.canonical_positions(class) {
+            if index % stride == 0 {
+                check.record(index, db.value(mover, other), || {
+                    value_from_children(db, mover, other)
+                });
+            }
+        }
+        progress(1);
+        check
+    });
+    checks.reduce(SectorCheck::default, SectorCheck::merge)
+}
+
+/// Checks the stored outcomes of the placing sector `sector` against one
+/// ply of minimax over its children's stored outcomes (placing or moving):
+/// every canonical position, or about `sample` of them spread evenly.
+/// `progress` hears of each class of the mover's stones done.
+pub fn check_placing_sector(
+    db: &EndgameDb,
+    sector: PlacingSector,
+    sample: Option<u64>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> SectorCheck {
+    let stride = sample.map_or(1, |n| (sector.len() / n.max(1)).max(1));
+    let checks = (0..sector.board.class_count())
         .into_par_iter()
         .map(|class| {
             let mut check = SectorCheck::default();
-            for (index, mover, other) in sector.canonical_positions(class) {
-                if index % stride != 0 {
-                    continue;
-                }
-                let stored = db.value(mover, other);
-                match (stored, value_from_children(db, mover, other)) {
-                    (Some(stored), Some(expected)) => {
-                        check.checked += 1;
-                        if stored != expected {
-                            check.wrong_count += 1;
-                            if check.wrong.len() < LISTED {
-                                check.wrong.push(index);
-                            }
-                        }
-                    }
-                    _ => check.unknown += 1,
+            for (index, mover, other) in sector.board.canonical_positions(class) {
+                if index % stride == 0 {
+                    let pos = sector.position(mover, other);
+                    check.record(index, db.placing_outcome(&pos), || {
+                        let outcomes: Option<Vec<_>> = db
+                            .move_outcomes(&pos)
+                            .into_iter()
+                            .map(|(_, outcome)| outcome)
+                            .collect();
+                        // A placing side always has a move.
+                        outcomes?.into_iter().max()
+                    });
                 }
             }
             progress(1);
             check
-        })
-        .reduce(SectorCheck::default, |mut a, b| {
-            a.checked += b.checked;
-            a.wrong_count += b.wrong_count;
-            a.unknown += b.unknown;
-            a.wrong.extend(b.wrong);
-            a.wrong.sort_unstable();
-            a.wrong.truncate(LISTED);
-            a
-        })
+        });
+    checks.reduce(SectorCheck::default, SectorCheck::merge)
+}
+
+impl SectorCheck {
+    /// Counts one position, `stored` against what its children give.
+    fn record<T: PartialEq>(
+        &mut self,
+        index: u64,
+        stored: Option<T>,
+        expected: impl FnOnce() -> Option<T>,
+    ) {
+        match (stored, expected()) {
+            (Some(stored), Some(expected)) => {
+                self.checked += 1;
+                if stored != expected {
+                    self.wrong_count += 1;
+                    if self.wrong.len() < LISTED {
+                        self.wrong.push(index);
+                    }
+                }
+            }
+            _ => self.unknown += 1,
+        }
+    }
+
+    /// Both checks' counts together.
+    fn merge(mut self, other: SectorCheck) -> SectorCheck {
+        self.checked += other.checked;
+        self.wrong_count += other.wrong_count;
+        self.unknown += other.unknown;
+        self.wrong.extend(other.wrong);
+        self.wrong.sort_unstable();
+        self.wrong.truncate(LISTED);
+        self
+    }
 }

@@ -232,6 +232,40 @@ fn keep_best_db_moves(
     (valued.into_iter().map(|(mv, ..)| mv).collect(), outcome)
 }
 
+/// The root moves that keep the value of a placing position held by the
+/// placing phase's databases, and that value (the draw rules left out: a
+/// move that keeps it is never worse under them than one that does not,
+/// and the end-of-placing solver applies them where it can). All of
+/// `moves`, and no outcome, when the databases do not know them all.
+fn keep_best_placing_db_moves(
+    root: &Position,
+    moves: Vec<Move>,
+    db: &EndgameDb,
+) -> (Vec<Move>, Option<DbOutcome>) {
+    if db.placing_outcome(root).is_none() {
+        return (moves, None);
+    }
+    let mut valued = Vec::with_capacity(moves.len());
+    for (mv, outcome) in db.move_outcomes(root) {
+        if !moves.contains(&mv) {
+            continue;
+        }
+        let Some(outcome) = outcome else {
+            return (moves, None);
+        };
+        valued.push((mv, outcome));
+    }
+    let Some(best) = valued.iter().map(|&(_, outcome)| outcome).max() else {
+        return (moves, None);
+    };
+    let kept = valued
+        .into_iter()
+        .filter(|&(_, outcome)| outcome == best)
+        .map(|(mv, _)| mv)
+        .collect();
+    (kept, Some(best))
+}
+
 /// Searches `request` on the calling thread and its helpers until a limit,
 /// `stop`, or (for `infinite` and `ponder`) until told; sends every
 /// completed depth and finally the move to play through `send`.
@@ -263,16 +297,29 @@ pub(crate) fn run_search(
     let (root_moves, root_outcome) = match exact {
         Some(db) => {
             let (root_moves, db_outcome) = keep_best_db_moves(&request.root, root_moves, db);
-            let (root_moves, placing_outcome) = keep_best_placing_moves(
-                request,
-                root_moves,
-                db,
-                &time,
-                start,
-                &control.stop,
-                &mut send,
-            );
-            (root_moves, db_outcome.or(placing_outcome))
+            let (root_moves, placing_db_outcome) =
+                keep_best_placing_db_moves(&request.root, root_moves, db);
+            // Without the N-move rule the placing phase's databases know
+            // all the solver could tell.
+            let solved =
+                placing_db_outcome.is_some() && request.root.rules().draw_plies().is_none();
+            let (root_moves, placing_outcome) = if solved {
+                (root_moves, None)
+            } else {
+                keep_best_placing_moves(
+                    request,
+                    root_moves,
+                    db,
+                    &time,
+                    start,
+                    &control.stop,
+                    &mut send,
+                )
+            };
+            // The solver applies the N-move rule; the placing phase's
+            // databases leave it out.
+            let outcome = db_outcome.or(placing_outcome).or(placing_db_outcome);
+            (root_moves, outcome)
         }
         None => (root_moves, None),
     };

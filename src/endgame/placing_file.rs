@@ -1,0 +1,251 @@
+//! The placing phase's database file, two bits an index.
+//!
+//! ```text
+//! header            96 bytes (made for bytemuck), with its own checksum
+//! values            four to a byte, the lowest bits first (see
+//!                   `placing_phase`), padded to 8 bytes
+//! block checksums   one u64 per 64 KiB of values
+//! ```
+//!
+//! Opening a file checks the header, the length and the table of block
+//! checksums; the values are checked a block at a time when first read
+//! (see `checked`), and [`PlacingFile::verify`] checks every block.
+
+use std::path::{Path, PathBuf};
+
+use bytemuck::{Pod, Zeroable};
+
+use super::DbOutcome;
+use super::checked::{Checked, Loading, block_sums, checksum, load, write_whole};
+use super::file::{DbError, DbProblem, NINE};
+use super::placing_phase::{PlacingSector, PlacingValues, outcome_of};
+
+const MAGIC: [u8; 8] = *b"MORRISPL";
+/// The format version this build writes and reads.
+const VERSION: u32 = 1;
+
+/// The file header, in the byte order of the machine that wrote it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
+pub struct PlacingHeader {
+    magic: [u8; 8],
+    version: u32,
+    variant: u8,
+    flying: u8,
+    /// Stones on the board of the side to move.
+    pub mover: u8,
+    /// Stones on the board of the other side.
+    pub other: u8,
+    /// Stones in hand of the side to move.
+    pub mover_hand: u8,
+    /// Stones in hand of the other side.
+    pub other_hand: u8,
+    padding: [u8; 6],
+    /// Indices of the sector.
+    pub entries: u64,
+    /// Wins, draws and losses over symmetry classes.
+    pub class_counts: [u64; 3],
+    /// Wins, draws and losses over every placement of the stones.
+    pub placement_counts: [u64; 3],
+    block_sums_checksum: u64,
+    header_checksum: u64,
+}
+
+const HEADER_BYTES: usize = std::mem::size_of::<PlacingHeader>();
+
+impl PlacingHeader {
+    /// The sector the header is of, if it is one.
+    pub fn sector(&self) -> Option<PlacingSector> {
+        PlacingSector::new(
+            usize::from(self.mover),
+            usize::from(self.other),
+            usize::from(self.mover_hand),
+            usize::from(self.other_hand),
+        )
+    }
+}
+
+/// The file name of a placing sector.
+pub(crate) fn placing_file_name(sector: PlacingSector) -> String {
+    format!("nine-placing-{sector}.mdb")
+}
+
+/// Where the block checksums of `values` bytes of values begin, and the
+/// file's length.
+fn layout(values: usize) -> (usize, usize) {
+    let sums_at = (HEADER_BYTES + values).next_multiple_of(8);
+    (
+        sums_at,
+        sums_at + 8 * values.div_ceil(super::checked::BLOCK),
+    )
+}
+
+/// Writes a built placing sector into `dir` (through a temporary file
+/// renamed when complete) and returns its header.
+///
+/// # Errors
+///
+/// [`DbError`] naming the file if it cannot be written.
+pub fn write_placing(dir: &Path, values: &PlacingValues) -> Result<PlacingHeader, DbError> {
+    let sector = values.sector;
+    let mut header = PlacingHeader::zeroed();
+    header.magic = MAGIC;
+    header.version = VERSION;
+    header.variant = NINE;
+    header.flying = 1;
+    header.mover = sector.board.mover as u8;
+    header.other = sector.board.other as u8;
+    header.mover_hand = sector.mover_hand as u8;
+    header.other_hand = sector.other_hand as u8;
+    header.entries = sector.len();
+    header.class_counts = values.counts.classes;
+    header.placement_counts = values.counts.placements;
+    let packed = values.packed();
+    let sums = block_sums(packed);
+    header.block_sums_checksum = checksum(bytemuck::cast_slice(&sums));
+    header.header_checksum = checksum(bytemuck::bytes_of(&header));
+    let (sums_at, _) = layout(packed.len());
+    let padding = sums_at - HEADER_BYTES - packed.len();
+    write_whole(
+        &dir.join(placing_file_name(sector)),
+        &[
+            bytemuck::bytes_of(&header),
+            packed,
+            &[0; 8][..padding],
+            bytemuck::cast_slice(&sums),
+        ],
+    )?;
+    Ok(header)
+}
+
+/// A placing sector's file, mapped into memory (or read whole), its values
+/// checked as they are first read.
+pub struct PlacingFile {
+    /// The header.
+    pub header: PlacingHeader,
+    /// The sector.
+    pub sector: PlacingSector,
+    /// Where it came from.
+    pub path: PathBuf,
+    data: Checked,
+}
+
+impl PlacingFile {
+    /// Opens a placing file and checks all but its values: magic, version,
+    /// rules, sector, name, length, the header and the block checksums.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError`] naming the file and the problem.
+    pub fn open(path: &Path) -> Result<PlacingFile, DbError> {
+        Self::open_with(path, Loading::Mapped)
+    }
+
+    /// Opens a placing file as [`PlacingFile::open`] does, read whole into
+    /// memory, as generation reads the sectors it builds from.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError`] naming the file and the problem.
+    pub fn open_in_memory(path: &Path) -> Result<PlacingFile, DbError> {
+        Self::open_with(path, Loading::Whole)
+    }
+
+    fn open_with(path: &Path, loading: Loading) -> Result<PlacingFile, DbError> {
+        let error = |problem| DbError {
+            path: path.to_owned(),
+            problem,
+        };
+        let storage = load(path, loading)?;
+        let bytes = storage.bytes();
+        let header_bytes = bytes
+            .get(..HEADER_BYTES)
+            .ok_or_else(|| error(DbProblem::TooShort))?;
+        let header: PlacingHeader = bytemuck::pod_read_unaligned(header_bytes);
+        if header.magic != MAGIC {
+            return Err(error(DbProblem::BadMagic));
+        }
+        if header.version != VERSION {
+            return Err(error(DbProblem::Version {
+                found: header.version,
+                expected: VERSION,
+            }));
+        }
+        let unsummed = PlacingHeader {
+            header_checksum: 0,
+            ..header
+        };
+        if checksum(bytemuck::bytes_of(&unsummed)) != header.header_checksum {
+            return Err(error(DbProblem::Checksum));
+        }
+        if header.variant != NINE || header.flying != 1 {
+            return Err(error(DbProblem::Rules));
+        }
+        let bad_sector = || {
+            error(DbProblem::PlacingSector {
+                mover: header.mover,
+                other: header.other,
+                mover_hand: header.mover_hand,
+                other_hand: header.other_hand,
+            })
+        };
+        let sector = header.sector().ok_or_else(bad_sector)?;
+        if path.file_name().and_then(|n| n.to_str()) != Some(placing_file_name(sector).as_str())
+            || header.entries != sector.len()
+        {
+            return Err(bad_sector());
+        }
+        let values = PlacingValues::packed_len(sector);
+        let (sums_at, len) = layout(values);
+        if bytes.len() != len {
+            return Err(error(DbProblem::Length {
+                expected: len as u64,
+                found: bytes.len() as u64,
+            }));
+        }
+        if checksum(&bytes[sums_at..]) != header.block_sums_checksum {
+            return Err(error(DbProblem::Checksum));
+        }
+        Ok(PlacingFile {
+            header,
+            sector,
+            path: path.to_owned(),
+            data: Checked::new(storage, HEADER_BYTES, values, sums_at),
+        })
+    }
+
+    /// Checks every block, and fails at the first damaged one.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError`] with [`DbProblem::Checksum`] for a damaged file.
+    pub fn verify(&self) -> Result<(), DbError> {
+        if self.data.all_good() {
+            Ok(())
+        } else {
+            Err(DbError {
+                path: self.path.clone(),
+                problem: DbProblem::Checksum,
+            })
+        }
+    }
+
+    /// Whether a damaged block was met (its values are not used).
+    pub fn is_damaged(&self) -> bool {
+        self.data.is_damaged()
+    }
+
+    /// The outcome for the side to move at `index`: `None` outside the
+    /// sector, for an index that is not a position, or in a damaged block.
+    #[inline]
+    pub fn outcome(&self, index: u64) -> Option<DbOutcome> {
+        if index >= self.sector.len() {
+            return None;
+        }
+        let at = (index / 4) as usize;
+        if !self.data.is_good(at) {
+            return None;
+        }
+        outcome_of(self.data.payload()[at] >> (2 * (index % 4)) & 3)
+    }
+}
