@@ -1116,3 +1116,38 @@ fn with_the_placing_phase_the_engine_plays_only_moves_that_keep_the_value() {
     }
     assert!(checked >= 20, "{checked}");
 }
+
+#[test]
+fn with_the_placing_phase_info_reports_the_exact_value() {
+    let (dir, db) = placing_database();
+    // A drawn start, and a won position found in the databases.
+    let drawn = ".../.../.../....../.../.../... w 4 4 0 1".to_owned();
+    let won = PlacingSector::within(4)
+        .into_iter()
+        .filter(|s| s.to_place() >= 3)
+        .find_map(|sector| {
+            (0..sector.len()).find_map(|index| {
+                let (mover, other) = sector.board.decode(index);
+                let pos = placing_position(sector, mover, other);
+                (pos.terminal_outcome().is_none()
+                    && db.placing_outcome(&pos) == Some(DbOutcome::Win))
+                .then(|| pos.fen())
+            })
+        })
+        .expect("a won placing position");
+    for (fen, wdl) in [(drawn, "wdl 0 1000 0"), (won, "wdl 1000 0 0")] {
+        let script = format!(
+            "setoption name EndgameDB value {}\nsetoption name UCI_ShowWDL value true\nposition fen {fen}\ngo depth 4\n",
+            dir.display()
+        );
+        let out = session(script.as_bytes());
+        let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+        assert!(!infos.is_empty(), "{out:?}");
+        for info in infos {
+            assert!(info.contains(wdl), "{fen}: {info}");
+            if wdl == "wdl 0 1000 0" {
+                assert!(info.contains(" score cp 0 "), "{info}");
+            }
+        }
+    }
+}

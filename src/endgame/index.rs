@@ -181,6 +181,28 @@ pub(super) fn unrank_within(rank: u64, size: usize, within: Bitboard) -> Bitboar
     Bitboard(unpack(colex_unrank(rank, size), within.0))
 }
 
+/// Every set of `size` points of `within`, in colex order.
+pub(super) fn subsets(size: usize, within: Bitboard) -> impl Iterator<Item = Bitboard> {
+    let top = 1u32 << within.len();
+    // Sets of packed points in increasing order as masks, which is colex
+    // order (the next is Gosper's).
+    let mut packed = (1u32 << size) - 1;
+    std::iter::from_fn(move || {
+        if packed >= top {
+            return None;
+        }
+        let here = Bitboard(unpack(packed, within.0));
+        let low = packed & packed.wrapping_neg();
+        let ripple = packed + low;
+        packed = match low {
+            // The empty set is the only one of size 0.
+            0 => top,
+            _ => (((ripple ^ packed) >> 2) / low) | ripple,
+        };
+        Some(here)
+    })
+}
+
 /// The symmetry classes of the sets of one size.
 struct Classes {
     /// The class of the set of each rank, and the symmetries that map it
@@ -251,6 +273,32 @@ pub struct SectorIndex {
     pub other: usize,
 }
 
+/// The positions of a sector with one set of the mover's stones: the first
+/// index of its class, the points its canonical set leaves free, and the
+/// symmetries that make it canonical.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct WithMover {
+    first: u64,
+    free: Bitboard,
+    symmetries: u16,
+}
+
+impl WithMover {
+    /// The canonical index of the position with `other` stones of the
+    /// other side.
+    #[inline]
+    pub(super) fn index(self, other: Bitboard) -> u64 {
+        let mut symmetries = self.symmetries;
+        let mut best = u64::MAX;
+        while symmetries != 0 {
+            let sym = Symmetry::ALL[symmetries.trailing_zeros() as usize];
+            symmetries &= symmetries - 1;
+            best = best.min(self.first + rank_within(sym.apply_bitboard(other), self.free));
+        }
+        best
+    }
+}
+
 /// A position of a sector brought to canonical form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Canonical {
@@ -300,20 +348,14 @@ impl SectorIndex {
     /// The canonical index of the position with these stones.
     #[inline]
     pub fn canonical(self, mover: Bitboard, other: Bitboard) -> Canonical {
-        let classes = self.classes();
-        let rank = colex_rank(mover.0) as usize;
-        let RankClass {
-            class,
-            to_canonical: mut symmetries,
-        } = classes.of_rank[rank];
-        let free = !classes.canonical[class as usize];
-        let first = u64::from(class) * self.per_class();
+        let with_mover = self.with_mover(mover);
+        let mut symmetries = with_mover.symmetries;
         let mut best = u64::MAX;
         let mut stabilizer = 0;
         while symmetries != 0 {
             let sym = Symmetry::ALL[symmetries.trailing_zeros() as usize];
             symmetries &= symmetries - 1;
-            let index = first + rank_within(sym.apply_bitboard(other), free);
+            let index = with_mover.first + rank_within(sym.apply_bitboard(other), with_mover.free);
             if index < best {
                 best = index;
                 stabilizer = 1;
@@ -324,6 +366,22 @@ impl SectorIndex {
         Canonical {
             index: best,
             stabilizer,
+        }
+    }
+
+    /// What the canonical indices of the positions with the mover's stones
+    /// `mover` share, for the many positions that have them.
+    #[inline]
+    pub(super) fn with_mover(self, mover: Bitboard) -> WithMover {
+        let classes = self.classes();
+        let RankClass {
+            class,
+            to_canonical,
+        } = classes.of_rank[colex_rank(mover.0) as usize];
+        WithMover {
+            first: u64::from(class) * self.per_class(),
+            free: !classes.canonical[class as usize],
+            symmetries: to_canonical,
         }
     }
 
@@ -350,31 +408,12 @@ impl SectorIndex {
             .count_ones()
             > 1;
         let first = class as u64 * self.per_class();
-        let free = (!mover).0;
-        let top = 1u32 << (24 - self.mover);
-        // Sets of `other` points among the free ones, in increasing order
-        // as masks, which is colex order (the next is Gosper's).
-        let mut packed = (1u32 << self.other) - 1;
-        let mut index = first;
-        std::iter::from_fn(move || {
-            loop {
-                if packed >= top {
-                    return None;
-                }
-                let here = (index, mover, Bitboard(unpack(packed, free)));
-                let low = packed & packed.wrapping_neg();
-                let ripple = packed + low;
-                packed = match low {
-                    // The empty set is the only one of size 0.
-                    0 => top,
-                    _ => (((ripple ^ packed) >> 2) / low) | ripple,
-                };
-                index += 1;
-                if !symmetric || self.canonical(here.1, here.2).index == here.0 {
-                    return Some(here);
-                }
-            }
-        })
+        (first..)
+            .zip(subsets(self.other, !mover & Bitboard::FULL))
+            .map(move |(index, other)| (index, mover, other))
+            .filter(move |&(index, mover, other)| {
+                !symmetric || self.canonical(mover, other).index == index
+            })
     }
 }
 

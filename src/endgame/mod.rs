@@ -31,8 +31,7 @@ pub use index::{Canonical, SectorIndex};
 pub use placing::{PlacingChoice, PlacingSolver, PlacingTable, SharedPlacingTable, Unsolved};
 pub use placing_file::{PlacingFile, PlacingHeader, write_placing};
 pub use placing_phase::{
-    MissingSuccessor, NextSector, PlacingCounts, PlacingSector, PlacingValues, SuccessorValues,
-    build_placing_sector,
+    MissingSuccessor, NextSector, PlacingCounts, PlacingSector, PlacingValues, build_placing_sector,
 };
 pub use probe::EndgameDb;
 pub use verify::{SectorCheck, check_placing_sector, check_sector};

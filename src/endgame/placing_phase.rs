@@ -20,8 +20,12 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 use rayon::prelude::*;
 
+use arrayvec::ArrayVec;
+
 use super::DbOutcome;
-use super::index::{SectorIndex, binomial, classes_of, unrank_within};
+use super::file::SectorFile;
+use super::index::{SectorIndex, WithMover, classes_of, subsets};
+use super::placing_file::PlacingFile;
 use super::probe::EndgameDb;
 use crate::board::{Bitboard, Color, Position, Rules, Symmetry};
 
@@ -268,32 +272,74 @@ impl PlacingValues {
     }
 }
 
-/// The values a build reads: the outcome for the side to move of a
-/// position of a successor sector, by its canonical index.
-pub trait SuccessorValues: Sync {
-    /// The outcome of position `index` of `sector` (`None` when it is not
-    /// known).
-    fn outcome(&self, sector: NextSector, index: u64) -> Option<DbOutcome>;
-}
-
 /// A successor sector's values were not available to the build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("a position of a successor sector ({0:?}) has no value")]
+#[error("a position of the successor sector {0} has no value")]
 pub struct MissingSuccessor(pub NextSector);
 
-/// Builds `sector` from the values of its successors; `progress` hears
-/// of the positions done as they are.
+/// A successor sector and its file.
+#[derive(Clone, Copy)]
+struct Successor<'a> {
+    next: NextSector,
+    file: SuccessorFile<'a>,
+}
+
+#[derive(Clone, Copy)]
+enum SuccessorFile<'a> {
+    Placing(&'a PlacingFile),
+    Moving(&'a SectorFile),
+}
+
+impl<'a> Successor<'a> {
+    /// The sector `next` as `db` holds it.
+    fn of(db: &'a EndgameDb, next: NextSector) -> Result<Successor<'a>, MissingSuccessor> {
+        let file = match next {
+            NextSector::Placing(sector) => db.placing_file(sector).map(SuccessorFile::Placing),
+            NextSector::Moving(board) => {
+                db.file(board.mover, board.other).map(SuccessorFile::Moving)
+            }
+        };
+        Ok(Successor {
+            next,
+            file: file.ok_or(MissingSuccessor(next))?,
+        })
+    }
+
+    /// The index space of its positions.
+    fn board(self) -> SectorIndex {
+        match self.next {
+            NextSector::Placing(sector) => sector.board,
+            NextSector::Moving(board) => board,
+        }
+    }
+
+    /// The outcome for the side that moved into its position `index`.
+    #[inline]
+    fn outcome_for_mover(self, index: u64) -> Result<DbOutcome, MissingSuccessor> {
+        let outcome = match self.file {
+            SuccessorFile::Placing(file) => file.outcome(index),
+            SuccessorFile::Moving(file) => file.value(index).map(|value| value.outcome),
+        };
+        outcome.map(|o| -o).ok_or(MissingSuccessor(self.next))
+    }
+}
+
+/// Builds `sector` from the values of its successors in `db`; `progress`
+/// hears of the positions done as they are.
 ///
 /// # Errors
 ///
-/// [`MissingSuccessor`] when `successors` lacks a value.
+/// [`MissingSuccessor`] when `db` lacks a successor's value.
 pub fn build_placing_sector(
     sector: PlacingSector,
-    successors: &dyn SuccessorValues,
+    db: &EndgameDb,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<PlacingValues, MissingSuccessor> {
     let entries: Vec<AtomicU8> = (0..sector.len()).map(|_| AtomicU8::new(0)).collect();
     let (placed, removed) = sector.successors();
+    let placed = Successor::of(db, placed)?;
+    let removed = removed.map(|next| Successor::of(db, next)).transpose()?;
+    let tables = Rules::default().variant.tables();
     let groups = classes_of(sector.board.other);
     let placements = groups
         .par_iter()
@@ -305,20 +351,35 @@ pub fn build_placing_sector(
                     .iter()
                     .filter(|sym| sym.apply_bitboard(other) == other)
                     .count() as u64;
+            // The other side moves next, so its stones are the successors'
+            // mover's: what their indices share is found once a group.
+            let group = Group {
+                other,
+                placed: (placed, placed.board().with_mover(other)),
+                removals: match removed {
+                    Some(removed) if !other.is_empty() => tables
+                        .removable(other)
+                        .into_iter()
+                        .map(|taken| removed.board().with_mover(other.without(taken)))
+                        .collect(),
+                    _ => ArrayVec::new(),
+                },
+                removed,
+            };
             let free = !other & Bitboard::FULL;
-            let count = sector.board.mover;
             let mut placements = [0; 3];
-            for rank in 0..binomial(free.len() as usize, count) {
-                let mover = unrank_within(rank, count, free);
-                let outcome = position_outcome(mover, other, placed, removed, successors)?;
+            let mut done = 0;
+            for mover in subsets(sector.board.mover, free) {
+                let outcome = group.outcome(mover)?;
                 let index = sector.board.canonical(mover, other).index;
                 // Every position of a group is this group's alone, and its
                 // symmetric images (with the same value) are too: no other
                 // thread writes this entry.
                 entries[index as usize].store(code(outcome), Ordering::Relaxed);
                 placements[PlacingCounts::slot(outcome)] += images;
+                done += 1;
             }
-            progress(binomial(free.len() as usize, count));
+            progress(done);
             Ok(placements)
         })
         .try_reduce(
@@ -348,73 +409,58 @@ pub fn build_placing_sector(
     })
 }
 
-/// The outcome for the side to move of the position with `mover` and
-/// `other` stones on the board, from its successors in `placed` and
-/// `removed` (see [`PlacingSector::successors`]).
-fn position_outcome(
-    mover: Bitboard,
+/// The positions of a sector with one set of the other side's stones, and
+/// what their successors' indices share.
+struct Group<'a> {
     other: Bitboard,
-    placed: NextSector,
-    removed: Option<NextSector>,
-    successors: &dyn SuccessorValues,
-) -> Result<DbOutcome, MissingSuccessor> {
-    let tables = Rules::default().variant.tables();
-    let empty = !(mover | other) & Bitboard::FULL;
-    let closing = tables.closing_points(mover, empty);
-    let removable = tables.removable(other);
-    let mut best = DbOutcome::Loss;
-    let value_of = |next: NextSector, child_mover: Bitboard, child_other: Bitboard| {
-        let index = board_of(next).canonical(child_mover, child_other).index;
-        successors
-            .outcome(next, index)
-            .map(|outcome| -outcome)
-            .ok_or(MissingSuccessor(next))
-    };
-    // A mill is the likeliest win: those placements first.
-    for to in closing {
-        let after = mover.with(to);
-        if other.is_empty() {
-            best = best.max(value_of(placed, other, after)?);
-        } else {
-            let Some(removed) = removed else {
-                return Ok(DbOutcome::Win);
-            };
-            for taken in removable {
-                best = best.max(value_of(removed, other.without(taken), after)?);
-                if best == DbOutcome::Win {
-                    return Ok(best);
+    /// Where a placement leads, with the other side's stones as mover.
+    placed: (Successor<'a>, WithMover),
+    /// Where a placement that removes a stone leads (`None`: it wins the
+    /// game), and for each stone it may take, with the other side's stones
+    /// left as mover.
+    removed: Option<Successor<'a>>,
+    removals: ArrayVec<WithMover, 12>,
+}
+
+impl Group<'_> {
+    /// The outcome for the side to move of the position with `mover`
+    /// stones against the group's.
+    #[inline]
+    fn outcome(&self, mover: Bitboard) -> Result<DbOutcome, MissingSuccessor> {
+        let tables = Rules::default().variant.tables();
+        let empty = !(mover | self.other) & Bitboard::FULL;
+        let closing = tables.closing_points(mover, empty);
+        let (placed, after_placing) = self.placed;
+        let mut best = DbOutcome::Loss;
+        // A mill is the likeliest win: those placements first.
+        for to in closing {
+            let after = mover.with(to);
+            match self.removed {
+                // Nothing on the board to take.
+                _ if self.other.is_empty() => {
+                    best = best.max(placed.outcome_for_mover(after_placing.index(after))?);
+                }
+                // The other side is left short of stones.
+                None => return Ok(DbOutcome::Win),
+                Some(removed) => {
+                    for after_removal in &self.removals {
+                        best = best.max(removed.outcome_for_mover(after_removal.index(after))?);
+                        if best == DbOutcome::Win {
+                            return Ok(best);
+                        }
+                    }
                 }
             }
-        }
-        if best == DbOutcome::Win {
-            return Ok(best);
-        }
-    }
-    for to in empty - closing {
-        best = best.max(value_of(placed, other, mover.with(to))?);
-        if best == DbOutcome::Win {
-            return Ok(best);
-        }
-    }
-    Ok(best)
-}
-
-/// The board part of a successor sector.
-fn board_of(next: NextSector) -> SectorIndex {
-    match next {
-        NextSector::Placing(sector) => sector.board,
-        NextSector::Moving(board) => board,
-    }
-}
-
-impl SuccessorValues for EndgameDb {
-    fn outcome(&self, sector: NextSector, index: u64) -> Option<DbOutcome> {
-        match sector {
-            NextSector::Placing(sector) => self.placing_file(sector)?.outcome(index),
-            NextSector::Moving(board) => {
-                let value = self.file(board.mover, board.other)?.value(index)?;
-                Some(value.outcome)
+            if best == DbOutcome::Win {
+                return Ok(best);
             }
         }
+        for to in empty - closing {
+            best = best.max(placed.outcome_for_mover(after_placing.index(mover.with(to)))?);
+            if best == DbOutcome::Win {
+                return Ok(best);
+            }
+        }
+        Ok(best)
     }
 }

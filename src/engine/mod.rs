@@ -681,6 +681,7 @@ mod tests {
                 time: Duration::ZERO,
                 hashfull: 0,
                 dbhits: 0,
+                exact: None,
                 pv,
             }));
             panic!("planted failure");

@@ -339,7 +339,7 @@ pub(crate) fn run_search(
         nodes: AtomicU64::new(0),
         endgame: request.endgame.clone(),
         dbhits: AtomicU64::new(0),
-        search_draws: root_outcome == Some(DbOutcome::Draw),
+        root_outcome,
         multipv: if weakened {
             request.multipv.max(skill::WEAKENED_LINES)
         } else {

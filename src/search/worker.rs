@@ -60,6 +60,9 @@ pub struct SearchInfo {
     pub hashfull: u32,
     /// Positions answered by endgame databases.
     pub dbhits: u64,
+    /// The root's value for the side to move by the databases, when they
+    /// know it: every line reported keeps it.
+    pub exact: Option<DbOutcome>,
     /// The line.
     pub pv: Vec<Move>,
 }
@@ -128,11 +131,12 @@ pub(crate) struct SearchContext {
     pub endgame: Option<Arc<EndgameDb>>,
     /// Positions answered by the databases.
     pub dbhits: AtomicU64,
-    /// Whether positions the databases call drawn are searched on as if
-    /// they were not known: set when every root move left draws at best,
-    /// so that the evaluation picks the draw that sets the opponent the
-    /// most problems.
-    pub search_draws: bool,
+    /// The root's value by the databases, when they know it (the root
+    /// moves are those that keep it). When it is a draw, positions the
+    /// databases call drawn are searched on as if they were not known, so
+    /// that the evaluation picks the draw that sets the opponent the most
+    /// problems.
+    pub root_outcome: Option<DbOutcome>,
 }
 
 impl SearchContext {
@@ -446,6 +450,7 @@ impl<'a> Worker<'a> {
             time: self.ctx.time.elapsed(),
             hashfull: self.ctx.tt.hashfull(),
             dbhits: self.ctx.dbhits.load(Ordering::Relaxed),
+            exact: self.ctx.root_outcome,
             pv: rm.pv.to_vec(),
         }
     }
@@ -746,7 +751,7 @@ impl<'a> Worker<'a> {
     fn probe_endgame(&self, pos: &Position, ply: usize) -> Option<i32> {
         let value = self.ctx.endgame.as_ref()?.probe(pos)?;
         let outcome = value.outcome_at(pos);
-        if outcome == DbOutcome::Draw && self.ctx.search_draws {
+        if outcome == DbOutcome::Draw && self.ctx.root_outcome == Some(DbOutcome::Draw) {
             return None;
         }
         self.ctx.dbhits.fetch_add(1, Ordering::Relaxed);
@@ -872,7 +877,7 @@ mod tests {
             multipv: 1,
             endgame: None,
             dbhits: AtomicU64::new(0),
-            search_draws: false,
+            root_outcome: None,
         }
     }
 

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use crate::board::{Color, Move};
+use crate::endgame::DbOutcome;
 use crate::engine::{BestMove, Engine, EngineOption, MoveNotation, OptionKind, OptionNote};
 use crate::search::eval::{Breakdown, PHASE_SCALE, Term};
 use crate::search::{BenchReport, Bound, DB_WIN, Score, SearchInfo};
@@ -12,6 +13,9 @@ use crate::search::{BenchReport, Bound, DB_WIN, Score, SearchInfo};
 /// `show_wdl`.
 pub fn format_info(info: &SearchInfo, show_wdl: bool) -> String {
     let mut score = match info.score {
+        // A draw the databases know is a draw, whatever the evaluation
+        // that chose among drawing moves makes of it.
+        _ if info.exact == Some(DbOutcome::Draw) => "cp 0".to_owned(),
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Db { win, plies } => format!("cp {}", if win { 1 } else { -1 } * (DB_WIN - plies)),
         Score::Mate(n) => format!("mate {n}"),
@@ -22,7 +26,12 @@ pub fn format_info(info: &SearchInfo, show_wdl: bool) -> String {
         Bound::Upper => " upperbound",
     });
     if show_wdl {
-        let [win, draw, loss] = info.score.wdl();
+        let [win, draw, loss] = match info.exact {
+            Some(DbOutcome::Win) => [1000, 0, 0],
+            Some(DbOutcome::Draw) => [0, 1000, 0],
+            Some(DbOutcome::Loss) => [0, 0, 1000],
+            None => info.score.wdl(),
+        };
         score.push_str(&format!(" wdl {win} {draw} {loss}"));
     }
     let millis = info.time.as_millis();

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use base64::Engine as _;
 use serde_json::{Value, json};
 
-use common::{WIN_IN_FIVE, morris, request, serve, small_databases};
+use common::{WIN_IN_FIVE, morris, request, serve, small_databases_with_placing};
 
 /// chromedriver, killed when dropped.
 struct Driver {
@@ -254,7 +254,7 @@ fn a_game_by_clicks_in_headless_chromium() {
 #[test]
 fn the_databases_values_show_on_the_board() {
     let Some(driver) = driver() else { return };
-    let (db, _dir) = small_databases("browser");
+    let (db, _dir) = small_databases_with_placing("browser");
     let server = serve(morris(), Some(db));
     let browser = Browser::open(&driver, server.addr);
     browser.script(&format!(
@@ -282,5 +282,34 @@ fn the_databases_values_show_on_the_board() {
     assert_eq!(targets["g4"], json!("dbv draw D"), "{targets}");
     assert_eq!(targets["b6"], json!("dbv win W21"), "{targets}");
     assert_eq!(targets["g7"], json!("dbv loss L4"), "{targets}");
+    // From the first placements on: every empty point's outcome, no distance.
+    let placing = "W../.../.../....../.../.../..B w 2 2 0 2";
+    browser.script(&format!(
+        "document.getElementById('paste').value = '{placing}';
+         document.getElementById('setup').click();"
+    ));
+    browser.wait_for(&format!("return S.fen === '{placing}';"));
+    let exact = browser.script("return document.getElementById('exact').textContent;");
+    let outcome = exact
+        .as_str()
+        .unwrap()
+        .rsplit(", ")
+        .next()
+        .unwrap()
+        .to_owned();
+    assert!(
+        ["win", "draw", "loss"].contains(&outcome.as_str()),
+        "{exact}"
+    );
+    let labels = browser.script(labels);
+    let labels = labels.as_object().unwrap();
+    assert_eq!(labels.len(), 22, "{labels:?}");
+    for label in labels.values() {
+        let label = label.as_str().unwrap();
+        assert!(
+            ["dbv win W", "dbv draw D", "dbv loss L"].contains(&label),
+            "{label}"
+        );
+    }
     browser.close();
 }

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use morris_tools::client::EngineConfig;
 use serde_json::Value;
 
-use common::{WIN_IN_FIVE, morris, request, serve, small_databases};
+use common::{WIN_IN_FIVE, morris, request, serve, small_databases, small_databases_with_placing};
 
 /// A shell script as the engine.
 fn script(text: &str) -> EngineConfig {
@@ -259,4 +259,30 @@ fn database_values_are_an_outcome_and_a_distance() {
     // Outside the databases (stones still to place) there is no value.
     let (_, start) = json(server.addr, "POST", &path, "1. d6");
     assert!(start["exact"].is_null(), "{start}");
+}
+
+#[test]
+fn with_the_placing_phase_every_placement_has_its_value() {
+    let (db, _dir) = small_databases_with_placing("web-placing");
+    let server = serve(morris(), Some(db));
+    let state = new_game(server.addr, r#"{"engine":"none"}"#);
+    let path = format!("/api/setup?id={}", id(&state));
+    // Three stones each, one of them placed.
+    let (status, set) = json(
+        server.addr,
+        "POST",
+        &path,
+        "W../.../.../....../.../.../..B w 2 2 0 2",
+    );
+    assert_eq!(status, 200, "{set}");
+    let exact = &set["exact"];
+    assert_eq!(exact["value"]["distance"], Value::Null, "{exact}");
+    assert!(
+        ["win", "draw", "loss"].contains(&exact["value"]["outcome"].as_str().unwrap()),
+        "{exact}"
+    );
+    let moves = exact["moves"].as_object().unwrap();
+    // Every empty point, each with an outcome.
+    assert_eq!(moves.len(), 22, "{exact}");
+    assert!(moves.values().all(|v| v["outcome"].is_string()), "{exact}");
 }

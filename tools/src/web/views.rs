@@ -150,12 +150,23 @@ struct ExactView {
 }
 
 /// A database value for the side to move: the outcome with best play
-/// and, unless it is a draw, the plies to the next removal.
+/// and, unless it is a draw or a placing position's, the plies to the next
+/// removal.
 #[derive(Serialize)]
 struct DbView {
     /// `win`, `draw` or `loss`.
     outcome: &'static str,
     distance: Option<u16>,
+}
+
+impl DbView {
+    /// An outcome without a distance.
+    fn of_outcome(outcome: DbOutcome) -> DbView {
+        DbView {
+            outcome: outcome.name(),
+            distance: None,
+        }
+    }
 }
 
 impl From<DbValue> for DbView {
@@ -216,6 +227,19 @@ impl StateView {
             position.legal_moves().into_iter().map(Into::into).collect()
         };
         let exact = db.filter(|_| outcome.is_none()).and_then(|db| {
+            if position.stones_to_place() > 0 {
+                // The placing phase's values have no distance.
+                let value = db.placing_outcome(position)?;
+                let moves = db
+                    .move_outcomes(position)
+                    .into_iter()
+                    .map(|(mv, o)| (mv.to_string(), o.map(DbView::of_outcome)))
+                    .collect();
+                return Some(ExactView {
+                    value: DbView::of_outcome(value),
+                    moves,
+                });
+            }
             let value = db.probe(position)?;
             let moves = db
                 .rank_moves(position)

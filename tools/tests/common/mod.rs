@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use morris::endgame::{EndgameDb, SectorRange, generate};
+use morris::endgame::{EndgameDb, PlacingSector, SectorRange, generate, generate_placing_sector};
 use morris_tools::client::EngineConfig;
 use morris_tools::web::{Stopper, WebConfig, WebServer};
 
@@ -71,6 +71,17 @@ pub fn small_databases(name: &str) -> (EndgameDb, TempDir) {
     let dir = TempDir(std::env::temp_dir().join(format!("morris-{name}-{}", std::process::id())));
     let _ = std::fs::remove_dir_all(&dir.0);
     generate(&dir.0, SectorRange::per_side(3), &|_| {}, |_| {}).expect("the 3-3 databases");
+    let (db, _) = EndgameDb::open(&dir.0).expect("the databases open");
+    (db, dir)
+}
+
+/// The databases of [`small_databases`] and the placing phase of three
+/// stones a side (on the board and in hand).
+pub fn small_databases_with_placing(name: &str) -> (EndgameDb, TempDir) {
+    let (_, dir) = small_databases(name);
+    for sector in PlacingSector::within(3) {
+        generate_placing_sector(&dir.0, sector, &|_| {}, |_| {}).expect("a placing sector");
+    }
     let (db, _) = EndgameDb::open(&dir.0).expect("the databases open");
     (db, dir)
 }
