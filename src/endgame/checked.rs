@@ -9,12 +9,56 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
+use bytemuck::Pod;
 use rayon::prelude::*;
 
 use super::file::{DbError, DbProblem};
 
 /// Payload bytes per checksummed block.
 pub(super) const BLOCK: usize = 1 << 16;
+
+/// Variant code of Nine Men's Morris in a header.
+pub(super) const NINE: u8 = 0;
+
+/// A file header: what identifies the file, and its own checksum.
+pub(super) trait FileHeader: Pod {
+    /// The magic number of the kind of file.
+    const MAGIC: [u8; 8];
+    /// The format version this build writes and reads.
+    const VERSION: u32;
+    /// Magic, version, variant code and flying (1 or 0), as stored.
+    fn identity(&self) -> ([u8; 8], u32, u8, u8);
+    /// The stored checksum of the header.
+    fn checksum(&self) -> u64;
+    /// The header with its checksum zeroed, as it is summed.
+    fn unsummed(&self) -> Self;
+}
+
+/// The header at the start of `bytes`, checked: magic, version, its
+/// checksum, and the rules (Nine Men's Morris with flying).
+pub(super) fn read_header<H: FileHeader>(bytes: &[u8]) -> Result<H, DbProblem> {
+    let header_bytes = bytes
+        .get(..std::mem::size_of::<H>())
+        .ok_or(DbProblem::TooShort)?;
+    let header: H = bytemuck::pod_read_unaligned(header_bytes);
+    let (magic, version, variant, flying) = header.identity();
+    if magic != H::MAGIC {
+        return Err(DbProblem::BadMagic);
+    }
+    if version != H::VERSION {
+        return Err(DbProblem::Version {
+            found: version,
+            expected: H::VERSION,
+        });
+    }
+    if checksum(bytemuck::bytes_of(&header.unsummed())) != header.checksum() {
+        return Err(DbProblem::Checksum);
+    }
+    if variant != NINE || flying != 1 {
+        return Err(DbProblem::Rules);
+    }
+    Ok(header)
+}
 
 /// A checksum of 64-bit words (FNV-1a over words, then mixed): cheap, and
 /// enough to catch a damaged file.

@@ -20,7 +20,9 @@ use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 
 use super::build::BuiltSector;
-use super::checked::{BLOCK, Checked, Loading, block_sums, checksum, load, write_whole};
+use super::checked::{
+    BLOCK, Checked, FileHeader, Loading, NINE, block_sums, checksum, load, read_header, write_whole,
+};
 use super::index::SectorIndex;
 use super::{DbOutcome, DbValue};
 use thiserror::Error;
@@ -28,8 +30,6 @@ use thiserror::Error;
 const MAGIC: [u8; 8] = *b"MORRISDB";
 /// The format version this build writes and reads.
 pub(crate) const VERSION: u32 = 2;
-/// Variant code of Nine Men's Morris in the header.
-pub(super) const NINE: u8 = 0;
 
 /// The file header, in the byte order of the machine that wrote it.
 #[repr(C)]
@@ -61,6 +61,26 @@ pub struct Header {
 }
 
 const HEADER_BYTES: usize = std::mem::size_of::<Header>();
+
+impl FileHeader for Header {
+    const MAGIC: [u8; 8] = MAGIC;
+    const VERSION: u32 = VERSION;
+
+    fn identity(&self) -> ([u8; 8], u32, u8, u8) {
+        (self.magic, self.version, self.variant, self.flying)
+    }
+
+    fn checksum(&self) -> u64 {
+        self.header_checksum
+    }
+
+    fn unsummed(&self) -> Header {
+        Header {
+            header_checksum: 0,
+            ..*self
+        }
+    }
+}
 
 /// A byte: 0 no position, 1 draw, 2 + d a win at distance d, 129 + d a
 /// loss at d; `EXCEPTION` sends to the exceptions table.
@@ -257,29 +277,7 @@ impl SectorFile {
         };
         let storage = load(path, loading)?;
         let bytes = storage.bytes();
-        let header_bytes = bytes
-            .get(..HEADER_BYTES)
-            .ok_or_else(|| error(DbProblem::TooShort))?;
-        let header: Header = bytemuck::pod_read_unaligned(header_bytes);
-        if header.magic != MAGIC {
-            return Err(error(DbProblem::BadMagic));
-        }
-        if header.version != VERSION {
-            return Err(error(DbProblem::Version {
-                found: header.version,
-                expected: VERSION,
-            }));
-        }
-        let unsummed = Header {
-            header_checksum: 0,
-            ..header
-        };
-        if checksum(bytemuck::bytes_of(&unsummed)) != header.header_checksum {
-            return Err(error(DbProblem::Checksum));
-        }
-        if header.variant != NINE || header.flying != 1 {
-            return Err(error(DbProblem::Rules));
-        }
+        let header: Header = read_header(bytes).map_err(error)?;
         let bad_sector = || {
             error(DbProblem::Sector {
                 mover: header.mover,

@@ -16,8 +16,10 @@ use std::path::{Path, PathBuf};
 use bytemuck::{Pod, Zeroable};
 
 use super::DbOutcome;
-use super::checked::{Checked, Loading, block_sums, checksum, load, write_whole};
-use super::file::{DbError, DbProblem, NINE};
+use super::checked::{
+    BLOCK, Checked, FileHeader, Loading, NINE, block_sums, checksum, load, read_header, write_whole,
+};
+use super::file::{DbError, DbProblem};
 use super::placing_phase::{PlacingSector, PlacingValues, outcome_of};
 
 const MAGIC: [u8; 8] = *b"MORRISPL";
@@ -53,6 +55,26 @@ pub struct PlacingHeader {
 
 const HEADER_BYTES: usize = std::mem::size_of::<PlacingHeader>();
 
+impl FileHeader for PlacingHeader {
+    const MAGIC: [u8; 8] = MAGIC;
+    const VERSION: u32 = VERSION;
+
+    fn identity(&self) -> ([u8; 8], u32, u8, u8) {
+        (self.magic, self.version, self.variant, self.flying)
+    }
+
+    fn checksum(&self) -> u64 {
+        self.header_checksum
+    }
+
+    fn unsummed(&self) -> PlacingHeader {
+        PlacingHeader {
+            header_checksum: 0,
+            ..*self
+        }
+    }
+}
+
 impl PlacingHeader {
     /// The sector the header is of, if it is one.
     pub fn sector(&self) -> Option<PlacingSector> {
@@ -74,10 +96,7 @@ pub(crate) fn placing_file_name(sector: PlacingSector) -> String {
 /// file's length.
 fn layout(values: usize) -> (usize, usize) {
     let sums_at = (HEADER_BYTES + values).next_multiple_of(8);
-    (
-        sums_at,
-        sums_at + 8 * values.div_ceil(super::checked::BLOCK),
-    )
+    (sums_at, sums_at + 8 * values.div_ceil(BLOCK))
 }
 
 /// Writes a built placing sector into `dir` (through a temporary file
@@ -158,29 +177,7 @@ impl PlacingFile {
         };
         let storage = load(path, loading)?;
         let bytes = storage.bytes();
-        let header_bytes = bytes
-            .get(..HEADER_BYTES)
-            .ok_or_else(|| error(DbProblem::TooShort))?;
-        let header: PlacingHeader = bytemuck::pod_read_unaligned(header_bytes);
-        if header.magic != MAGIC {
-            return Err(error(DbProblem::BadMagic));
-        }
-        if header.version != VERSION {
-            return Err(error(DbProblem::Version {
-                found: header.version,
-                expected: VERSION,
-            }));
-        }
-        let unsummed = PlacingHeader {
-            header_checksum: 0,
-            ..header
-        };
-        if checksum(bytemuck::bytes_of(&unsummed)) != header.header_checksum {
-            return Err(error(DbProblem::Checksum));
-        }
-        if header.variant != NINE || header.flying != 1 {
-            return Err(error(DbProblem::Rules));
-        }
+        let header: PlacingHeader = read_header(bytes).map_err(error)?;
         let bad_sector = || {
             error(DbProblem::PlacingSector {
                 mover: header.mover,

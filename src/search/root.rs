@@ -205,16 +205,13 @@ fn keep_best_db_moves(
     if db.probe(root).is_none() {
         return (moves, None);
     }
-    let mut valued = Vec::with_capacity(moves.len());
-    for (mv, value) in db.rank_moves(root) {
-        if !moves.contains(&mv) {
-            continue;
-        }
-        let Some(value) = value else {
-            return (moves, None);
-        };
-        valued.push((mv, value.outcome_at(root), value.distance));
-    }
+    let Some(values) = values_of(&moves, db.rank_moves(root)) else {
+        return (moves, None);
+    };
+    let mut valued: Vec<(Move, DbOutcome, u16)> = values
+        .into_iter()
+        .map(|(mv, value)| (mv, value.outcome_at(root), value.distance))
+        .collect();
     // Wins by the fewest plies, draws, losses by the most.
     let preference = |&(_, outcome, distance): &(Move, DbOutcome, u16)| {
         let distance = match outcome {
@@ -245,16 +242,9 @@ fn keep_best_placing_db_moves(
     if db.placing_outcome(root).is_none() {
         return (moves, None);
     }
-    let mut valued = Vec::with_capacity(moves.len());
-    for (mv, outcome) in db.move_outcomes(root) {
-        if !moves.contains(&mv) {
-            continue;
-        }
-        let Some(outcome) = outcome else {
-            return (moves, None);
-        };
-        valued.push((mv, outcome));
-    }
+    let Some(valued) = values_of(&moves, db.move_outcomes(root)) else {
+        return (moves, None);
+    };
     let Some(best) = valued.iter().map(|&(_, outcome)| outcome).max() else {
         return (moves, None);
     };
@@ -264,6 +254,16 @@ fn keep_best_placing_db_moves(
         .map(|(mv, _)| mv)
         .collect();
     (kept, Some(best))
+}
+
+/// The value of each of `moves` in `valued` (every root move with its
+/// value, if known), or `None` if one of them is not known.
+fn values_of<T>(moves: &[Move], valued: Vec<(Move, Option<T>)>) -> Option<Vec<(Move, T)>> {
+    valued
+        .into_iter()
+        .filter(|(mv, _)| moves.contains(mv))
+        .map(|(mv, value)| value.map(|value| (mv, value)))
+        .collect()
 }
 
 /// Searches `request` on the calling thread and its helpers until a limit,
