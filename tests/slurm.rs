@@ -1,6 +1,7 @@
 //! The database build on a real scheduler: a one-node Slurm on 127.0.0.1
-//! (tools/slurm/start-local.sh) runs the plan's waves as job arrays, and
-//! the files are those of a build on one machine. Needs root and Debian's
+//! (tools/slurm/start-local.sh) runs the plan's waves as job arrays, the
+//! moving phase's and then the placing phase's, and the files are those of
+//! a build on one machine. Needs root and Debian's
 //! slurm-wlm and munge, so it is ignored by default:
 //! `cargo test --release --test slurm -- --ignored`.
 
@@ -69,14 +70,18 @@ fn the_waves_as_job_arrays_build_the_files_of_one_machine() {
         .args(["gen-db", "--max-stones", "5", "--out"])
         .arg(&single));
     let (on_slurm, on_one) = (files(&shared), files(&single));
-    assert_eq!(on_slurm.len(), 9, "3-3 to 5-5, both sides of each pair");
+    // 3-3 to 5-5, both sides of each pair, then the placing phase of five
+    // stones a side.
+    let placing = morris::endgame::PlacingSector::within(5).len();
+    assert_eq!(on_slurm.len(), 9 + placing);
     let names =
         |files: &[(String, Vec<u8>)]| files.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
     assert_eq!(names(&on_slurm), names(&on_one));
     for ((name, a), (_, b)) in on_slurm.iter().zip(&on_one) {
         assert!(a == b, "{name} differs");
     }
-    // One log a task: a task of each wave, two in the wave of two pairs.
-    assert_eq!(std::fs::read_dir(&logs).unwrap().count(), 6);
+    // One log a task: a task of each moving wave, two in the wave of two
+    // pairs, and one a placing sector.
+    assert_eq!(std::fs::read_dir(&logs).unwrap().count(), 6 + placing);
     let _ = std::fs::remove_dir_all(root);
 }

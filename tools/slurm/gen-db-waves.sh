@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the endgame databases on Slurm: one job array a wave of
-# `morris gen-db --plan`, one task a pair, each wave after the one before
-# (docs/ENDGAME.md). Usage:
+# `morris gen-db --plan`, one task a pair or placing sector, each wave
+# after the one before (docs/ENDGAME.md). Usage:
 #   gen-db-waves.sh MORRIS OUT LOGS [the plan's range, e.g. --max-stones 5]
 # MORRIS is the engine binary and OUT the shared folder, both seen alike by
 # every node; LOGS gets a log a task.

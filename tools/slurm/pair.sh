@@ -1,6 +1,7 @@
 #!/bin/sh
-# One task of a wave's job array (gen-db-waves.sh): the pair on line
-# $SLURM_ARRAY_TASK_ID (from 1) of wave $WAVE of the plan for $PLAN_ARGS.
+# One task of a wave's job array (gen-db-waves.sh): the pair or placing
+# sector on line $SLURM_ARRAY_TASK_ID (from 1) of wave $WAVE of the plan
+# for $PLAN_ARGS.
 set -eu
 # $PLAN_ARGS is a list of options, split on purpose.
 # shellcheck disable=SC2086
