@@ -18,9 +18,8 @@
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use rayon::prelude::*;
-
 use arrayvec::ArrayVec;
+use rayon::prelude::*;
 
 use super::DbOutcome;
 use super::file::SectorFile;
@@ -257,13 +256,6 @@ impl PlacingValues {
     /// The bytes the values of `sector` take.
     pub fn packed_len(sector: PlacingSector) -> usize {
         sector.len().div_ceil(4) as usize
-    }
-
-    /// The outcome for the side to move at `index` (`None` for an index
-    /// that is not canonical).
-    pub fn outcome(&self, index: u64) -> Option<DbOutcome> {
-        let byte = *self.codes.get((index / 4) as usize)?;
-        outcome_of(byte >> (2 * (index % 4)) & 3)
     }
 
     /// The packed codes, as a file stores them.
