@@ -248,6 +248,36 @@ fn peak_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// The bar of a build of `total` positions, counted as `what`.
+fn build_bar(total: u64, what: &str) -> Result<indicatif::ProgressBar> {
+    let bar = indicatif::ProgressBar::new(total);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&format!(
+            "{{elapsed_precise}} [{{bar:40}}] {{human_pos}}/{{human_len}} {what}, {{per_sec}}, about {{eta}} left  {{msg}}"
+        ))?
+        .progress_chars("=> "),
+    );
+    Ok(bar)
+}
+
+/// Writes a line of a build's report above `bar`, or straight out when the
+/// bar is hidden (output not a terminal: a log file, a batch job), since a
+/// hidden bar prints nothing.
+fn tell(bar: &indicatif::ProgressBar, line: String) {
+    if bar.is_hidden() {
+        eprintln!("{line}");
+    } else {
+        bar.println(line);
+    }
+}
+
+/// `, peak memory X GiB` since the last reset, where the system tells it.
+fn peak_memory_note() -> String {
+    peak_memory()
+        .map(|bytes| format!(", peak memory {:.1} GiB", bytes as f64 / GIB))
+        .unwrap_or_default()
+}
+
 fn build(
     out: &Path,
     range: SectorRange,
@@ -263,27 +293,14 @@ fn build(
         .flat_map(|&(a, b)| pair_sectors(a, b))
         .map(|s| s.len())
         .sum();
-    let bar = indicatif::ProgressBar::new(total);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} positions, {per_sec}, about {eta} left  {msg}",
-        )?
-        .progress_chars("=> "),
-    );
+    let bar = build_bar(total, "positions")?;
     let pool = thread_pool(threads)?;
     let start = Instant::now();
     let mut finished = 0;
     let (mut built, mut kept, mut positions_built) = (0, 0, 0);
-    // A hidden bar (output not a terminal: a log file, a batch job)
-    // prints nothing, so lines go straight out, with the steps of the
-    // build a minute apart to show it is moving.
-    let tell = |line: String| {
-        if bar.is_hidden() {
-            eprintln!("{line}");
-        } else {
-            bar.println(line);
-        }
-    };
+    // The steps of the build are told a minute apart when the bar is
+    // hidden, to show it is moving.
+    let tell = |line: String| tell(&bar, line);
     for pair in pairs {
         let pair_start = Instant::now();
         reset_peak_memory();
@@ -329,9 +346,7 @@ fn build(
                 } else {
                     built += 1;
                     positions_built += h.entries;
-                    let peak = peak_memory()
-                        .map(|bytes| format!(", peak memory {:.1} GiB", bytes as f64 / GIB))
-                        .unwrap_or_default();
+                    let peak = peak_memory_note();
                     tell(format!(
                         "{}-{} built ({} indices, pair {:.1} s so far{peak})",
                         h.mover,
@@ -368,20 +383,8 @@ fn build(
 /// it and the moving phase) in `out`, keeping those present and valid.
 fn build_placing(out: &Path, sectors: &[PlacingSector], threads: Option<usize>) -> Result<()> {
     let total: u64 = sectors.iter().map(|s| s.len()).sum();
-    let bar = indicatif::ProgressBar::new(total);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} placing positions, {per_sec}, about {eta} left  {msg}",
-        )?
-        .progress_chars("=> "),
-    );
-    let tell = |line: String| {
-        if bar.is_hidden() {
-            eprintln!("{line}");
-        } else {
-            bar.println(line);
-        }
-    };
+    let bar = build_bar(total, "placing positions")?;
+    let tell = |line: String| tell(&bar, line);
     let pool = thread_pool(threads)?;
     let start = Instant::now();
     let (mut built, mut kept, mut positions_built) = (0, 0, 0);
@@ -401,9 +404,7 @@ fn build_placing(out: &Path, sectors: &[PlacingSector], threads: Option<usize>) 
                 } else {
                     built += 1;
                     positions_built += report.header.entries;
-                    let peak = peak_memory()
-                        .map(|bytes| format!(", peak memory {:.1} GiB", bytes as f64 / GIB))
-                        .unwrap_or_default();
+                    let peak = peak_memory_note();
                     tell(format!(
                         "placing {sector} built ({} indices, {:.1} s{peak})",
                         report.header.entries,

@@ -238,9 +238,17 @@ impl Checked {
         }
     }
 
-    /// Whether every block is good, checking those not checked yet.
-    pub(super) fn all_good(&self) -> bool {
-        (0..self.blocks.len()).all(|block| self.is_good(block * BLOCK))
+    /// Checks every block not checked yet, and fails at the first damaged
+    /// one, naming the file as `path`.
+    pub(super) fn verify(&self, path: &Path) -> Result<(), DbError> {
+        if (0..self.blocks.len()).all(|block| self.is_good(block * BLOCK)) {
+            Ok(())
+        } else {
+            Err(DbError {
+                path: path.to_owned(),
+                problem: DbProblem::Checksum,
+            })
+        }
     }
 
     /// Whether a damaged block was met.

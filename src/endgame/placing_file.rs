@@ -217,14 +217,7 @@ impl PlacingFile {
     ///
     /// [`DbError`] with [`DbProblem::Checksum`] for a damaged file.
     pub fn verify(&self) -> Result<(), DbError> {
-        if self.data.all_good() {
-            Ok(())
-        } else {
-            Err(DbError {
-                path: self.path.clone(),
-                problem: DbProblem::Checksum,
-            })
-        }
+        self.data.verify(&self.path)
     }
 
     /// Whether a damaged block was met (its values are not used).

@@ -26,7 +26,7 @@ use super::file::SectorFile;
 use super::index::{SectorIndex, WithMover, classes_of, subsets};
 use super::placing_file::PlacingFile;
 use super::probe::EndgameDb;
-use crate::board::{Bitboard, Color, Position, Rules, Symmetry};
+use crate::board::{Bitboard, Color, Position, Rules, Symmetry, Tables};
 
 /// Stones of each side in Nine Men's Morris.
 const STONES: usize = 9;
@@ -327,7 +327,8 @@ pub fn build_placing_sector(
     db: &EndgameDb,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<PlacingValues, MissingSuccessor> {
-    let entries: Vec<AtomicU8> = (0..sector.len()).map(|_| AtomicU8::new(0)).collect();
+    // Zeroed by the allocator, not entry by entry.
+    let entries: Vec<AtomicU8> = bytemuck::zeroed_vec(sector.len() as usize);
     let (placed, removed) = sector.successors();
     let placed = Successor::of(db, placed)?;
     let removed = removed.map(|next| Successor::of(db, next)).transpose()?;
@@ -346,6 +347,7 @@ pub fn build_placing_sector(
             // The other side moves next, so its stones are the successors'
             // mover's: what their indices share is found once a group.
             let group = Group {
+                tables,
                 other,
                 placed: (placed, placed.board().with_mover(other)),
                 removals: match removed {
@@ -404,6 +406,7 @@ pub fn build_placing_sector(
 /// The positions of a sector with one set of the other side's stones, and
 /// what their successors' indices share.
 struct Group<'a> {
+    tables: &'static Tables,
     other: Bitboard,
     /// Where a placement leads, with the other side's stones as mover.
     placed: (Successor<'a>, WithMover),
@@ -419,9 +422,8 @@ impl Group<'_> {
     /// stones against the group's.
     #[inline]
     fn outcome(&self, mover: Bitboard) -> Result<DbOutcome, MissingSuccessor> {
-        let tables = Rules::default().variant.tables();
         let empty = !(mover | self.other) & Bitboard::FULL;
-        let closing = tables.closing_points(mover, empty);
+        let closing = self.tables.closing_points(mover, empty);
         let (placed, after_placing) = self.placed;
         let mut best = DbOutcome::Loss;
         // A mill is the likeliest win: those placements first.
