@@ -22,6 +22,7 @@ mod cli;
 use cli::db::{GenDbArgs, ProbeArgs, VerifyArgs};
 use cli::measure::PerftArgs;
 use cli::play::PlayArgs;
+use cli::review::ReviewArgs;
 
 /// A Nine Men's Morris engine. With no command it speaks the text protocol
 /// (UCI style) on standard input and output.
@@ -51,6 +52,8 @@ enum Command {
     DbVerify(VerifyArgs),
     /// Print the database value of a position and of each of its moves.
     Probe(ProbeArgs),
+    /// Judge the games of a record file by the databases: the moves that changed the game's value.
+    Review(ReviewArgs),
     /// Search a fixed set of positions; the node count is a signature of the search.
     Bench {
         /// Depth of each search.
@@ -91,6 +94,7 @@ fn run() -> Result<()> {
         Some(Command::DbStats { dir }) => cli::db::db_stats(&cli::db_dir(dir)?),
         Some(Command::DbVerify(args)) => cli::db::db_verify(args),
         Some(Command::Probe(args)) => cli::db::probe(args),
+        Some(Command::Review(args)) => cli::review::review(args),
         Some(Command::Bench { depth }) => cli::measure::bench(depth),
     }
 }

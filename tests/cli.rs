@@ -182,7 +182,7 @@ fn gen_db_builds_one_pair_from_the_smaller_ones_and_names_those_missing() {
     assert!(!early.status.success());
     let stderr = String::from_utf8_lossy(&early.stderr);
     assert!(
-        stderr.contains("sectors 3-4, 4-3 must be built first"),
+        stderr.contains("sector 3-4 must be built first"),
         "{stderr}"
     );
     for pair in ["3-3", "4-3", "4-4"] {
@@ -233,7 +233,7 @@ fn gen_db_builds_the_placing_phase_and_refuses_damaged_placing_files_by_name() {
     assert!(!early.status.success());
     let stderr = String::from_utf8_lossy(&early.stderr);
     assert!(
-        stderr.contains("sectors 0-1-4-3 must be built first"),
+        stderr.contains("sector 0-1-4-3 must be built first"),
         "{stderr}"
     );
     let placing = morris(&[&["gen-db", "--out", &out, "--phase", "placing"][..], &four].concat());

@@ -1151,3 +1151,87 @@ fn with_the_placing_phase_info_reports_the_exact_value() {
         }
     }
 }
+
+#[test]
+fn a_review_names_the_one_move_that_gave_the_value_away() {
+    let (dir, db) = placing_database();
+    let start = Position::from_fen(
+        ".../.../.../....../.../.../... w 4 4 0 1",
+        morris::Rules::default(),
+    )
+    .unwrap();
+    // Moves that keep the value, but one that gives it away.
+    let mut game = morris::Game::new(start);
+    let mut planted = None;
+    while game.outcome().is_none() && game.moves().len() < 40 {
+        let pos = *game.position();
+        let value = db.outcome(&pos).expect("the four-stone game is known");
+        let outcomes = db.move_outcomes(&pos);
+        let worse = outcomes
+            .iter()
+            .find(|&&(_, o)| o.is_some_and(|o| o < value));
+        let (mv, _) = match (planted, worse) {
+            (None, Some(&worse)) => {
+                planted = Some(game.moves().len() + 1);
+                worse
+            }
+            _ => *outcomes.iter().find(|&&(_, o)| o == Some(value)).unwrap(),
+        };
+        game.try_play(mv).unwrap();
+    }
+    let planted = planted.expect("a move that gives the value away");
+    let judged = morris::endgame::judge_game(db, &game);
+    assert_eq!(judged.len(), game.moves().len());
+    let mut pos = start;
+    for j in &judged {
+        assert_eq!(j.before, db.outcome(&pos), "ply {}", j.ply);
+        assert_eq!(j.changes_value(), j.ply == planted, "ply {}", j.ply);
+        pos.play_unchecked(j.mv);
+    }
+    // The command names it, and its player; the other gave nothing away.
+    let record = morris::GameRecord {
+        tags: vec![
+            ("White".to_owned(), "first".to_owned()),
+            ("Black".to_owned(), "second".to_owned()),
+            ("FEN".to_owned(), start.fen()),
+        ],
+        moves: game.moves().to_vec(),
+        ..Default::default()
+    };
+    let file = dir.join("review.pgn");
+    std::fs::write(&file, record.to_string()).unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_morris"))
+        .args(["review", &file.display().to_string(), "--db"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{output:?}");
+    let blunderer = if planted % 2 == 1 { "first" } else { "second" };
+    let keeper = if planted % 2 == 1 { "second" } else { "first" };
+    let mv = game.moves()[planted - 1];
+    assert!(
+        text.contains("opening drawn; 1 move changed the value"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(" {mv} by {blunderer}: draw to ")),
+        "{text}"
+    );
+    assert!(text.contains(&format!("{blunderer}: ")), "{text}");
+    let changed = |name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("{name}: ")))
+            .and_then(|l| l.split(", ").nth(2).map(str::to_owned))
+    };
+    assert_eq!(
+        changed(blunderer).as_deref(),
+        Some("1 changed the value; 0 games lost"),
+        "{text}"
+    );
+    assert_eq!(
+        changed(keeper).as_deref(),
+        Some("0 changed the value; 0 games lost"),
+        "{text}"
+    );
+}

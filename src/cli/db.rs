@@ -12,6 +12,7 @@ use morris::endgame::{
     BuildStep, DbOutcome, DbValue, EndgameDb, Header, NextSector, PlacingHeader, PlacingSector,
     PlacingSolver, SectorCheck, SectorIndex, SectorRange, Unsolved, check_placing_sector,
     check_sector, generate_pair, generate_placing_sector, pair_dependencies, pair_sectors,
+    removal_sectors,
 };
 use morris::{Color, Move, Position, Rules};
 
@@ -150,11 +151,12 @@ pub fn gen_db(args: GenDbArgs) -> Result<()> {
 }
 
 /// Bytes of memory a pair takes to build, per index: its value and count
-/// of moves (4), the positions decided at once by the first look (up to 8
-/// each), and the byte written; the smaller sectors it needs are read into
-/// memory besides (a byte an index). The measured peaks of the largest
-/// pairs agree (docs/ENDGAME.md).
-const BUILD_BYTES_PER_INDEX: u64 = 12;
+/// of moves (4), beside them the positions decided at one distance,
+/// listed for the next (up to about a byte an index), and at the end each
+/// sector's finished values (2 an index, as the working entries are let
+/// go of). The sectors its removals lead to are read into memory for the
+/// first step alone (a byte an index).
+const BUILD_BYTES_PER_INDEX: u64 = 6;
 
 /// Bytes of memory a placing sector takes to build, per index: its value
 /// (1) and, read into memory, its successors' values (a quarter byte an
@@ -171,18 +173,16 @@ fn print_plan(range: SectorRange, moving: bool, placing: bool) -> Result<()> {
             for (a, b) in pairs {
                 let indices: u64 = pair_sectors(a, b).iter().map(|s| s.len()).sum();
                 let dependencies = pair_dependencies(a, b);
-                let needed_bytes: u64 = dependencies
-                    .iter()
-                    .flat_map(|&(x, y)| pair_sectors(x, y))
-                    .map(|s| s.len())
-                    .sum();
+                let needed_bytes: u64 = removal_sectors(a, b).iter().map(|s| s.len()).sum();
                 let needs: Vec<String> = dependencies
                     .iter()
                     .map(|(x, y)| format!("{x}-{y}"))
                     .collect();
                 out!(
                     "{wave} {a}-{b} {indices} {} {} {}",
-                    (indices * BUILD_BYTES_PER_INDEX + needed_bytes).div_ceil(1 << 20),
+                    (indices * BUILD_BYTES_PER_INDEX)
+                        .max(indices * 4 + needed_bytes)
+                        .div_ceil(1 << 20),
                     indices.div_ceil(1 << 20),
                     if needs.is_empty() {
                         "-".to_owned()

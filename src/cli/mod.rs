@@ -3,6 +3,7 @@
 pub mod db;
 pub mod measure;
 pub mod play;
+pub mod review;
 
 use std::path::{Path, PathBuf};
 

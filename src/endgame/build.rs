@@ -16,6 +16,7 @@
 //! sixteenths: taking back a move from a class with stabiliser `sc` into
 //! one with stabiliser `sp` stands for `sp / sc` of its moves.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use rayon::prelude::*;
@@ -36,6 +37,12 @@ pub trait SmallerSectors: Sync {
     /// Appends to `values` the value of each position (`mover`, `other`)
     /// of `positions` (`None` where its sector is not known).
     fn values(&self, positions: &[(Bitboard, Bitboard)], values: &mut Vec<Option<DbValue>>);
+}
+
+impl<T: SmallerSectors + ?Sized> SmallerSectors for &T {
+    fn values(&self, positions: &[(Bitboard, Bitboard)], values: &mut Vec<Option<DbValue>>) {
+        (**self).values(positions, values);
+    }
 }
 
 /// How far the build of a pair has come, told as it goes.
@@ -114,30 +121,40 @@ struct Unmove {
 /// itself lies at a random place in memory: reading it there would stall
 /// every position taken back.
 #[derive(Clone, Copy)]
-struct Decided(u64);
+struct Decided(u32);
 
 impl Decided {
-    const SECOND: u64 = 1 << 63;
-    const LOST: u64 = 1 << 62;
+    const SECOND: u32 = 1 << 31;
+    const LOST: u32 = 1 << 30;
+    /// Indices below this fit beside the two flags.
+    const INDICES: u64 = 1 << 30;
 
     fn new(sector: usize, index: u64, outcome: DbOutcome) -> Decided {
+        debug_assert!(index < Self::INDICES);
         let sector = if sector == 0 { 0 } else { Self::SECOND };
         let lost = if outcome == DbOutcome::Loss {
             Self::LOST
         } else {
             0
         };
-        Decided(index | sector | lost)
+        Decided(index as u32 | sector | lost)
     }
 
     /// The sector, the index, and whether the position is lost.
     fn parts(self) -> (usize, u64, bool) {
         (
             usize::from(self.0 & Self::SECOND != 0),
-            self.0 & !(Self::SECOND | Self::LOST),
+            u64::from(self.0 & !(Self::SECOND | Self::LOST)),
             self.0 & Self::LOST != 0,
         )
     }
+}
+
+/// A list found by one thread, its spare room given back: the lists of a
+/// distance can hold hundreds of millions of positions.
+fn trimmed(mut list: Vec<Decided>) -> Vec<Decided> {
+    list.shrink_to_fit();
+    list
 }
 
 struct Working {
@@ -156,7 +173,8 @@ impl Working {
 }
 
 /// Builds the sectors (a, b) and (b, a) (one sector when a = b);
-/// `progress` is told of each step.
+/// `progress` is told of each step. `smaller` is let go of as soon as
+/// the first step is done with it, to make room for the rest.
 ///
 /// # Panics
 ///
@@ -165,7 +183,7 @@ impl Working {
 pub fn build_pair(
     a: usize,
     b: usize,
-    smaller: &dyn SmallerSectors,
+    smaller: impl SmallerSectors,
     progress: &(dyn Fn(BuildStep) + Sync),
 ) -> Vec<BuiltSector> {
     assert!(
@@ -184,8 +202,13 @@ pub fn build_pair(
             entries: AtomicWords::zeroed(sector.len() as usize),
         })
         .collect();
-    let decided = first_look(&work, smaller, progress);
-    take_moves_back(&work, decided, progress);
+    assert!(
+        work.iter().all(|w| w.sector.len() <= Decided::INDICES),
+        "a sector has more indices than a decided position can name"
+    );
+    first_look(&work, &smaller, progress);
+    drop(smaller);
+    take_moves_back(&work, progress);
     into_sectors(work)
 }
 
@@ -196,20 +219,19 @@ const LOOK_BATCH: usize = 256;
 
 /// Step 1. Looks at every canonical position once, deciding those a
 /// removal or a block decides (see the module notes), and counting the
-/// moves of the others; returns the positions decided, by sector.
+/// moves of the others.
 fn first_look(
     work: &[Working],
     smaller: &dyn SmallerSectors,
     progress: &(dyn Fn(BuildStep) + Sync),
-) -> Vec<Decided> {
-    let mut frontier: Vec<Decided> = Vec::new();
-    for (s, w) in work.iter().enumerate() {
-        let decided: Vec<Decided> = (0..w.sector.class_count())
+) {
+    for w in work {
+        let decided: u64 = (0..w.sector.class_count())
             .into_par_iter()
-            .flat_map_iter(|class| {
+            .map(|class| {
                 let mut positions = w.sector.canonical_positions(class);
                 let mut batch = Vec::with_capacity(LOOK_BATCH);
-                let mut decided = Vec::new();
+                let mut decided = 0;
                 loop {
                     batch.clear();
                     batch.extend(positions.by_ref().take(LOOK_BATCH));
@@ -217,22 +239,21 @@ fn first_look(
                         return decided;
                     }
                     look_at_batch(&batch, smaller, |index, look| {
-                        let slot = index as usize;
+                        let entry = w.entry(index as usize);
                         match look {
                             Look::Decided(value) => {
-                                w.entry(slot)
-                                    .store(value_entry(value.encode()), Ordering::Relaxed);
-                                decided.push(Decided::new(s, index, value.outcome));
+                                entry.store(value_entry(value.encode()), Ordering::Relaxed);
+                                decided += 1;
                             }
                             Look::Drawn => {
-                                w.entry(slot).store(
+                                entry.store(
                                     value_entry(DbValue::draw().encode()),
                                     Ordering::Relaxed,
                                 );
                             }
                             Look::Open { counted, way_out } => {
                                 let flag = if way_out { WAY_OUT } else { 0 };
-                                w.entry(slot).store(
+                                entry.store(
                                     u32::from((counted * SIXTEENTHS) | flag),
                                     Ordering::Relaxed,
                                 );
@@ -241,14 +262,12 @@ fn first_look(
                     });
                 }
             })
-            .collect();
+            .sum();
         progress(BuildStep::Looked {
             sector: w.sector,
-            decided: decided.len() as u64,
+            decided,
         });
-        frontier.extend(decided);
     }
-    frontier
 }
 
 /// What one look at a position finds (step 1).
@@ -356,125 +375,165 @@ fn look_at_batch(
     }
 }
 
+/// Where a round of step 2 finds the positions decided at its distance.
+enum Frontier {
+    /// In a pass over every entry: step 1 decides most of the positions
+    /// it decides at once, and listing them would cost more memory than
+    /// the entries themselves.
+    Scan,
+    /// In the lists the round before found them in, as its threads made
+    /// them (joining them into one would need the memory twice over).
+    Listed(Vec<Vec<Decided>>),
+}
+
+/// Entries a thread scans at a time for the positions decided at a
+/// distance.
+const SCAN_BLOCK: usize = 1 << 14;
+
 /// Step 2. Takes moves back from the positions decided at each distance,
-/// starting from those of step 1 (`frontier`), until nothing new is
-/// decided.
-fn take_moves_back(
-    work: &[Working],
-    frontier: Vec<Decided>,
-    progress: &(dyn Fn(BuildStep) + Sync),
-) {
+/// starting from those of step 1 (at distances 0 and 1), until nothing
+/// new is decided.
+fn take_moves_back(work: &[Working], progress: &(dyn Fn(BuildStep) + Sync)) {
+    let mut frontier = Frontier::Scan;
+    let mut distance = 0u16;
+    loop {
+        let found: Vec<Vec<Decided>> = match &frontier {
+            Frontier::Scan => scan_blocks(work)
+                .into_par_iter()
+                .fold(Vec::new, |mut found, (s, slots)| {
+                    let at_distance: Vec<Decided> = slots
+                        .filter_map(|slot| {
+                            let value = work[s].value(slot)?;
+                            (value.outcome != DbOutcome::Draw && value.distance == distance)
+                                .then(|| Decided::new(s, slot as u64, value.outcome))
+                        })
+                        .collect();
+                    for chunk in at_distance.chunks(CHUNK) {
+                        take_back(work, chunk, distance, &mut found);
+                    }
+                    found
+                })
+                .map(trimmed)
+                .collect(),
+            Frontier::Listed(lists) => lists
+                .par_iter()
+                .flat_map(|list| list.par_chunks(CHUNK))
+                .fold(Vec::new, |mut found, chunk| {
+                    take_back(work, chunk, distance, &mut found);
+                    found
+                })
+                .map(trimmed)
+                .collect(),
+        };
+        let decided = found.iter().map(Vec::len).sum::<usize>() as u64;
+        progress(BuildStep::TookBack { distance, decided });
+        distance += 1;
+        frontier = match distance {
+            // Distance 1 holds step 1's decisions as well as this round's.
+            1 => Frontier::Scan,
+            _ if decided == 0 => return,
+            _ => Frontier::Listed(found),
+        };
+    }
+}
+
+/// The entries of the pair in blocks: (sector of the pair, its slots).
+fn scan_blocks(work: &[Working]) -> Vec<(usize, Range<usize>)> {
+    work.iter()
+        .enumerate()
+        .flat_map(|(s, w)| {
+            let len = w.sector.len() as usize;
+            (0..len)
+                .step_by(SCAN_BLOCK)
+                .map(move |start| (s, start..(start + SCAN_BLOCK).min(len)))
+        })
+        .collect()
+}
+
+/// Takes back the last moves into the positions of `chunk`, decided at
+/// `distance`, pushing onto `found` the positions they decide.
+fn take_back(work: &[Working], chunk: &[Decided], distance: u16, found: &mut Vec<Decided>) {
     // The sector a non-removal move leads to: the other one of the pair.
     let partner = |s: usize| if work.len() == 1 { 0 } else { 1 - s };
-    // Distances 0 and 1 were both found in step 1; group them.
-    let mut frontier_by_distance: Vec<Vec<Decided>> = vec![Vec::new(); 2];
-    for decided in frontier {
-        let (s, index, _) = decided.parts();
-        if let Some(value) = work[s].value(index as usize) {
-            frontier_by_distance[usize::from(value.distance.min(1))].push(decided);
-        }
-    }
-    let mut distance = 0u16;
-    let mut current = std::mem::take(&mut frontier_by_distance[0]);
-    let mut pending_next = std::mem::take(&mut frontier_by_distance[1]);
-    while !current.is_empty() || !pending_next.is_empty() {
-        let next: Vec<Decided> = current
-            .par_chunks(CHUNK)
-            .flat_map_iter(|chunk| {
-                // The last moves of the chunk's positions, taken back.
-                let mut unmoves: Vec<Unmove> = Vec::with_capacity(chunk.len() * 32);
-                for decided in chunk {
-                    let (s, index, lost_here) = decided.parts();
-                    let w = &work[s];
-                    let (mover, other) = w.sector.decode(index);
-                    // Only a won position's predecessors count its moves.
-                    let own_stabilizer = if lost_here {
-                        1
-                    } else {
-                        w.sector.canonical(mover, other).stabilizer as u16
-                    };
-                    let p = partner(s);
-                    let target = &work[p];
-                    // The last move was made by `other`; take it back.
-                    for_each_predecessor(mover, other, |before| {
-                        let canonical = target.sector.canonical(before, mover);
-                        unmoves.push(Unmove {
-                            sector: p,
-                            slot: canonical.index as usize,
-                            step: if lost_here {
-                                0
-                            } else {
-                                SIXTEENTHS * canonical.stabilizer as u16 / own_stabilizer
-                            },
-                        });
-                    });
-                }
-                // Touch every entry first: the loads are independent, so
-                // the memory fetches them all at once instead of one miss
-                // after another.
-                let touched = unmoves.iter().fold(0u32, |acc, u| {
-                    acc | work[u.sector].entry(u.slot).load(Ordering::Relaxed)
-                });
-                std::hint::black_box(touched);
-                let mut found = Vec::new();
-                for u in &unmoves {
-                    let entry = work[u.sector].entry(u.slot);
-                    let mut current = entry.load(Ordering::Relaxed);
-                    if entry_value(current) != 0 {
-                        continue;
-                    }
-                    let decided = if u.step == 0 {
-                        // Into a position lost for the opponent: won. The
-                        // count may change meanwhile; it is kept.
-                        let won = value_entry(DbValue::win(distance + 1).encode());
-                        loop {
-                            match entry.compare_exchange_weak(
-                                current,
-                                won | u32::from(entry_count(current)),
-                                Ordering::Relaxed,
-                                Ordering::Relaxed,
-                            ) {
-                                Ok(_) => break true,
-                                Err(now) if entry_value(now) != 0 => break false,
-                                Err(now) => current = now,
-                            }
-                        }
-                    } else {
-                        // Each move is taken back once, in exact
-                        // sixteenths, so a count never goes below zero
-                        // (into the value's half).
-                        let before =
-                            entry_count(entry.fetch_sub(u32::from(u.step), Ordering::Relaxed));
-                        debug_assert!(before & !WAY_OUT >= u.step);
-                        if before & !WAY_OUT != u.step || before & WAY_OUT != 0 {
-                            continue;
-                        }
-                        // Every move leads to a win for the opponent.
-                        let lost = value_entry(DbValue::loss(distance + 1).encode());
-                        entry
-                            .compare_exchange(0, lost, Ordering::Relaxed, Ordering::Relaxed)
-                            .is_ok()
-                    };
-                    if decided {
-                        let outcome = if u.step == 0 {
-                            DbOutcome::Win
-                        } else {
-                            DbOutcome::Loss
-                        };
-                        found.push(Decided::new(u.sector, u.slot as u64, outcome));
-                    }
-                }
-                found
-            })
-            .collect();
-        progress(BuildStep::TookBack {
-            distance,
-            decided: next.len() as u64,
+    // The last moves of the chunk's positions, taken back.
+    let mut unmoves: Vec<Unmove> = Vec::with_capacity(chunk.len() * 32);
+    for decided in chunk {
+        let (s, index, lost_here) = decided.parts();
+        let w = &work[s];
+        let (mover, other) = w.sector.decode(index);
+        // Only a won position's predecessors count its moves.
+        let own_stabilizer = if lost_here {
+            1
+        } else {
+            w.sector.canonical(mover, other).stabilizer as u16
+        };
+        let p = partner(s);
+        let target = &work[p];
+        // The last move was made by `other`; take it back.
+        for_each_predecessor(mover, other, |before| {
+            let canonical = target.sector.canonical(before, mover);
+            unmoves.push(Unmove {
+                sector: p,
+                slot: canonical.index as usize,
+                step: if lost_here {
+                    0
+                } else {
+                    SIXTEENTHS * canonical.stabilizer as u16 / own_stabilizer
+                },
+            });
         });
-        distance += 1;
-        current = next;
-        if distance == 1 {
-            current.append(&mut pending_next);
+    }
+    // Touch every entry first: the loads are independent, so
+    // the memory fetches them all at once instead of one miss
+    // after another.
+    let touched = unmoves.iter().fold(0u32, |acc, u| {
+        acc | work[u.sector].entry(u.slot).load(Ordering::Relaxed)
+    });
+    std::hint::black_box(touched);
+    for u in &unmoves {
+        let entry = work[u.sector].entry(u.slot);
+        let mut current = entry.load(Ordering::Relaxed);
+        if entry_value(current) != 0 {
+            continue;
+        }
+        let decided = if u.step == 0 {
+            // Into a position lost for the opponent: won. The
+            // count may change meanwhile; it is kept.
+            let won = value_entry(DbValue::win(distance + 1).encode());
+            loop {
+                match entry.compare_exchange_weak(
+                    current,
+                    won | u32::from(entry_count(current)),
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                ) {
+                    Ok(_) => break true,
+                    Err(now) if entry_value(now) != 0 => break false,
+                    Err(now) => current = now,
+                }
+            }
+        } else {
+            // Each move is taken back once, in exact
+            // sixteenths, so a count never goes below zero
+            // (into the value's half).
+            let before = entry_count(entry.fetch_sub(u32::from(u.step), Ordering::Relaxed));
+            debug_assert!(before & !WAY_OUT >= u.step);
+            if before & !WAY_OUT != u.step || before & WAY_OUT != 0 {
+                continue;
+            }
+            // Every move leads to a win for the opponent.
+            let lost = value_entry(DbValue::loss(distance + 1).encode());
+            entry
+                .compare_exchange(0, lost, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+        };
+        if decided {
+            let outcome = if u.step == 0 {
+                DbOutcome::Win
+            } else {
+                DbOutcome::Loss
+            };
+            found.push(Decided::new(u.sector, u.slot as u64, outcome));
         }
     }
 }

@@ -435,8 +435,16 @@ pub enum DbProblem {
     #[error("checksum mismatch: the file is damaged")]
     Checksum,
     /// Sectors a build needs first are not there (or not valid).
-    #[error("sectors {} must be built first", .0.join(", "))]
+    #[error("{} must be built first", sectors_named(.0))]
     Missing(Vec<String>),
+}
+
+/// "sector A" or "sectors A, B".
+fn sectors_named(names: &[String]) -> String {
+    match names {
+        [one] => format!("sector {one}"),
+        many => format!("sectors {}", many.join(", ")),
+    }
 }
 
 impl From<std::io::Error> for DbProblem {

@@ -89,6 +89,16 @@ pub fn pair_dependencies(a: usize, b: usize) -> Vec<(usize, usize)> {
     pairs
 }
 
+/// The sectors the removals of pair (a, b) lead to, the opponent to move
+/// with one stone fewer: of the smaller pairs, only these are read.
+pub fn removal_sectors(a: usize, b: usize) -> Vec<SectorIndex> {
+    pair_sectors(a, b)
+        .into_iter()
+        .filter(|s| s.other > 3)
+        .map(|s| SectorIndex::new(s.other - 1, s.mover))
+        .collect()
+}
+
 /// Opens and checks in full the files of `sectors` in `dir`: the files,
 /// or the names of those missing or not valid.
 fn open_verified(dir: &Path, sectors: &[SectorIndex]) -> Result<Vec<SectorFile>, Vec<String>> {
@@ -137,10 +147,7 @@ pub fn generate_pair(
         }
         return Ok(());
     }
-    let needed: Vec<SectorIndex> = pair_dependencies(a, b)
-        .into_iter()
-        .flat_map(|(x, y)| pair_sectors(x, y))
-        .collect();
+    let needed = removal_sectors(a, b);
     let mut smaller = EndgameDb::default();
     for file in open_verified(dir, &needed).map_err(|missing| DbError {
         path: dir.to_owned(),

@@ -19,13 +19,14 @@ mod placing;
 mod placing_file;
 mod placing_phase;
 mod probe;
+mod review;
 mod verify;
 
 pub use build::{BuildStep, BuiltSector, SmallerSectors, build_pair, sector_position};
 pub use file::{DbError, DbProblem, Header, SectorFile, write_sector};
 pub use generate::{
     GenerationReport, PlacingReport, SectorRange, generate, generate_pair, generate_placing_sector,
-    pair_dependencies, pair_sectors,
+    pair_dependencies, pair_sectors, removal_sectors,
 };
 pub use index::{Canonical, SectorIndex};
 pub use placing::{PlacingChoice, PlacingSolver, PlacingTable, SharedPlacingTable, Unsolved};
@@ -34,6 +35,7 @@ pub use placing_phase::{
     MissingSuccessor, NextSector, PlacingCounts, PlacingSector, PlacingValues, build_placing_sector,
 };
 pub use probe::EndgameDb;
+pub use review::{JudgedMove, judge_game};
 pub use verify::{SectorCheck, check_placing_sector, check_sector};
 
 use crate::board::Position;

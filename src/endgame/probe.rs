@@ -200,17 +200,20 @@ impl EndgameDb {
     pub fn move_outcomes(&self, pos: &Position) -> Vec<(Move, Option<DbOutcome>)> {
         pos.legal_moves()
             .into_iter()
-            .map(|mv| {
-                let mut child = *pos;
-                child.play_unchecked(mv);
-                let outcome = match child.terminal_outcome() {
-                    Some(outcome) if outcome.winner().is_some() => Some(DbOutcome::Win),
-                    Some(_) => Some(DbOutcome::Draw),
-                    None => self.outcome(&child).map(|theirs| -theirs),
-                };
-                (mv, outcome)
-            })
+            .map(|mv| (mv, self.outcome_after(pos, mv)))
             .collect()
+    }
+
+    /// The outcome for the side making the legal move `mv` in `pos`, the
+    /// draw rules left out (`None` where the databases do not know it).
+    pub fn outcome_after(&self, pos: &Position, mv: Move) -> Option<DbOutcome> {
+        let mut child = *pos;
+        child.play_unchecked(mv);
+        match child.terminal_outcome() {
+            Some(outcome) if outcome.winner().is_some() => Some(DbOutcome::Win),
+            Some(_) => Some(DbOutcome::Draw),
+            None => self.outcome(&child).map(|theirs| -theirs),
+        }
     }
 
     /// Every legal move of `pos` with its value for the side making it
