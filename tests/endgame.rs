@@ -1155,11 +1155,12 @@ fn with_the_placing_phase_info_reports_the_exact_value() {
 #[test]
 fn a_review_names_the_one_move_that_gave_the_value_away() {
     let (dir, db) = placing_database();
-    let start = Position::from_fen(
-        ".../.../.../....../.../.../... w 4 4 0 1",
-        morris::Rules::default(),
-    )
-    .unwrap();
+    // Without the N-move rule, so that its judgement is the stored one.
+    let rules = morris::Rules {
+        n_move_rule: 0,
+        ..morris::Rules::default()
+    };
+    let start = Position::from_fen(".../.../.../....../.../.../... w 4 4 0 1", rules).unwrap();
     // Moves that keep the value, but one that gives it away.
     let mut game = morris::Game::new(start);
     let mut planted = None;
@@ -1184,8 +1185,9 @@ fn a_review_names_the_one_move_that_gave_the_value_away() {
     assert_eq!(judged.len(), game.moves().len());
     let mut pos = start;
     for j in &judged {
-        assert_eq!(j.before, db.outcome(&pos), "ply {}", j.ply);
-        assert_eq!(j.changes_value(), j.ply == planted, "ply {}", j.ply);
+        assert_eq!(j.stored.before, db.outcome(&pos), "ply {}", j.ply);
+        assert_eq!(j.stored.changes_value(), j.ply == planted, "ply {}", j.ply);
+        assert_eq!(j.with_rule, j.stored, "ply {}", j.ply);
         pos.play_unchecked(j.mv);
     }
     // The command names it, and its player; the other gave nothing away.
@@ -1194,6 +1196,7 @@ fn a_review_names_the_one_move_that_gave_the_value_away() {
             ("White".to_owned(), "first".to_owned()),
             ("Black".to_owned(), "second".to_owned()),
             ("FEN".to_owned(), start.fen()),
+            ("NMoveRule".to_owned(), "0".to_owned()),
         ],
         moves: game.moves().to_vec(),
         ..Default::default()
@@ -1211,7 +1214,7 @@ fn a_review_names_the_one_move_that_gave_the_value_away() {
     let keeper = if planted % 2 == 1 { "second" } else { "first" };
     let mv = game.moves()[planted - 1];
     assert!(
-        text.contains("opening drawn; 1 move changed the value"),
+        text.contains("opening drawn; 1 move changed the value (1 with the N-move rule)"),
         "{text}"
     );
     assert!(
@@ -1226,12 +1229,12 @@ fn a_review_names_the_one_move_that_gave_the_value_away() {
     };
     assert_eq!(
         changed(blunderer).as_deref(),
-        Some("1 changed the value; 0 games lost"),
+        Some("1 changed the value (1 with the N-move rule); 0 games lost"),
         "{text}"
     );
     assert_eq!(
         changed(keeper).as_deref(),
-        Some("0 changed the value; 0 games lost"),
+        Some("0 changed the value (0 with the N-move rule); 0 games lost"),
         "{text}"
     );
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
-use morris::endgame::{DbOutcome, JudgedMove, judge_game};
+use morris::endgame::{DbOutcome, JudgedMove, Judgement, judge_game};
 use morris::{Color, GameRecord, GameResult, Position, parse_records};
 
 use crate::cli::{db_dir, open_databases};
@@ -28,11 +28,13 @@ struct Tally {
     moves: usize,
     judged: usize,
     changed: usize,
+    changed_with_rule: usize,
     lost: usize,
     lost_from_held: usize,
 }
 
-/// Reviews every game of the file: its opening's value, each move that
+/// Reviews every game of the file: its opening's value (after the moves
+/// marked `book`, which are no player's), each move of the players that
 /// changed the game's value, and a tally per player.
 pub fn review(args: ReviewArgs) -> Result<()> {
     let text = std::fs::read_to_string(&args.records)
@@ -40,37 +42,61 @@ pub fn review(args: ReviewArgs) -> Result<()> {
     let records = parse_records(&text)
         .with_context(|| format!("the records in {}", args.records.display()))?;
     let (db, _) = open_databases(&db_dir(args.db)?)?;
-    out!("Values leave the draw rules out, as the databases do.");
+    out!(
+        "Values as stored leave the draw rules out, as a published solution does; \
+         'with the N-move rule' applies the game's rule to the moving phase's plies to the next removal."
+    );
     let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
     for (number, record) in (1..).zip(&records) {
         let game = record
             .replay()
             .with_context(|| format!("game {number} of {}", args.records.display()))?;
         let names = Color::ALL.map(|side| player(record, side));
-        let opening = db.outcome(game.start());
-        let judged = judge_game(&db, &game);
-        let changes: Vec<&JudgedMove> = judged.iter().filter(|j| j.changes_value()).collect();
+        // The moves marked `book` open the game; the players' own begin after.
+        let book = (0..record.moves.len())
+            .take_while(|i| record.comments.get(i).is_some_and(|c| c == "book"))
+            .count();
+        let mut pos = *game.start();
+        for &mv in &game.moves()[..book] {
+            pos.play_unchecked(mv);
+        }
+        let opening_position = pos;
+        let opening = db.outcome(&opening_position);
+        let judged = judge_game(&db, &game).split_off(book);
+        let count =
+            |changed: fn(&JudgedMove) -> bool| judged.iter().filter(|&j| changed(j)).count();
+        let changed = count(|j| j.stored.changes_value());
+        let changed_with_rule = count(|j| j.with_rule.changes_value());
         out!(
-            "game {number} ({} vs {}, {}): opening {}; {}",
+            "game {number} ({} vs {}, {}): opening{} {}; {} changed the value ({changed_with_rule} with the N-move rule)",
             names[0],
             names[1],
             record.result.token(),
-            describe_opening(game.start(), opening),
-            match changes.len() {
-                0 => "no move changed the value".to_owned(),
-                1 => "1 move changed the value".to_owned(),
-                n => format!("{n} moves changed the value"),
+            match book {
+                0 => String::new(),
+                1 => " (1 book move)".to_owned(),
+                n => format!(" ({n} book moves)"),
+            },
+            describe_opening(&opening_position, opening),
+            match changed {
+                1 => "1 move".to_owned(),
+                n => format!("{n} moves"),
             }
         );
-        let mut pos = *game.start();
         for j in &judged {
-            if let (true, Some(before), Some(after)) = (j.changes_value(), j.before, j.after) {
+            if j.stored.changes_value() || j.with_rule.changes_value() {
+                let rule = if j.with_rule == j.stored {
+                    String::new()
+                } else {
+                    format!("; with the N-move rule {}", describe(j.with_rule))
+                };
                 out!(
-                    "  {}{} {} by {}: {before} to {after}",
+                    "  {}{} {} by {}: {}{rule}",
                     pos.fullmove_number(),
                     if j.mover == Color::White { "." } else { "..." },
                     j.mv,
-                    names[j.mover.index()]
+                    names[j.mover.index()],
+                    describe(j.stored)
                 );
             }
             pos.play_unchecked(j.mv);
@@ -79,13 +105,14 @@ pub fn review(args: ReviewArgs) -> Result<()> {
             let tally = tallies.entry(names[side.index()].clone()).or_default();
             let own = judged.iter().filter(|j| j.mover == side);
             tally.moves += own.clone().count();
-            tally.judged += own.clone().filter(|j| j.before.is_some()).count();
-            tally.changed += own.filter(|j| j.changes_value()).count();
+            tally.judged += own.clone().filter(|j| j.stored.before.is_some()).count();
+            tally.changed += own.clone().filter(|j| j.stored.changes_value()).count();
+            tally.changed_with_rule += own.filter(|j| j.with_rule.changes_value()).count();
             if loser(record.result) == Some(side) {
                 tally.lost += 1;
                 let held = opening
                     .map(|o| {
-                        if game.start().side_to_move() == side {
+                        if opening_position.side_to_move() == side {
                             o
                         } else {
                             -o
@@ -105,10 +132,11 @@ pub fn review(args: ReviewArgs) -> Result<()> {
     out!("{} games", records.len());
     for (name, t) in &tallies {
         out!(
-            "{name}: {} moves, {} judged, {} changed the value; {} games lost, {} of them from an opening drawn or won for {name}",
+            "{name}: {} moves, {} judged, {} changed the value ({} with the N-move rule); {} games lost, {} of them from an opening drawn or won for {name}",
             t.moves,
             t.judged,
             t.changed,
+            t.changed_with_rule,
             t.lost,
             t.lost_from_held
         );
@@ -152,4 +180,12 @@ fn describe_opening(start: &Position, outcome: Option<DbOutcome>) -> String {
         DbOutcome::Draw => "drawn".to_owned(),
         DbOutcome::Loss => "won for black".to_owned(),
     }
+}
+
+/// A judgement in words: "draw to loss".
+fn describe(judgement: Judgement) -> String {
+    let name = |outcome: Option<DbOutcome>| {
+        outcome.map_or_else(|| "unknown".to_owned(), |o| o.to_string())
+    };
+    format!("{} to {}", name(judgement.before), name(judgement.after))
 }

@@ -35,7 +35,7 @@ pub use placing_phase::{
     MissingSuccessor, NextSector, PlacingCounts, PlacingSector, PlacingValues, build_placing_sector,
 };
 pub use probe::EndgameDb;
-pub use review::{JudgedMove, judge_game};
+pub use review::{JudgedMove, Judgement, judge_game};
 pub use verify::{SectorCheck, check_placing_sector, check_sector};
 
 use crate::board::Position;

@@ -207,13 +207,7 @@ impl EndgameDb {
     /// The outcome for the side making the legal move `mv` in `pos`, the
     /// draw rules left out (`None` where the databases do not know it).
     pub fn outcome_after(&self, pos: &Position, mv: Move) -> Option<DbOutcome> {
-        let mut child = *pos;
-        child.play_unchecked(mv);
-        match child.terminal_outcome() {
-            Some(outcome) if outcome.winner().is_some() => Some(DbOutcome::Win),
-            Some(_) => Some(DbOutcome::Draw),
-            None => self.outcome(&child).map(|theirs| -theirs),
-        }
+        outcome_after_by(pos, mv, |child| self.outcome(child))
     }
 
     /// Every legal move of `pos` with its value for the side making it
@@ -301,5 +295,22 @@ impl SmallerSectors for EndgameDb {
                 .into_iter()
                 .map(|at| at.and_then(|(file, index)| file.value(index))),
         );
+    }
+}
+
+/// The outcome for the side making the legal move `mv` in `pos`: the end
+/// of the game it makes, or `outcome` of the position it leads to (for the
+/// side to move there) turned round.
+pub(crate) fn outcome_after_by(
+    pos: &Position,
+    mv: Move,
+    outcome: impl Fn(&Position) -> Option<DbOutcome>,
+) -> Option<DbOutcome> {
+    let mut child = *pos;
+    child.play_unchecked(mv);
+    match child.terminal_outcome() {
+        Some(end) if end.winner().is_some() => Some(DbOutcome::Win),
+        Some(_) => Some(DbOutcome::Draw),
+        None => outcome(&child).map(|theirs| -theirs),
     }
 }

@@ -1,9 +1,29 @@
 //! A game judged by the databases: the value of each position for the side
-//! to move, before and after its move, and the moves that gave value away.
-//! Like the databases, the judgement leaves the draw rules out.
+//! to move, before and after its move, and the moves that gave value away;
+//! as the databases hold the values (the draw rules left out), and with
+//! the N-move rule applied where they know the plies to the next removal.
 
+use super::probe::outcome_after_by;
 use super::{DbOutcome, EndgameDb};
-use crate::board::{Color, Game, Move};
+use crate::board::{Color, Game, Move, Position};
+
+/// The outcome for a move's side before and after it (`None` where the
+/// databases do not know the position).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Judgement {
+    /// Before the move.
+    pub before: Option<DbOutcome>,
+    /// After the move.
+    pub after: Option<DbOutcome>,
+}
+
+impl Judgement {
+    /// Whether the move changed the game's value: a win let go, or a draw
+    /// turned into a loss.
+    pub fn changes_value(&self) -> bool {
+        matches!((self.before, self.after), (Some(before), Some(after)) if after < before)
+    }
+}
 
 /// One move of a game as the databases see it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,33 +34,44 @@ pub struct JudgedMove {
     pub mover: Color,
     /// The move.
     pub mv: Move,
-    /// The outcome for the mover before the move (`None` where the
-    /// databases do not know the position).
-    pub before: Option<DbOutcome>,
-    /// The outcome for the mover after the move.
-    pub after: Option<DbOutcome>,
-}
-
-impl JudgedMove {
-    /// Whether the move changed the game's value: a win let go, or a draw
-    /// turned into a loss.
-    pub fn changes_value(&self) -> bool {
-        matches!((self.before, self.after), (Some(before), Some(after)) if after < before)
-    }
+    /// By the values as stored, the draw rules left out: comparable with a
+    /// published solution.
+    pub stored: Judgement,
+    /// With the game's N-move rule applied to the values of the moving
+    /// phase's moves: a win whose next removal comes after the rule has
+    /// drawn is a draw (a placement is judged as stored).
+    pub with_rule: Judgement,
 }
 
 /// Every move of `game`, judged, in the order played.
 pub fn judge_game(db: &EndgameDb, game: &Game) -> Vec<JudgedMove> {
+    let with_rule = |pos: &Position| match db.probe(pos) {
+        Some(value) => Some(value.outcome_at(pos)),
+        None => db.outcome(pos),
+    };
     let mut pos = *game.start();
     (1..)
         .zip(game.moves())
         .map(|(ply, &mv)| {
+            let stored = Judgement {
+                before: db.outcome(&pos),
+                after: db.outcome_after(&pos, mv),
+            };
+            // A placement's value has no distance for the rule to weigh.
+            let with_rule = if pos.stones_to_place() > 0 {
+                stored
+            } else {
+                Judgement {
+                    before: with_rule(&pos),
+                    after: outcome_after_by(&pos, mv, with_rule),
+                }
+            };
             let judged = JudgedMove {
                 ply,
                 mover: pos.side_to_move(),
                 mv,
-                before: db.outcome(&pos),
-                after: db.outcome_after(&pos, mv),
+                stored,
+                with_rule,
             };
             pos.play_unchecked(mv);
             judged
