@@ -1238,3 +1238,66 @@ fn a_review_names_the_one_move_that_gave_the_value_away() {
         "{text}"
     );
 }
+
+#[test]
+fn a_removal_wins_only_if_the_win_after_it_comes_in_time_too() {
+    let (dir, _) = database();
+    let (db, _) = EndgameDb::open(dir).unwrap();
+    let db = std::sync::Arc::new(db);
+    // Positions whose every winning removal leads to a loss for the
+    // opponent too far off for a short N-move rule, while a quiet move
+    // wins in time: only the quiet win keeps the win under the rule.
+    let mut checked = 0;
+    for (mover, other) in [(3, 3), (3, 4), (4, 3), (4, 4)] {
+        let sector = SectorIndex::new(mover, other);
+        for index in (0..sector.len()).step_by(5) {
+            let (m, o) = sector.decode(index);
+            if sector.canonical(m, o).index != index {
+                continue;
+            }
+            let pos = position(m, o);
+            if pos.terminal_outcome().is_some() {
+                continue;
+            }
+            let ranked = db.rank_moves(&pos);
+            let won = |value: Option<DbValue>| value.filter(|v| v.outcome == DbOutcome::Win);
+            // The far side of each winning removal, and the quickest quiet win.
+            let removals: Vec<u16> = ranked
+                .iter()
+                .filter(|(mv, value)| mv.removal.is_some() && won(*value).is_some())
+                .map(|&(mv, _)| {
+                    let mut child = pos;
+                    child.play_unchecked(mv);
+                    db.probe(&child).map_or(0, |v| v.distance)
+                })
+                .collect();
+            let quiet = ranked
+                .iter()
+                .filter(|(mv, _)| mv.removal.is_none())
+                .filter_map(|&(_, value)| won(value).map(|v| v.distance))
+                .min();
+            let (Some(&nearest_far), Some(quiet)) = (removals.iter().min(), quiet) else {
+                continue;
+            };
+            // A rule of `plies` lets the quiet win through and no removal's.
+            let plies = quiet.next_multiple_of(2);
+            if nearest_far <= plies {
+                continue;
+            }
+            let rules = morris::Rules {
+                n_move_rule: plies / 2,
+                ..morris::Rules::default()
+            };
+            let fen = pos.fen();
+            let pos = Position::from_fen(&fen, rules).unwrap();
+            let mv = engine_move(&morris::Game::new(pos), &db);
+            assert_eq!(
+                db.outcome_after_with_rule(&pos, mv),
+                Some(DbOutcome::Win),
+                "{fen} with the rule at {plies} plies: {mv}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 5, "{checked}");
+}

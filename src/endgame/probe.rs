@@ -210,6 +210,23 @@ impl EndgameDb {
         outcome_after_by(pos, mv, |child| self.outcome(child))
     }
 
+    /// The outcome for the side to move once the N-move rule is applied
+    /// to a moving position's plies to the next removal (a placing
+    /// position's as stored, having no distance).
+    pub fn outcome_with_rule(&self, pos: &Position) -> Option<DbOutcome> {
+        match self.probe(pos) {
+            Some(value) => Some(value.outcome_at(pos)),
+            None => self.outcome(pos),
+        }
+    }
+
+    /// [`EndgameDb::outcome_with_rule`] of the position the legal move
+    /// `mv` of `pos` leads to, for the side making it: after a removal
+    /// the rule counts afresh, and the next removal must come in time too.
+    pub fn outcome_after_with_rule(&self, pos: &Position, mv: Move) -> Option<DbOutcome> {
+        outcome_after_by(pos, mv, |child| self.outcome_with_rule(child))
+    }
+
     /// Every legal move of `pos` with its value for the side making it
     /// (`None` where the databases do not know it), best first: wins by
     /// the fewest plies to the next removal, draws, unknown moves, then
@@ -301,7 +318,7 @@ impl SmallerSectors for EndgameDb {
 /// The outcome for the side making the legal move `mv` in `pos`: the end
 /// of the game it makes, or `outcome` of the position it leads to (for the
 /// side to move there) turned round.
-pub(crate) fn outcome_after_by(
+fn outcome_after_by(
     pos: &Position,
     mv: Move,
     outcome: impl Fn(&Position) -> Option<DbOutcome>,

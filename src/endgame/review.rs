@@ -3,9 +3,8 @@
 //! as the databases hold the values (the draw rules left out), and with
 //! the N-move rule applied where they know the plies to the next removal.
 
-use super::probe::outcome_after_by;
 use super::{DbOutcome, EndgameDb};
-use crate::board::{Color, Game, Move, Position};
+use crate::board::{Color, Game, Move};
 
 /// The outcome for a move's side before and after it (`None` where the
 /// databases do not know the position).
@@ -45,10 +44,6 @@ pub struct JudgedMove {
 
 /// Every move of `game`, judged, in the order played.
 pub fn judge_game(db: &EndgameDb, game: &Game) -> Vec<JudgedMove> {
-    let with_rule = |pos: &Position| match db.probe(pos) {
-        Some(value) => Some(value.outcome_at(pos)),
-        None => db.outcome(pos),
-    };
     let mut pos = *game.start();
     (1..)
         .zip(game.moves())
@@ -62,8 +57,8 @@ pub fn judge_game(db: &EndgameDb, game: &Game) -> Vec<JudgedMove> {
                 stored
             } else {
                 Judgement {
-                    before: with_rule(&pos),
-                    after: outcome_after_by(&pos, mv, with_rule),
+                    before: db.outcome_with_rule(&pos),
+                    after: db.outcome_after_with_rule(&pos, mv),
                 }
             };
             let judged = JudgedMove {
