@@ -4,7 +4,7 @@
 //! the N-move rule applied where they know the plies to the next removal.
 
 use super::{DbOutcome, EndgameDb};
-use crate::board::{Color, Game, Move};
+use crate::board::{Color, Game, Move, Position};
 
 /// The outcome for a move's side before and after it (`None` where the
 /// databases do not know the position).
@@ -38,7 +38,8 @@ pub struct JudgedMove {
     pub stored: Judgement,
     /// With the game's N-move rule applied to the values of the moving
     /// phase's moves: a win whose next removal comes after the rule has
-    /// drawn is a draw (a placement is judged as stored).
+    /// drawn is a draw, and a position is worth the best of its moves so
+    /// judged (a placement is judged as stored).
     pub with_rule: Judgement,
 }
 
@@ -57,7 +58,7 @@ pub fn judge_game(db: &EndgameDb, game: &Game) -> Vec<JudgedMove> {
                 stored
             } else {
                 Judgement {
-                    before: db.outcome_with_rule(&pos),
+                    before: best_with_rule(db, &pos),
                     after: db.outcome_after_with_rule(&pos, mv),
                 }
             };
@@ -72,4 +73,17 @@ pub fn judge_game(db: &EndgameDb, game: &Game) -> Vec<JudgedMove> {
             judged
         })
         .collect()
+}
+
+/// The outcome of a moving position under the N-move rule as the engine
+/// weighs it at the root: the best of its moves' (a removal is worth what
+/// the position after it is worth under the rule), `None` if one of them
+/// is not known.
+fn best_with_rule(db: &EndgameDb, pos: &Position) -> Option<DbOutcome> {
+    pos.legal_moves()
+        .into_iter()
+        .map(|mv| db.outcome_after_with_rule(pos, mv))
+        .collect::<Option<Vec<DbOutcome>>>()?
+        .into_iter()
+        .max()
 }
