@@ -80,11 +80,11 @@ pub fn pair_sectors(a: usize, b: usize) -> Vec<SectorIndex> {
 /// The pairs the removals of pair (a, b) lead to: one stone fewer on
 /// either side, while both keep three.
 pub fn pair_dependencies(a: usize, b: usize) -> Vec<(usize, usize)> {
-    let mut pairs: Vec<(usize, usize)> = [(a - 1, b), (a, b - 1)]
+    let mut pairs: Vec<(usize, usize)> = removal_sectors(a, b)
         .into_iter()
-        .filter(|&(x, y)| x >= 3 && y >= 3)
-        .map(|(x, y)| (x.min(y), x.max(y)))
+        .map(|s| (s.mover.min(s.other), s.mover.max(s.other)))
         .collect();
+    pairs.sort_unstable();
     pairs.dedup();
     pairs
 }

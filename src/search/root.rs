@@ -194,9 +194,8 @@ fn keep_best_placing_moves(
 /// makes progress: a search free to pick any win could trade a removal now
 /// for a shorter count later and go round in circles into a repetition),
 /// every drawing move (the search picks among them), or the losses that
-/// hold out longest, each outcome as the N-move rule leaves it (after a
-/// removal, as it leaves the position the removal leads to), and that
-/// outcome. All of `moves`, and no outcome, when the databases do not know
+/// hold out longest, each outcome as the N-move rule leaves the position
+/// the move leads to, and that outcome. All of `moves`, and no outcome, when the databases do not know
 /// them all.
 fn keep_best_db_moves(
     root: &Position,
@@ -209,20 +208,19 @@ fn keep_best_db_moves(
     let Some(values) = values_of(&moves, db.rank_moves(root)) else {
         return (moves, None);
     };
-    let mut valued: Vec<(Move, DbOutcome, u16)> = values
+    // Each move's outcome is what the N-move rule leaves of the position it
+    // leads to: after a removal the rule counts afresh, so the next removal
+    // must come in time too.
+    let Some(mut valued) = values
         .into_iter()
         .map(|(mv, value)| {
-            // A removal in time starts the rule's count afresh: what it
-            // wins is what the position after it wins under the rule.
-            let outcome = value.outcome_at(root);
-            let after = db.outcome_after_with_rule(root, mv);
-            (
-                mv,
-                after.map_or(outcome, |after| outcome.min(after)),
-                value.distance,
-            )
+            db.outcome_after_with_rule(root, mv)
+                .map(|outcome| (mv, outcome, value.distance))
         })
-        .collect();
+        .collect::<Option<Vec<(Move, DbOutcome, u16)>>>()
+    else {
+        return (moves, None);
+    };
     // Wins by the fewest plies, draws, losses by the most.
     let preference = |&(_, outcome, distance): &(Move, DbOutcome, u16)| {
         let distance = match outcome {
