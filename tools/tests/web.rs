@@ -286,3 +286,40 @@ fn with_the_placing_phase_every_placement_has_its_value() {
     assert_eq!(moves.len(), 22, "{exact}");
     assert!(moves.values().all(|v| v["outcome"].is_string()), "{exact}");
 }
+
+#[test]
+fn an_engine_kept_from_another_variant_is_told_every_rule_again() {
+    let log = std::env::temp_dir().join(format!("morris-web-rules-{}", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    // Writes down the options it is given and always suggests a1.
+    let logger = format!(
+        "while read line; do case $line in uci) echo uciok;; isready) echo readyok;; \
+         setoption*) echo \"$line\" >> '{}';; go*) echo 'bestmove a1';; esac; done",
+        log.display()
+    );
+    let server = serve(script(&logger), None);
+    let addr = server.addr;
+    let hint_in = |variant: &str, state: &Value| {
+        let game = id(state);
+        let settings = format!(r#"{{"variant":"{variant}","engine":"none"}}"#);
+        let (status, fresh) = json(addr, "POST", &format!("/api/new?id={game}"), &settings);
+        assert_eq!(status, 200, "{fresh}");
+        let (status, asked) = json(addr, "POST", &format!("/api/hint?id={game}"), "");
+        assert_eq!(status, 200, "{asked}");
+        let answered = wait_until(addr, &asked, |s| engine_idle(s) && !s["hint"].is_null());
+        assert!(answered["engine"]["failure"].is_null(), "{answered}");
+        answered
+    };
+    let state = new_game(addr, r#"{"engine":"none"}"#);
+    let state = hint_in("lasker", &state);
+    hint_in("nine", &state);
+    let sent = std::fs::read_to_string(&log).expect("the engine's log");
+    let _ = std::fs::remove_file(&log);
+    let variants: Vec<&str> = sent
+        .lines()
+        .filter_map(|l| l.strip_prefix("setoption name Variant value "))
+        .collect();
+    assert_eq!(variants, ["lasker", "nine"], "{sent}");
+    assert!(sent.contains("setoption name Flying value true"), "{sent}");
+    assert!(sent.contains("setoption name NMoveRule value 30"), "{sent}");
+}

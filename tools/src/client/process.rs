@@ -207,7 +207,8 @@ impl EngineProcess {
         })
     }
 
-    /// Readies the engine for a game: `uci`, the options, `isready`.
+    /// Readies the engine for a game: `uci`, the options (but a rule at its
+    /// default that the engine does not list), `isready`.
     ///
     /// Returns what the engine said on the way.
     ///
@@ -225,9 +226,18 @@ impl EngineProcess {
             Instant::now() + HANDSHAKE_TIMEOUT,
             interrupt,
         )?;
-        self.set_options(options)?;
-        let answer = self.ready_lines(interrupt)?;
-        Ok(Handshake { listing, answer })
+        let mut handshake = Handshake {
+            listing,
+            answer: Vec::new(),
+        };
+        let wanted: Vec<(String, String)> = options
+            .iter()
+            .filter(|(name, value)| handshake.takes(name, value))
+            .cloned()
+            .collect();
+        self.set_options(&wanted)?;
+        handshake.answer = self.ready_lines(interrupt)?;
+        Ok(handshake)
     }
 
     /// `isready` answered by `readyok`.

@@ -3,19 +3,24 @@
 
 use morris::{Move, Rules};
 
-/// The setoption pairs that put an engine under `rules`.
+/// The setoption pairs that put an engine under `rules`: every rule, its
+/// default too, since an engine kept from an earlier game may have
+/// another one set.
 pub fn rules_options(rules: Rules) -> Vec<(String, String)> {
-    let mut options = Vec::new();
-    if rules.variant != morris::Variant::Nine {
-        options.push(("Variant".to_owned(), rules.variant.to_string()));
-    }
-    if !rules.flying {
-        options.push(("Flying".to_owned(), "false".to_owned()));
-    }
-    if rules.n_move_rule != Rules::DEFAULT_N_MOVE_RULE {
-        options.push(("NMoveRule".to_owned(), rules.n_move_rule.to_string()));
-    }
-    options
+    vec![
+        ("Variant".to_owned(), rules.variant.to_string()),
+        ("Flying".to_owned(), rules.flying.to_string()),
+        ("NMoveRule".to_owned(), rules.n_move_rule.to_string()),
+    ]
+}
+
+/// Whether option `name` at `value` is a rule at the protocol's default,
+/// which an engine that does not list the option plays anyway.
+fn is_default_rule(name: &str, value: &str) -> bool {
+    let default = Rules::default();
+    rules_options(default)
+        .iter()
+        .any(|(rule, default)| rule == name && default == value)
 }
 
 /// The `position` command for the moves so far, each turn written as one
@@ -63,6 +68,12 @@ impl Handshake {
                 .and_then(|rest| rest.split(" type ").next())
                 .is_some_and(|listed| listed.eq_ignore_ascii_case(name))
         })
+    }
+
+    /// Whether option `name` at `value` is to be sent: the engine lists
+    /// it, or it is more than a rule the engine plays by default.
+    pub fn takes(&self, name: &str, value: &str) -> bool {
+        self.lists_option(name) || !is_default_rule(name, value)
     }
 }
 
@@ -181,6 +192,11 @@ mod tests {
         assert_eq!(handshake.name().as_deref(), Some("morris 0.1"));
         assert!(handshake.lists_option("hash") && handshake.lists_option("Skill Level"));
         assert!(!handshake.lists_option("Contempt"));
+        // A rule the engine does not list is sent only if it is not the
+        // default (the engine then plays it anyway); other options always.
+        assert!(!handshake.takes("Variant", "nine") && !handshake.takes("Flying", "true"));
+        assert!(handshake.takes("Variant", "twelve") && handshake.takes("NMoveRule", "0"));
+        assert!(handshake.takes("Contempt", "0") && handshake.takes("Hash", "64"));
     }
 
     #[test]

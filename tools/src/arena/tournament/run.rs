@@ -76,7 +76,9 @@ pub fn check_engines(
         warnings.extend(
             options
                 .iter()
-                .filter(|(name, _)| !handshake.lists_option(name))
+                .filter(|(name, value)| {
+                    !handshake.lists_option(name) && handshake.takes(name, value)
+                })
                 .map(|(name, _)| format!("engine {}: no option '{name}' listed", engine.name)),
         );
         warnings.extend(
