@@ -252,6 +252,62 @@ fn a_game_by_clicks_in_headless_chromium() {
 }
 
 #[test]
+fn a_mill_closing_stone_is_shown_while_its_removal_is_picked() {
+    let Some(driver) = driver() else { return };
+    let server = serve(morris(), None);
+    let browser = Browser::open(&driver, server.addr);
+    browser.play(&["a1"], 1);
+    browser.play(&["b2"], 2);
+    browser.play(&["a4"], 3);
+    browser.play(&["b4"], 4);
+    let stone_at = |point: &str| {
+        browser.script(&format!(
+            "const s = document.querySelector('#board circle.stone[data-point=\"{point}\"]');
+             return s === null ? null : s.getAttribute('class');"
+        ))
+    };
+    let white_hand = "return document.getElementById('handBottom').textContent;";
+    browser.click_point("a7");
+    browser.wait_for("return document.querySelectorAll('circle.removable').length === 2;");
+    // The stone that closed the mill stands on a7, out of the hand.
+    assert_eq!(stone_at("a7"), json!("stone white"));
+    assert_eq!(
+        browser.script(white_hand),
+        json!("white: 6 in hand, 3 on the board")
+    );
+    // A click beside the marked stones keeps the move and says why.
+    browser.click_point("g1");
+    let message = browser.script("return document.getElementById('message').textContent;");
+    assert!(
+        message.as_str().is_some_and(|m| m.contains("remove")),
+        "{message}"
+    );
+    assert_eq!(
+        browser.script("return document.querySelectorAll('circle.removable').length;"),
+        json!(2)
+    );
+    // Esc takes the move back: a7 empty, the stone in hand again.
+    browser.script(
+        "document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));",
+    );
+    assert_eq!(stone_at("a7"), Value::Null);
+    assert_eq!(
+        browser.script(white_hand),
+        json!("white: 7 in hand, 2 on the board")
+    );
+    assert_eq!(browser.script("return S.history.length;"), json!(4));
+    // Closing it again and picking a marked stone plays the move.
+    browser.click_point("a7");
+    browser.wait_for("return document.querySelectorAll('circle.removable').length === 2;");
+    browser.play(&["b4"], 5);
+    assert_eq!(
+        browser.script("return S.history[4].move.text;"),
+        json!("a7xb4")
+    );
+    browser.close();
+}
+
+#[test]
 fn the_databases_values_show_on_the_board() {
     let Some(driver) = driver() else { return };
     let (db, _dir) = small_databases_with_placing("browser");
