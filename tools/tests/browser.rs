@@ -308,6 +308,81 @@ fn a_mill_closing_stone_is_shown_while_its_removal_is_picked() {
 }
 
 #[test]
+fn stepping_back_shows_the_whole_earlier_position() {
+    let Some(driver) = driver() else { return };
+    let server = serve(morris(), None);
+    let browser = Browser::open(&driver, server.addr);
+    browser.play(&["a1"], 1);
+    browser.play(&["b2"], 2);
+    browser.play(&["a4"], 3);
+    browser.script("document.getElementById('back').click();");
+    let text = |id: &str| {
+        browser.script(&format!(
+            "return document.getElementById('{id}').textContent;"
+        ))
+    };
+    // After 1. a1 b2: hands, header and position string of that position.
+    assert_eq!(
+        text("handBottom"),
+        json!("white: 8 in hand, 1 on the board")
+    );
+    assert_eq!(text("handTop"), json!("black: 8 in hand, 1 on the board"));
+    let status = text("status");
+    assert!(
+        status
+            .as_str()
+            .is_some_and(|s| s.contains("After b2") && s.contains("white to move")),
+        "{status}"
+    );
+    let fen = browser.script("return document.getElementById('fen').value;");
+    assert_eq!(fen, browser.script("return S.history[1].fen;"));
+    assert_ne!(fen, browser.script("return S.fen;"));
+    browser.script("document.getElementById('end').click();");
+    assert_eq!(
+        text("handBottom"),
+        json!("white: 7 in hand, 2 on the board")
+    );
+    // A long game: the move shown is scrolled into the list's view.
+    browser.script(
+        "document.getElementById('engineSide').value = 'both';
+         document.getElementById('skill').value = '20';
+         document.getElementById('movetime').value = '100';
+         document.getElementById('movetime').dispatchEvent(new Event('change'));",
+    );
+    browser.wait_for("return S.history.length >= 30 || S.outcome !== null;");
+    browser.script(
+        "document.getElementById('engineSide').value = 'none';
+         document.getElementById('engineSide').dispatchEvent(new Event('change'));",
+    );
+    browser.wait_for("return S.settings.engine === 'none' && S.engine.thinking === null;");
+    // A list taller than its box, however the game went.
+    browser.script("document.getElementById('moves').style.maxHeight = '3em';");
+    let plies = browser.script("return S.history.length;");
+    let overflows =
+        "const m = document.getElementById('moves'); return m.scrollHeight > m.clientHeight;";
+    assert_eq!(
+        browser.script(overflows),
+        json!(true),
+        "{plies} moves need scrolling"
+    );
+    let in_view = "const m = document.getElementById('moves'), on = m.querySelector('span.on');
+        const box = m.getBoundingClientRect(), r = on.getBoundingClientRect();
+        return r.top >= box.top && r.bottom <= box.bottom;";
+    browser.script(
+        "document.getElementById('first').click(); document.getElementById('forward').click();",
+    );
+    assert_eq!(browser.script(in_view), json!(true), "the first move");
+    browser
+        .script("document.getElementById('end').click(); document.getElementById('back').click();");
+    assert_eq!(
+        browser.script(in_view),
+        json!(true),
+        "the move before the last"
+    );
+    browser.close();
+}
+
+#[test]
 fn the_databases_values_show_on_the_board() {
     let Some(driver) = driver() else { return };
     let (db, _dir) = small_databases_with_placing("browser");

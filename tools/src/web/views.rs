@@ -28,7 +28,7 @@ pub(super) struct StateView {
     points: Vec<String>,
     /// The board's lines, each joining two points.
     lines: Vec<[String; 2]>,
-    start: StartView,
+    start: PositionView,
     board: Board,
     fen: String,
     turn: Side,
@@ -84,10 +84,28 @@ impl<T> BySide<T> {
     }
 }
 
-/// The position the game started from.
+/// A position of the game as the page shows it when stepping through
+/// the moves.
 #[derive(Serialize)]
-struct StartView {
+#[serde(rename_all = "camelCase")]
+struct PositionView {
     board: Board,
+    fen: String,
+    turn: Side,
+    in_hand: BySide<u8>,
+    on_board: BySide<u32>,
+}
+
+impl PositionView {
+    fn of(position: &Position) -> PositionView {
+        PositionView {
+            board: board(position),
+            fen: position.fen(),
+            turn: position.side_to_move().into(),
+            in_hand: BySide::of(|color| position.in_hand(color)),
+            on_board: BySide::of(|color| position.stones(color).len()),
+        }
+    }
 }
 
 /// A move: its text and the points it uses.
@@ -110,12 +128,13 @@ impl From<Move> for MoveView {
     }
 }
 
-/// A move played and the board after it.
+/// A move played and the position after it.
 #[derive(Serialize)]
 struct Step {
     #[serde(rename = "move")]
     mv: MoveView,
-    board: Board,
+    #[serde(flatten)]
+    after: PositionView,
 }
 
 /// How the game is played.
@@ -216,7 +235,7 @@ impl StateView {
                 replay.play(mv);
                 Step {
                     mv: mv.into(),
-                    board: board(&replay),
+                    after: PositionView::of(&replay),
                 }
             })
             .collect();
@@ -258,9 +277,7 @@ impl StateView {
             variant: rules.variant.to_string(),
             points: Square::ALL.iter().map(ToString::to_string).collect(),
             lines,
-            start: StartView {
-                board: board(game.start()),
-            },
+            start: PositionView::of(game.start()),
             board: board(position),
             fen: position.fen(),
             turn: position.side_to_move().into(),
