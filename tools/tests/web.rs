@@ -323,3 +323,29 @@ fn an_engine_kept_from_another_variant_is_told_every_rule_again() {
     assert!(sent.contains("setoption name Flying value true"), "{sent}");
     assert!(sent.contains("setoption name NMoveRule value 30"), "{sent}");
 }
+
+#[test]
+fn a_record_opened_is_not_played_on_by_the_engine() {
+    let server = serve(morris(), None);
+    let addr = server.addr;
+    let state = new_game(addr, r#"{"engine":"black","movetime":10}"#);
+    // Black, the engine's side, is to move after the record's last move.
+    let record = "[Event \"test\"]\n[Result \"*\"]\n\n1. a1 *\n";
+    let (status, loaded) = json(
+        addr,
+        "POST",
+        &format!("/api/record?id={}", id(&state)),
+        record,
+    );
+    assert_eq!(status, 200, "{loaded}");
+    assert_eq!(loaded["settings"]["engine"], "none", "{loaded}");
+    std::thread::sleep(Duration::from_millis(300));
+    let (_, now) = json(
+        addr,
+        "GET",
+        &format!("/api/state?id={}&after=0", id(&state)),
+        "",
+    );
+    assert_eq!(now["history"].as_array().map(Vec::len), Some(1), "{now}");
+    assert!(engine_idle(&now), "{now}");
+}

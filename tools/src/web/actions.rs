@@ -60,10 +60,12 @@ pub(super) fn setup(state: &mut State, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The game of a record, in its variant.
+/// The game of a record, in its variant, to look at: the engine plays
+/// nobody until told to, so that it adds no move to the record.
 pub(super) fn open_record(state: &mut State, text: &str) -> Result<(), String> {
     let game = load_record(text)?;
     state.settings.variant = game.position().rules().variant;
+    state.settings.engine_side = EngineSide::Neither;
     replace_game(state, game);
     Ok(())
 }
