@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use base64::Engine as _;
 use serde_json::{Value, json};
 
-use common::{WIN_IN_FIVE, morris, request, serve, small_databases_with_placing};
+use common::{WIN_IN_FIVE, morris, request, script, serve, small_databases_with_placing};
 
 /// chromedriver, killed when dropped.
 struct Driver {
@@ -379,6 +379,27 @@ fn stepping_back_shows_the_whole_earlier_position() {
         json!(true),
         "the move before the last"
     );
+    browser.close();
+}
+
+#[test]
+fn a_mill_closing_hint_shows_the_stone_to_remove() {
+    let Some(driver) = driver() else { return };
+    // An engine whose every answer closes the mill a1-a4-a7, taking b2.
+    let adviser = "while read line; do case $line in uci) echo uciok;; isready) echo readyok;; \
+                   go*) echo 'bestmove a7xb2';; esac; done";
+    let server = serve(script(adviser), None);
+    let browser = Browser::open(&driver, server.addr);
+    browser.play(&["a1"], 1);
+    browser.play(&["b2"], 2);
+    browser.play(&["a4"], 3);
+    browser.play(&["b4"], 4);
+    browser.script("document.getElementById('hint').click();");
+    browser.wait_for("return S.hint !== null && S.engine.thinking === null;");
+    let marked = "const at = (c) => [...document.querySelectorAll('#board circle.' + c)]
+          .map((e) => S.points.find((p) => xy(p)[0] == e.getAttribute('cx') && xy(p)[1] == e.getAttribute('cy')));
+        return [at('hintmark'), at('hintremove')];";
+    assert_eq!(browser.script(marked), json!([["a7"], ["b2"]]));
     browser.close();
 }
 

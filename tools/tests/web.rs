@@ -9,17 +9,9 @@ use std::time::{Duration, Instant};
 use morris_tools::client::EngineConfig;
 use serde_json::Value;
 
-use common::{WIN_IN_FIVE, morris, request, serve, small_databases, small_databases_with_placing};
-
-/// A shell script as the engine.
-fn script(text: &str) -> EngineConfig {
-    EngineConfig {
-        name: "script".to_owned(),
-        cmd: "sh".to_owned(),
-        args: vec!["-c".to_owned(), text.to_owned()],
-        ..EngineConfig::default()
-    }
-}
+use common::{
+    WIN_IN_FIVE, morris, request, script, serve, small_databases, small_databases_with_placing,
+};
 
 fn json(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, Value) {
     let (status, text) = request(addr, method, path, body);
@@ -348,4 +340,29 @@ fn a_record_opened_is_not_played_on_by_the_engine() {
     );
     assert_eq!(now["history"].as_array().map(Vec::len), Some(1), "{now}");
     assert!(engine_idle(&now), "{now}");
+}
+
+#[test]
+fn a_hint_is_the_full_engines_at_any_level() {
+    let log = std::env::temp_dir().join(format!("morris-web-hint-{}", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let logger = format!(
+        "while read line; do case $line in uci) echo uciok;; isready) echo readyok;; \
+         setoption*) echo \"$line\" >> '{}';; go*) echo 'bestmove a1';; esac; done",
+        log.display()
+    );
+    let server = serve(script(&logger), None);
+    let addr = server.addr;
+    let state = new_game(addr, r#"{"engine":"none","skill":0}"#);
+    let (status, asked) = json(addr, "POST", &format!("/api/hint?id={}", id(&state)), "");
+    assert_eq!(status, 200, "{asked}");
+    let answered = wait_until(addr, &asked, |s| engine_idle(s) && !s["hint"].is_null());
+    assert_eq!(answered["settings"]["skill"], 0);
+    let sent = std::fs::read_to_string(&log).expect("the engine's log");
+    let _ = std::fs::remove_file(&log);
+    let levels: Vec<&str> = sent
+        .lines()
+        .filter_map(|l| l.strip_prefix("setoption name Skill Level value "))
+        .collect();
+    assert_eq!(levels, ["20"], "{sent}");
 }

@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use morris::search::MAX_SKILL;
 use morris::{Color, Game, GameRecord, GameResult, Move, Position, Rules, Variant, parse_records};
 use serde_json::Value;
 
@@ -27,7 +28,7 @@ pub(super) fn settings_from(body: &str, base: Settings) -> Result<Settings, Stri
             EngineSide::from_name(side).ok_or_else(|| format!("unknown engine side '{side}'"))?;
     }
     if let Some(skill) = value.get("skill").and_then(Value::as_u64) {
-        settings.skill = u8::try_from(skill.min(20)).expect("at most 20");
+        settings.skill = u8::try_from(skill.min(MAX_SKILL.into())).expect("at most MAX_SKILL");
     }
     if let Some(ms) = value.get("movetime").and_then(Value::as_u64) {
         settings.movetime = Duration::from_millis(ms.clamp(10, 600_000));

@@ -8,6 +8,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use morris::search::MAX_SKILL;
 use morris::{Color, Game, Move, Position, Rules, Variant};
 
 use crate::client::{
@@ -80,7 +81,7 @@ impl Default for Settings {
         Settings {
             variant: Variant::Nine,
             engine_side: EngineSide::Black,
-            skill: 20,
+            skill: MAX_SKILL,
             movetime: Duration::from_secs(1),
         }
     }
@@ -304,7 +305,12 @@ fn schedule(shared: &Shared, state: &mut State, task: Task) {
     let game = &state.game;
     let start = format!("position fen {} moves", game.start().fen());
     let mut options = rules_options(game.position().rules());
-    options.push(("Skill Level".to_owned(), state.settings.skill.to_string()));
+    // A hint is the best move there is, not the weakened engine's.
+    let skill = match task {
+        Task::Move => state.settings.skill,
+        Task::Hint => MAX_SKILL,
+    };
+    options.push(("Skill Level".to_owned(), skill.to_string()));
     let job = Job::Think {
         line: state.line,
         ply: game.moves().len(),

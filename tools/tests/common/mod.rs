@@ -52,6 +52,16 @@ pub fn morris() -> EngineConfig {
     }
 }
 
+/// A shell script as the engine.
+pub fn script(text: &str) -> EngineConfig {
+    EngineConfig {
+        name: "script".to_owned(),
+        cmd: "sh".to_owned(),
+        args: vec!["-c".to_owned(), text.to_owned()],
+        ..EngineConfig::default()
+    }
+}
+
 /// A position of three stones a side that White wins in five plies, with
 /// moves that win, draw and lose (a7-b6, a7-g4, a7-g7 among them).
 pub const WIN_IN_FIVE: &str = "WB./.W./.B./...W../B../.../... w 0 0 0 10";
