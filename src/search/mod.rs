@@ -16,7 +16,7 @@ pub(crate) mod worker;
 pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchReport, run_bench};
 pub use limits::{Clock, Limit, SearchLimits};
 pub use root::{SearchRequest, SearchResult};
-pub use score::{DB_WIN, MATE, Score, WdlModel};
+pub use score::{DB_WIN, DB_WIN_BOUND, MATE, Score, WdlModel};
 pub use skill::MAX_SKILL;
 pub use tt::{Bound, HashAllocError, TranspositionTable};
 pub use worker::{SearchEvent, SearchInfo};

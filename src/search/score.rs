@@ -16,10 +16,10 @@ pub(crate) const INFINITY: i32 = MATE + 1;
 /// with its removal `n` plies from the root scores `DB_WIN - n`. Above any
 /// evaluation, below every proven mate.
 pub const DB_WIN: i32 = 20_000;
-/// Scores at least this far from zero (and below [`MATE_BOUND`]) are
+/// Scores at least this far from zero (and below the proven mates) are
 /// database wins and losses: their distances stay far below 4096 plies,
 /// and evaluations far below this.
-pub(crate) const DB_WIN_BOUND: i32 = DB_WIN - 4096;
+pub const DB_WIN_BOUND: i32 = DB_WIN - 4096;
 
 /// A score as the protocol reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -366,3 +366,22 @@ fn a_hint_is_the_full_engines_at_any_level() {
         .collect();
     assert_eq!(levels, ["20"], "{sent}");
 }
+
+#[test]
+fn the_panel_tells_the_score_in_words_and_no_line_the_engine_did_not_play() {
+    // Reports a best line starting d6 for White, then plays a1, as a
+    // weakened engine may.
+    let weakened = "while read line; do case $line in uci) echo uciok;; isready) echo readyok;; \
+                    go*) echo 'info depth 3 score cp 50 pv d6 f4'; echo 'bestmove a1';; esac; done";
+    let server = serve(script(weakened), None);
+    let addr = server.addr;
+    let state = new_game(addr, r#"{"engine":"white","movetime":10}"#);
+    let played = wait_until(addr, &state, |s| {
+        s["history"].as_array().is_some_and(|h| h.len() == 1) && engine_idle(s)
+    });
+    assert_eq!(played["engine"]["pv"], "", "{played}");
+    assert_eq!(
+        played["engine"]["score"], "white is ahead by 0.5 stones",
+        "{played}"
+    );
+}

@@ -6,4 +6,4 @@ mod process;
 mod protocol;
 
 pub use process::{EngineConfig, EngineFailure, EngineProcess, MoveLimit};
-pub use protocol::{Handshake, Info, position_command, rules_options};
+pub use protocol::{EngineScore, Handshake, Info, position_command, rules_options};

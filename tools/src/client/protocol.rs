@@ -95,9 +95,8 @@ pub fn best_move(line: &str) -> Option<&str> {
 pub struct Info {
     /// Depth of the iteration.
     pub depth: Option<u32>,
-    /// Its score for the side to move, as cutechess writes it: `+0.25`
-    /// (stones), `+M3` (a win in 3), `-M2`.
-    pub score: Option<String>,
+    /// Its score for the side to move.
+    pub score: Option<EngineScore>,
     /// Its principal variation.
     pub pv: Vec<String>,
 }
@@ -113,7 +112,7 @@ impl Info {
         }
         let at = |key: &str| tokens.iter().position(|&t| t == key);
         let depth = at("depth").and_then(|i| tokens.get(i + 1)?.parse().ok());
-        let score = at("score").and_then(|i| score_text(&tokens[i + 1..]));
+        let score = at("score").and_then(|i| score_of(&tokens[i + 1..]));
         let pv = at("pv")
             .map(|i| {
                 tokens[i + 1..]
@@ -127,14 +126,32 @@ impl Info {
     }
 }
 
-/// The score that follows `score` in an `info` line (`cp 25`, `mate -2`)
-/// as cutechess writes it: `+0.25` (stones), `-M2`.
-fn score_text(after_score: &[&str]) -> Option<String> {
+/// A score as an engine reports it, for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineScore {
+    /// Hundredths of a stone (`cp`).
+    Centistones(i64),
+    /// A win in this many moves, or a loss if negative (`mate`).
+    Mate(i64),
+}
+
+impl std::fmt::Display for EngineScore {
+    /// As cutechess writes it: `+0.25` (stones), `+M3` (a win in 3), `-M2`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            EngineScore::Centistones(cp) => write!(f, "{:+.2}", cp as f64 / 100.0),
+            EngineScore::Mate(n) if n < 0 => write!(f, "-M{}", -n),
+            EngineScore::Mate(n) => write!(f, "+M{n}"),
+        }
+    }
+}
+
+/// The score that follows `score` in an `info` line (`cp 25`, `mate -2`).
+fn score_of(after_score: &[&str]) -> Option<EngineScore> {
     let value: i64 = after_score.get(1)?.parse().ok()?;
     match *after_score.first()? {
-        "cp" => Some(format!("{:+.2}", value as f64 / 100.0)),
-        "mate" if value < 0 => Some(format!("-M{}", -value)),
-        "mate" => Some(format!("+M{value}")),
+        "cp" => Some(EngineScore::Centistones(value)),
+        "mate" => Some(EngineScore::Mate(value)),
         _ => None,
     }
 }
@@ -149,10 +166,12 @@ mod tests {
             Info::parse("info depth 9 seldepth 12 score cp -25 nodes 5 pv d6 f4 bestmove d6")
                 .expect("an info line");
         assert_eq!(info.depth, Some(9));
-        assert_eq!(info.score.as_deref(), Some("-0.25"));
+        assert_eq!(info.score, Some(EngineScore::Centistones(-25)));
         assert_eq!(info.pv, ["d6", "f4"]);
         let score = |score: &str| {
-            Info::parse(&format!("info depth 3 score {score} pv a1")).and_then(|info| info.score)
+            Info::parse(&format!("info depth 3 score {score} pv a1"))
+                .and_then(|info| info.score)
+                .map(|score| score.to_string())
         };
         assert_eq!(score("cp 130").as_deref(), Some("+1.30"));
         assert_eq!(score("mate 3").as_deref(), Some("+M3"));

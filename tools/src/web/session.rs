@@ -106,6 +106,8 @@ pub struct EngineView {
     /// Its last report with a depth and a score for the position on the
     /// board.
     pub thinking: Info,
+    /// The side that report's score is for (the side to move then).
+    pub scored_side: Option<Color>,
     /// Why it stopped playing (failed to start, crashed, illegal move);
     /// it plays again only when restarted.
     pub failure: Option<String>,
@@ -401,7 +403,8 @@ fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
             |info| {
                 report(&|state| {
                     if current(state) {
-                        merge_info(&mut state.engine.thinking, info);
+                        let side = state.game.position().side_to_move();
+                        merge_info(&mut state.engine, info, side);
                     }
                 });
             },
@@ -462,6 +465,10 @@ fn take_answer(state: &mut State, task: Task, token: &str) {
             state.hint = Some(mv);
         }
         (Task::Move, Ok(mv)) => {
+            // A weakened engine may play another move than its best line.
+            if state.engine.thinking.pv.first().map(String::as_str) != Some(token) {
+                state.engine.thinking.pv.clear();
+            }
             if let Err(err) = state.game.try_play(mv) {
                 state.engine.failure = Some(format!(
                     "the engine played an illegal move, {mv} ({})",
@@ -475,15 +482,17 @@ fn take_answer(state: &mut State, task: Task, token: &str) {
     }
 }
 
-/// Takes in a report: one with a depth and a score replaces the last, its
-/// line too when it gives one.
-fn merge_info(thinking: &mut Info, info: &Info) {
+/// Takes in a report on the position with `side` to move: one with a
+/// depth and a score replaces the last, its line too when it gives one.
+fn merge_info(engine: &mut EngineView, info: &Info, side: Color) {
     if info.depth.is_some() && info.score.is_some() {
+        let thinking = &mut engine.thinking;
         thinking.depth = info.depth;
-        thinking.score.clone_from(&info.score);
+        thinking.score = info.score;
         if !info.pv.is_empty() {
             thinking.pv.clone_from(&info.pv);
         }
+        engine.scored_side = Some(side);
     }
 }
 

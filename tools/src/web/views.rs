@@ -5,10 +5,12 @@
 use std::collections::BTreeMap;
 
 use morris::endgame::{DbOutcome, DbValue, EndgameDb};
+use morris::search::{DB_WIN, DB_WIN_BOUND};
 use morris::{Color, Move, Position, Square};
 use serde::Serialize;
 
 use super::session::{State, Task};
+use crate::client::EngineScore;
 
 /// A refusal: why the request changed nothing.
 #[derive(Serialize)]
@@ -197,6 +199,28 @@ impl From<DbValue> for DbView {
     }
 }
 
+/// A score for `side` in words for a person, from the side ahead: "white
+/// is ahead by 0.4 stones", "black wins in 3 moves", "white wins (the
+/// databases: the next removal in 9 plies)", "about even".
+fn score_words(score: EngineScore, side: Color) -> String {
+    let (leader, margin) = match score {
+        EngineScore::Centistones(cp) | EngineScore::Mate(cp) if cp < 0 => (side.opponent(), -cp),
+        EngineScore::Centistones(cp) | EngineScore::Mate(cp) => (side, cp),
+    };
+    let leader = leader.name();
+    match score {
+        EngineScore::Mate(_) => format!("{leader} wins in {margin} moves"),
+        EngineScore::Centistones(_) if margin >= i64::from(DB_WIN_BOUND) => format!(
+            "{leader} wins (the databases: the next removal in {} plies)",
+            i64::from(DB_WIN) - margin
+        ),
+        EngineScore::Centistones(_) if margin < 10 => "about even".to_owned(),
+        EngineScore::Centistones(_) => {
+            format!("{leader} is ahead by {:.1} stones", margin as f64 / 100.0)
+        }
+    }
+}
+
 fn board(position: &Position) -> Board {
     Color::ALL
         .into_iter()
@@ -299,7 +323,11 @@ impl StateView {
                     Task::Hint => "hint",
                 }),
                 depth: engine.thinking.depth,
-                score: engine.thinking.score.clone(),
+                score: engine
+                    .thinking
+                    .score
+                    .zip(engine.scored_side)
+                    .map(|(score, side)| score_words(score, side)),
                 pv: engine.thinking.pv.join(" "),
                 failure: engine.failure.clone(),
             },
@@ -307,5 +335,42 @@ impl StateView {
             exact,
             message: state.message.clone(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_are_told_from_the_side_ahead() {
+        let words = |score, side| score_words(score, side);
+        assert_eq!(
+            words(EngineScore::Centistones(-45), Color::White),
+            "black is ahead by 0.5 stones"
+        );
+        assert_eq!(
+            words(EngineScore::Centistones(120), Color::Black),
+            "black is ahead by 1.2 stones"
+        );
+        assert_eq!(
+            words(EngineScore::Centistones(-5), Color::Black),
+            "about even"
+        );
+        assert_eq!(
+            words(EngineScore::Mate(3), Color::Black),
+            "black wins in 3 moves"
+        );
+        assert_eq!(
+            words(EngineScore::Mate(-2), Color::Black),
+            "white wins in 2 moves"
+        );
+        assert_eq!(
+            words(
+                EngineScore::Centistones(i64::from(-DB_WIN + 9)),
+                Color::White
+            ),
+            "black wins (the databases: the next removal in 9 plies)"
+        );
     }
 }
