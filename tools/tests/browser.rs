@@ -349,14 +349,14 @@ fn stepping_back_shows_the_whole_earlier_position() {
          document.getElementById('movetime').value = '100';
          document.getElementById('movetime').dispatchEvent(new Event('change'));",
     );
-    browser.wait_for("return S.history.length >= 30 || S.outcome !== null;");
+    browser.wait_for("return S.history.length >= 16 || S.outcome !== null;");
     browser.script(
         "document.getElementById('engineSide').value = 'none';
          document.getElementById('engineSide').dispatchEvent(new Event('change'));",
     );
     browser.wait_for("return S.settings.engine === 'none' && S.engine.thinking === null;");
     // A list taller than its box, however the game went.
-    browser.script("document.getElementById('moves').style.maxHeight = '3em';");
+    browser.script("document.getElementById('moves').style.maxHeight = '1.5em';");
     let plies = browser.script("return S.history.length;");
     let overflows =
         "const m = document.getElementById('moves'); return m.scrollHeight > m.clientHeight;";

@@ -385,3 +385,20 @@ fn the_panel_tells_the_score_in_words_and_no_line_the_engine_did_not_play() {
         "{played}"
     );
 }
+
+#[test]
+fn an_engine_playing_itself_is_given_a_pace_to_watch() {
+    let server = serve(morris(), None);
+    let addr = server.addr;
+    let started = Instant::now();
+    let state = new_game(addr, r#"{"engine":"both","movetime":10,"skill":0}"#);
+    wait_until(addr, &state, |s| {
+        s["history"].as_array().is_some_and(|h| h.len() >= 4)
+    });
+    // Four moves at 10 ms each, shown no faster than one in 0.7 s.
+    assert!(
+        started.elapsed() >= Duration::from_millis(2800),
+        "{:?}",
+        started.elapsed()
+    );
+}

@@ -142,6 +142,8 @@ enum Job {
         task: Task,
         position: String,
         movetime: Duration,
+        /// The least time from the question to the move shown.
+        pace: Duration,
         options: Vec<(String, String)>,
     },
     Restart,
@@ -161,6 +163,10 @@ pub struct Session {
     shared: Arc<Shared>,
     worker: Mutex<Option<JoinHandle<()>>>,
 }
+
+/// The least time between two moves of an engine playing itself, so that
+/// a person can follow the game.
+const WATCHING_PACE: Duration = Duration::from_millis(700);
 
 /// How long an engine may overrun its move time before it is taken for
 /// hung.
@@ -319,6 +325,11 @@ fn schedule(shared: &Shared, state: &mut State, task: Task) {
         task,
         position: position_command(&start, game.moves(), false),
         movetime: state.settings.movetime,
+        pace: if task == Task::Move && state.settings.engine_side == EngineSide::Both {
+            WATCHING_PACE
+        } else {
+            Duration::ZERO
+        },
         options,
     };
     let sent = shared.jobs.lock().expect("not poisoned").send(job);
@@ -341,7 +352,7 @@ fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
         shared.changed.notify_all();
     };
     while let Ok(job) = jobs.recv() {
-        let (line, ply, task, position, movetime, options) = match job {
+        let (line, ply, task, position, movetime, pace, options) = match job {
             Job::Quit => break,
             Job::Restart => {
                 engine = None;
@@ -360,8 +371,9 @@ fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
                 task,
                 position,
                 movetime,
+                pace,
                 options,
-            } => (line, ply, task, position, movetime, options),
+            } => (line, ply, task, position, movetime, pace, options),
         };
         shared.cancel.store(false, Ordering::Relaxed);
         let current = |state: &State| state.line == line && state.game.moves().len() == ply;
@@ -394,6 +406,7 @@ fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
             }
             options_sent = Some(options);
         }
+        let asked = Instant::now();
         let go = format!("go movetime {}", movetime.as_millis());
         let answer = running.think(
             &position,
@@ -411,6 +424,12 @@ fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
         );
         match answer {
             Ok(token) => {
+                // Watching the engine play itself: each move stays in view
+                // a while (an answer for a line replaced meanwhile is
+                // dropped below).
+                while asked.elapsed() < pace && !shared.cancel.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
                 finish(shared, |state| {
                     if current(state) {
                         take_answer(state, task, &token);
