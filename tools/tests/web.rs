@@ -279,17 +279,40 @@ fn with_the_placing_phase_every_placement_has_its_value() {
     assert!(moves.values().all(|v| v["outcome"].is_string()), "{exact}");
 }
 
-#[test]
-fn an_engine_kept_from_another_variant_is_told_every_rule_again() {
-    let log = std::env::temp_dir().join(format!("morris-web-rules-{}", std::process::id()));
-    let _ = std::fs::remove_file(&log);
-    // Writes down the options it is given and always suggests a1.
+/// The options an [`option_logger`] was given, one `setoption` line each;
+/// the file goes when dropped.
+struct OptionLog(std::path::PathBuf);
+
+impl OptionLog {
+    fn read(&self) -> String {
+        std::fs::read_to_string(&self.0).expect("the engine's log")
+    }
+}
+
+impl Drop for OptionLog {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// An engine that writes down the options it is given and always
+/// suggests a1, for the test `name`.
+fn option_logger(name: &str) -> (EngineConfig, OptionLog) {
+    let log =
+        OptionLog(std::env::temp_dir().join(format!("morris-web-{name}-{}", std::process::id())));
+    let _ = std::fs::remove_file(&log.0);
     let logger = format!(
         "while read line; do case $line in uci) echo uciok;; isready) echo readyok;; \
          setoption*) echo \"$line\" >> '{}';; go*) echo 'bestmove a1';; esac; done",
-        log.display()
+        log.0.display()
     );
-    let server = serve(script(&logger), None);
+    (script(&logger), log)
+}
+
+#[test]
+fn an_engine_kept_from_another_variant_is_told_every_rule_again() {
+    let (logger, log) = option_logger("rules");
+    let server = serve(logger, None);
     let addr = server.addr;
     let hint_in = |variant: &str, state: &Value| {
         let game = id(state);
@@ -305,8 +328,7 @@ fn an_engine_kept_from_another_variant_is_told_every_rule_again() {
     let state = new_game(addr, r#"{"engine":"none"}"#);
     let state = hint_in("lasker", &state);
     hint_in("nine", &state);
-    let sent = std::fs::read_to_string(&log).expect("the engine's log");
-    let _ = std::fs::remove_file(&log);
+    let sent = log.read();
     let variants: Vec<&str> = sent
         .lines()
         .filter_map(|l| l.strip_prefix("setoption name Variant value "))
@@ -344,22 +366,15 @@ fn a_record_opened_is_not_played_on_by_the_engine() {
 
 #[test]
 fn a_hint_is_the_full_engines_at_any_level() {
-    let log = std::env::temp_dir().join(format!("morris-web-hint-{}", std::process::id()));
-    let _ = std::fs::remove_file(&log);
-    let logger = format!(
-        "while read line; do case $line in uci) echo uciok;; isready) echo readyok;; \
-         setoption*) echo \"$line\" >> '{}';; go*) echo 'bestmove a1';; esac; done",
-        log.display()
-    );
-    let server = serve(script(&logger), None);
+    let (logger, log) = option_logger("hint");
+    let server = serve(logger, None);
     let addr = server.addr;
     let state = new_game(addr, r#"{"engine":"none","skill":0}"#);
     let (status, asked) = json(addr, "POST", &format!("/api/hint?id={}", id(&state)), "");
     assert_eq!(status, 200, "{asked}");
     let answered = wait_until(addr, &asked, |s| engine_idle(s) && !s["hint"].is_null());
     assert_eq!(answered["settings"]["skill"], 0);
-    let sent = std::fs::read_to_string(&log).expect("the engine's log");
-    let _ = std::fs::remove_file(&log);
+    let sent = log.read();
     let levels: Vec<&str> = sent
         .lines()
         .filter_map(|l| l.strip_prefix("setoption name Skill Level value "))
