@@ -179,6 +179,14 @@ impl Browser<'_> {
         ));
     }
 
+    /// Plays 1. a1 b2 2. a4 b4, after which a7 closes White's mill
+    /// a1-a4-a7 and b2 and b4 may be removed.
+    fn play_to_the_mill(&self) {
+        for (ply, point) in ["a1", "b2", "a4", "b4"].into_iter().enumerate() {
+            self.play(&[point], ply + 1);
+        }
+    }
+
     fn screenshot(&self, width: u32, height: u32, name: &str) -> std::path::PathBuf {
         let rect = json!({ "width": width, "height": height });
         call(self.driver, "POST", &self.path("/window/rect"), &rect);
@@ -199,10 +207,7 @@ fn a_game_by_clicks_in_headless_chromium() {
     let server = serve(morris(), None);
     // Two people at the board: the engine plays nobody.
     let browser = Browser::open(&driver, server.addr);
-    browser.play(&["a1"], 1);
-    browser.play(&["b2"], 2);
-    browser.play(&["a4"], 3);
-    browser.play(&["b4"], 4);
+    browser.play_to_the_mill();
     // a7 closes the mill a1-a4-a7: the page asks which stone to remove
     // and marks the removable ones.
     browser.click_point("a7");
@@ -256,10 +261,7 @@ fn a_mill_closing_stone_is_shown_while_its_removal_is_picked() {
     let Some(driver) = driver() else { return };
     let server = serve(morris(), None);
     let browser = Browser::open(&driver, server.addr);
-    browser.play(&["a1"], 1);
-    browser.play(&["b2"], 2);
-    browser.play(&["a4"], 3);
-    browser.play(&["b4"], 4);
+    browser.play_to_the_mill();
     let stone_at = |point: &str| {
         browser.script(&format!(
             "const s = document.querySelector('#board circle.stone[data-point=\"{point}\"]');
@@ -390,10 +392,7 @@ fn a_mill_closing_hint_shows_the_stone_to_remove() {
                    go*) echo 'bestmove a7xb2';; esac; done";
     let server = serve(script(adviser), None);
     let browser = Browser::open(&driver, server.addr);
-    browser.play(&["a1"], 1);
-    browser.play(&["b2"], 2);
-    browser.play(&["a4"], 3);
-    browser.play(&["b4"], 4);
+    browser.play_to_the_mill();
     browser.script("document.getElementById('hint').click();");
     browser.wait_for("return S.hint !== null && S.engine.thinking === null;");
     let marked = "const at = (c) => [...document.querySelectorAll('#board circle.' + c)]

@@ -17,10 +17,7 @@ pub fn rules_options(rules: Rules) -> Vec<(String, String)> {
 /// Whether option `name` at `value` is a rule at the protocol's default,
 /// which an engine that does not list the option plays anyway.
 fn is_default_rule(name: &str, value: &str) -> bool {
-    let default = Rules::default();
-    rules_options(default)
-        .iter()
-        .any(|(rule, default)| rule == name && default == value)
+    rules_options(Rules::default()).contains(&(name.to_owned(), value.to_owned()))
 }
 
 /// The `position` command for the moves so far, each turn written as one

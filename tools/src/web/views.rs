@@ -31,11 +31,9 @@ pub(super) struct StateView {
     /// The board's lines, each joining two points.
     lines: Vec<[String; 2]>,
     start: PositionView,
-    board: Board,
-    fen: String,
-    turn: Side,
-    in_hand: BySide<u8>,
-    on_board: BySide<u32>,
+    /// The position on the board.
+    #[serde(flatten)]
+    now: PositionView,
     /// The moves a person may make (none once the game is over).
     legal: Vec<MoveView>,
     /// Each move played, with the board after it.
@@ -86,8 +84,8 @@ impl<T> BySide<T> {
     }
 }
 
-/// A position of the game as the page shows it when stepping through
-/// the moves.
+/// A position of the game: the one on the board, or one the page shows
+/// when stepping through the moves.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct PositionView {
@@ -203,21 +201,18 @@ impl From<DbValue> for DbView {
 /// is ahead by 0.4 stones", "black wins in 3 moves", "white wins (the
 /// databases: the next removal in 9 plies)", "about even".
 fn score_words(score: EngineScore, side: Color) -> String {
-    let (leader, margin) = match score {
-        EngineScore::Centistones(cp) | EngineScore::Mate(cp) if cp < 0 => (side.opponent(), -cp),
-        EngineScore::Centistones(cp) | EngineScore::Mate(cp) => (side, cp),
-    };
-    let leader = leader.name();
-    match score {
-        EngineScore::Mate(_) => format!("{leader} wins in {margin} moves"),
-        EngineScore::Centistones(_) if margin >= i64::from(DB_WIN_BOUND) => format!(
-            "{leader} wins (the databases: the next removal in {} plies)",
-            i64::from(DB_WIN) - margin
-        ),
-        EngineScore::Centistones(_) if margin < 10 => "about even".to_owned(),
-        EngineScore::Centistones(_) => {
-            format!("{leader} is ahead by {:.1} stones", margin as f64 / 100.0)
-        }
+    let (EngineScore::Centistones(value) | EngineScore::Mate(value)) = score;
+    let leader = if value < 0 { side.opponent() } else { side }.name();
+    let margin = value.abs();
+    if matches!(score, EngineScore::Mate(_)) {
+        format!("{leader} wins in {margin} moves")
+    } else if margin >= i64::from(DB_WIN_BOUND) {
+        let plies = i64::from(DB_WIN) - margin;
+        format!("{leader} wins (the databases: the next removal in {plies} plies)")
+    } else if margin < 10 {
+        "about even".to_owned()
+    } else {
+        format!("{leader} is ahead by {:.1} stones", margin as f64 / 100.0)
     }
 }
 
@@ -302,11 +297,7 @@ impl StateView {
             points: Square::ALL.iter().map(ToString::to_string).collect(),
             lines,
             start: PositionView::of(game.start()),
-            board: board(position),
-            fen: position.fen(),
-            turn: position.side_to_move().into(),
-            in_hand: BySide::of(|color| position.in_hand(color)),
-            on_board: BySide::of(|color| position.stones(color).len()),
+            now: PositionView::of(position),
             legal,
             history,
             outcome: outcome.map(|o| o.to_string()),
@@ -344,7 +335,7 @@ mod tests {
 
     #[test]
     fn scores_are_told_from_the_side_ahead() {
-        let words = |score, side| score_words(score, side);
+        let words = score_words;
         assert_eq!(
             words(EngineScore::Centistones(-45), Color::White),
             "black is ahead by 0.5 stones"
