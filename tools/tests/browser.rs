@@ -358,7 +358,7 @@ fn stepping_back_shows_the_whole_earlier_position() {
     );
     browser.wait_for("return S.settings.engine === 'none' && S.engine.thinking === null;");
     // A list taller than its box, however the game went.
-    browser.script("document.getElementById('moves').style.maxHeight = '1.5em';");
+    browser.script("document.getElementById('moves').style.maxHeight = '3em';");
     let plies = browser.script("return S.history.length;");
     let overflows =
         "const m = document.getElementById('moves'); return m.scrollHeight > m.clientHeight;";
@@ -462,5 +462,99 @@ fn the_databases_values_show_on_the_board() {
             "{label}"
         );
     }
+    browser.close();
+}
+
+#[test]
+fn the_smaller_defects_of_the_board_are_mended() {
+    let Some(driver) = driver() else { return };
+    let server = serve(morris(), None);
+    let browser = Browser::open(&driver, server.addr);
+    let text = |id: &str| {
+        browser.script(&format!(
+            "return document.getElementById('{id}').textContent;"
+        ))
+    };
+    // The engine is named before its first move.
+    browser
+        .wait_for("return document.getElementById('engineinfo').textContent.startsWith('morris');");
+    // Two lines of moves: no scrollbar, and each number on its moves' row.
+    browser.play_to_the_mill();
+    let fits =
+        "const m = document.getElementById('moves'); return m.scrollHeight <= m.clientHeight;";
+    assert_eq!(browser.script(fits), json!(true));
+    let rows = "const m = document.getElementById('moves');
+        const tops = [...m.children].map((c) => c.getBoundingClientRect().top);
+        return [...new Set(tops)].length;";
+    assert_eq!(browser.script(rows), json!(2), "two rows of three");
+    // An error goes with the next click.
+    browser.script(
+        "document.getElementById('paste').value = 'nonsense'; document.getElementById('setup').click();",
+    );
+    browser.wait_for("return document.getElementById('message').textContent.includes('nonsense');");
+    browser.click_point("g7");
+    browser.wait_for("return S.history.length === 5;");
+    assert_eq!(text("message"), json!(""));
+    // A set-up with Black to move: the list numbers on from the position.
+    browser.script(
+        "document.getElementById('paste').value = S.fen; document.getElementById('setup').click();",
+    );
+    browser.wait_for("return S.history.length === 0 && S.start.fullmove === 3;");
+    browser.play(&["g4"], 1);
+    let listed = text("moves");
+    assert_eq!(
+        listed
+            .as_str()
+            .map(|t| t.split_whitespace().collect::<Vec<_>>()),
+        Some(vec!["3.", "…", "g4"])
+    );
+    // Copying says so.
+    browser.script("document.getElementById('copyFen').click();");
+    browser.wait_for("return document.getElementById('copyFen').textContent === 'Copied ✓';");
+    // Another variant in the middle of a game asks first.
+    let pick_variant = |variant: &str| {
+        browser.script(&format!(
+            "document.getElementById('variant').value = '{variant}';
+             document.getElementById('variant').dispatchEvent(new Event('change'));"
+        ));
+    };
+    pick_variant("lasker");
+    browser.wait_for("return !document.getElementById('ask').hidden;");
+    browser.script("document.getElementById('askNo').click();");
+    assert_eq!(
+        browser.script(
+            "return [S.variant, S.history.length, document.getElementById('variant').value];"
+        ),
+        json!(["nine", 1, "nine"])
+    );
+    pick_variant("lasker");
+    browser.script("document.getElementById('askYes').click();");
+    browser.wait_for("return S.variant === 'lasker' && S.history.length === 0;");
+    // Lasker: a stone picked up, then an empty point out of its reach,
+    // places a stone there.
+    browser.play(&["d7"], 1);
+    browser.play(&["g7"], 2);
+    browser.play(&["a1"], 3);
+    browser.play(&["g7", "g4"], 4);
+    browser.click_point("d7");
+    // The last move left g7, which d7 may move to: its target dot is on
+    // top of the last move's mark.
+    let top_at_g7 =
+        "const [x, y] = xy('g7'), box = document.getElementById('board').getBoundingClientRect();
+        const scale = box.width / 700;
+        const under = document.elementsFromPoint(box.left + x * scale, box.top + y * scale)
+          .filter((e) => e.tagName === 'circle' && !e.classList.contains('hit'));
+        return under.map((e) => e.getAttribute('class'));";
+    let stack = browser.script(top_at_g7);
+    assert_eq!(stack[0], json!("target"), "{stack}");
+    assert!(
+        stack.as_array().unwrap().contains(&json!("lastfrom")),
+        "{stack}"
+    );
+    browser.play(&["c3"], 5);
+    assert_eq!(
+        browser.script("return S.history[4].move.text;"),
+        json!("c3")
+    );
     browser.close();
 }

@@ -128,8 +128,6 @@ pub struct State {
     pub engine: EngineView,
     /// The engine's suggestion for the side to move.
     pub hint: Option<Move>,
-    /// The last problem to show (an illegal move, a bad position string).
-    pub message: Option<String>,
     /// When a browser last asked about this game.
     pub last_seen: Instant,
 }
@@ -185,7 +183,6 @@ impl Session {
                 settings,
                 engine: EngineView::default(),
                 hint: None,
-                message: None,
                 last_seen: Instant::now(),
             }),
             changed: Condvar::new(),
@@ -227,7 +224,7 @@ impl Session {
     /// # Errors
     ///
     /// What `edit` refused, as the page shows it (the state is then
-    /// unchanged but for the message).
+    /// unchanged).
     pub fn change(
         &self,
         edit: impl FnOnce(&mut State) -> Result<(), String>,
@@ -236,7 +233,6 @@ impl Session {
         state.last_seen = Instant::now();
         let line = state.line;
         let result = edit(&mut state);
-        state.message = result.as_ref().err().cloned();
         if state.line != line {
             state.hint = None;
             state.engine.thinking = Info::default();
@@ -342,7 +338,7 @@ fn schedule(shared: &Shared, state: &mut State, task: Task) {
 /// The engine thread: starts the engine when first needed, runs each job,
 /// and reports to the shared state.
 fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
-    let mut engine: Option<EngineProcess> = None;
+    let mut engine: Option<EngineProcess>;
     let mut options_sent: Option<Vec<(String, String)>> = None;
     let never = AtomicBool::new(false);
     let report = |edit: &dyn Fn(&mut State)| {
@@ -351,18 +347,31 @@ fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
         state.version += 1;
         shared.changed.notify_all();
     };
+    // Started at once, so that the page names the engine (or its failure)
+    // before the first move.
+    let launch = || match start(config, &never) {
+        Ok((process, name)) => {
+            report(&|state| state.engine.name = name.clone());
+            Ok(process)
+        }
+        Err(failure) => {
+            report(&|state| state.engine.failure = Some(failure.clone()));
+            Err(failure)
+        }
+    };
+    engine = launch().ok();
     while let Ok(job) = jobs.recv() {
         let (line, ply, task, position, movetime, pace, options) = match job {
             Job::Quit => break,
             Job::Restart => {
-                engine = None;
                 options_sent = None;
-                let mut state = shared.state.lock().expect("not poisoned");
-                state.engine.failure = None;
-                state.engine.task = None;
-                state.version += 1;
-                kick(shared, &mut state);
-                shared.changed.notify_all();
+                {
+                    let mut state = shared.state.lock().expect("not poisoned");
+                    state.engine.failure = None;
+                    state.engine.task = None;
+                }
+                engine = launch().ok();
+                finish(shared, |_| {});
                 continue;
             }
             Job::Think {
@@ -381,19 +390,10 @@ fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
             finish(shared, |_| {});
             continue;
         }
-        let started = match engine.as_mut() {
-            Some(running) => Ok(running),
-            None => start(config, &never).map(|(process, name)| {
-                report(&|state| state.engine.name = name.clone());
-                engine.insert(process)
-            }),
-        };
-        let running = match started {
-            Ok(running) => running,
-            Err(failure) => {
-                finish(shared, |state| state.engine.failure = Some(failure.clone()));
-                continue;
-            }
+        let Some(running) = engine.as_mut() else {
+            // It failed and was not restarted: the failure is shown.
+            finish(shared, |_| {});
+            continue;
         };
         if options_sent.as_ref() != Some(&options) {
             let set = running.set_options(&options);

@@ -45,7 +45,6 @@ pub(super) struct StateView {
     /// The databases' values of the position and of each move, when they
     /// hold it.
     exact: Option<ExactView>,
-    message: Option<String>,
 }
 
 /// The stones on a board: point name to colour.
@@ -92,6 +91,9 @@ struct PositionView {
     board: Board,
     fen: String,
     turn: Side,
+    /// The number of the move the side to move makes next, as records
+    /// number them.
+    fullmove: u32,
     in_hand: BySide<u8>,
     on_board: BySide<u32>,
 }
@@ -102,6 +104,7 @@ impl PositionView {
             board: board(position),
             fen: position.fen(),
             turn: position.side_to_move().into(),
+            fullmove: position.fullmove_number(),
             in_hand: BySide::of(|color| position.in_hand(color)),
             on_board: BySide::of(|color| position.stones(color).len()),
         }
@@ -324,7 +327,6 @@ impl StateView {
             },
             hint: state.hint.map(Into::into),
             exact,
-            message: state.message.clone(),
         }
     }
 }
