@@ -89,6 +89,7 @@ fn call(driver: &Driver, method: &str, path: &str, body: &Value) -> Value {
 struct Browser<'a> {
     driver: &'a Driver,
     session: String,
+    url: String,
 }
 
 impl Browser<'_> {
@@ -106,20 +107,34 @@ impl Browser<'_> {
         let browser = Browser {
             driver,
             session: session["sessionId"].as_str().expect("a session").to_owned(),
+            url,
         };
-        call(
-            driver,
-            "POST",
-            &browser.path("/url"),
-            &json!({ "url": url }),
-        );
+        browser.reload();
         browser.wait_for("return S !== null && S.history.length === 0;");
-        browser.script(
-            "document.getElementById('engineSide').value = 'none';
-             document.getElementById('engineSide').dispatchEvent(new Event('change'));",
-        );
+        browser.choose("color", "both");
         browser.wait_for("return S.settings.engine === 'none';");
         browser
+    }
+
+    /// Picks `value` in the page's select `id`, as a person does.
+    fn choose(&self, id: &str, value: &str) {
+        self.script(&format!(
+            "const s = document.getElementById('{id}'); s.value = '{value}';
+             s.dispatchEvent(new Event('change'));"
+        ));
+    }
+
+    /// Opens the page (again).
+    fn reload(&self) {
+        let url = json!({ "url": self.url });
+        call(self.driver, "POST", &self.path("/url"), &url);
+    }
+
+    /// Presses `key` with Ctrl held.
+    fn ctrl(&self, key: &str) {
+        self.script(&format!(
+            "document.dispatchEvent(new KeyboardEvent('keydown', {{ key: '{key}', ctrlKey: true, bubbles: true }}));"
+        ));
     }
 
     /// Ends the browser's session.
@@ -242,11 +257,9 @@ fn a_game_by_clicks_in_headless_chromium() {
     std::thread::sleep(Duration::from_millis(200));
     assert_eq!(browser.script("return S.history.length;"), json!(5));
     // Against the engine at 0.1 s: it answers a click.
-    browser.script(
-        "document.getElementById('engineSide').value = 'white';
-         document.getElementById('movetime').value = '100';
-         document.getElementById('movetime').dispatchEvent(new Event('change'));",
-    );
+    browser.choose("movetime", "100");
+    browser.wait_for("return S.settings.movetime === 100;");
+    browser.choose("color", "black");
     browser.wait_for("return S.settings.engine === 'white';");
     browser.play(&["g7"], 6);
     browser.wait_for("return S.history.length === 7 && S.engine.thinking === null;");
@@ -345,17 +358,11 @@ fn stepping_back_shows_the_whole_earlier_position() {
         json!("white: 7 in hand, 2 on the board")
     );
     // A long game: the move shown is scrolled into the list's view.
-    browser.script(
-        "document.getElementById('engineSide').value = 'both';
-         document.getElementById('skill').value = '20';
-         document.getElementById('movetime').value = '100';
-         document.getElementById('movetime').dispatchEvent(new Event('change'));",
-    );
+    browser.choose("movetime", "100");
+    browser.wait_for("return S.settings.movetime === 100;");
+    browser.choose("color", "watch");
     browser.wait_for("return S.history.length >= 16 || S.outcome !== null;");
-    browser.script(
-        "document.getElementById('engineSide').value = 'none';
-         document.getElementById('engineSide').dispatchEvent(new Event('change'));",
-    );
+    browser.choose("color", "both");
     browser.wait_for("return S.settings.engine === 'none' && S.engine.thinking === null;");
     // A list taller than its box, however the game went.
     browser.script("document.getElementById('moves').style.maxHeight = '3em';");
@@ -512,13 +519,7 @@ fn the_smaller_defects_of_the_board_are_mended() {
     browser.script("document.getElementById('copyFen').click();");
     browser.wait_for("return document.getElementById('copyFen').textContent === 'Copied ✓';");
     // Another variant in the middle of a game asks first.
-    let pick_variant = |variant: &str| {
-        browser.script(&format!(
-            "document.getElementById('variant').value = '{variant}';
-             document.getElementById('variant').dispatchEvent(new Event('change'));"
-        ));
-    };
-    pick_variant("lasker");
+    browser.choose("variant", "lasker");
     browser.wait_for("return !document.getElementById('ask').hidden;");
     browser.script("document.getElementById('askNo').click();");
     assert_eq!(
@@ -527,7 +528,7 @@ fn the_smaller_defects_of_the_board_are_mended() {
         ),
         json!(["nine", 1, "nine"])
     );
-    pick_variant("lasker");
+    browser.choose("variant", "lasker");
     browser.script("document.getElementById('askYes').click();");
     browser.wait_for("return S.variant === 'lasker' && S.history.length === 0;");
     // Lasker: a stone picked up, then an empty point out of its reach,
@@ -555,6 +556,177 @@ fn the_smaller_defects_of_the_board_are_mended() {
     assert_eq!(
         browser.script("return S.history[4].move.text;"),
         json!("c3")
+    );
+    browser.close();
+}
+
+#[test]
+fn a_game_against_easy_is_played_to_its_end_and_counted() {
+    let Some(driver) = driver() else { return };
+    let server = serve(morris(), None);
+    let browser = Browser::open(&driver, server.addr);
+    browser.choose("movetime", "100");
+    browser.choose("level", "easy");
+    browser.choose("color", "white");
+    browser.wait_for("return S.settings.engine === 'black' && S.settings.level === 'easy' && S.settings.movetime === 100;");
+    browser.script("document.getElementById('new').click();");
+    browser.wait_for("return S.history.length === 0 && S.engine.thinking === null;");
+    // White plays the first legal move each turn, by clicks.
+    let mut turns = 0;
+    loop {
+        browser.wait_for(
+            "return S.outcome !== null || (S.turn === 'white' && S.engine.thinking === null);",
+        );
+        if browser.script("return S.outcome !== null;") == json!(true) {
+            break;
+        }
+        assert_eq!(
+            browser.script("return document.getElementById('status').textContent;"),
+            json!("Your move")
+        );
+        let mv = browser.script("return S.legal[0];");
+        let plies = browser.script("return S.history.length;").as_u64().unwrap() as usize;
+        let points: Vec<&str> = ["from", "to", "remove"]
+            .into_iter()
+            .filter_map(|k| mv[k].as_str())
+            .collect();
+        for point in &points {
+            browser.click_point(point);
+        }
+        browser.wait_for(&format!("return S.history.length > {plies};"));
+        turns += 1;
+        assert!(turns < 400, "the game should have ended");
+    }
+    // The result on the board, counted against Easy.
+    browser.wait_for("return !document.getElementById('result').hidden;");
+    let head = browser.script("return document.getElementById('resultHead').textContent;");
+    let winner = browser.script("return S.winner;");
+    let expected = match winner.as_str() {
+        None => "A draw",
+        Some("white") => "You won",
+        Some(_) => "You lost",
+    };
+    assert_eq!(head, json!(expected));
+    let record = browser.script("return document.getElementById('record').textContent;");
+    let counted = match expected {
+        "A draw" => "Against Easy: 0 wins, 1 draw, 0 losses",
+        "You won" => "Against Easy: 1 win, 0 draws, 0 losses",
+        _ => "Against Easy: 0 wins, 0 draws, 1 loss",
+    };
+    assert_eq!(record, json!(counted), "after {turns} turns");
+    // Play again: a new game, the record kept, and reset on request.
+    browser.script("document.getElementById('again').click();");
+    browser.wait_for("return S.history.length === 0 && S.outcome === null;");
+    assert_eq!(
+        browser.script("return document.getElementById('result').hidden;"),
+        json!(true)
+    );
+    browser.reload();
+    browser.wait_for("return S !== null && S.settings.level === 'easy';");
+    assert_eq!(
+        browser.script("return document.getElementById('record').textContent;"),
+        json!(counted)
+    );
+    browser.script("document.getElementById('resetRecord').click();");
+    assert_eq!(
+        browser.script("return document.getElementById('record').textContent;"),
+        json!("Against Easy: 0 wins, 0 draws, 0 losses")
+    );
+    browser.close();
+}
+
+#[test]
+fn undo_redo_and_a_reload_keep_the_game() {
+    let Some(driver) = driver() else { return };
+    let server = serve(morris(), None);
+    let browser = Browser::open(&driver, server.addr);
+    browser.play(&["a1"], 1);
+    browser.play(&["b2"], 2);
+    browser.play(&["a4"], 3);
+    // Ctrl+Z takes a move back, Ctrl+Y plays it again.
+    browser.ctrl("z");
+    browser.wait_for("return S.history.length === 2 && S.canRedo;");
+    browser.ctrl("z");
+    browser.wait_for("return S.history.length === 1;");
+    browser.ctrl("y");
+    browser.wait_for("return S.history.length === 2;");
+    browser.script("document.getElementById('redo').click();");
+    browser.wait_for("return S.history.length === 3 && !S.canRedo;");
+    assert_eq!(
+        browser.script("return S.history[2].move.text;"),
+        json!("a4")
+    );
+    // Playing Black: the board is turned, Black's stones at the bottom.
+    browser.choose("color", "black");
+    browser.wait_for("return S.settings.engine === 'white' && S.history.length === 3;");
+    assert_eq!(
+        browser.script("return xy('a1')[1] < xy('a7')[1];"),
+        json!(true)
+    );
+    let bottom = browser.script("return document.getElementById('handBottom').textContent;");
+    assert!(bottom.as_str().unwrap().starts_with("black"), "{bottom}");
+    // The page closed and opened again: the same game, the same side.
+    let moves = browser.script("return S.history.map((h) => h.move.text);");
+    let old = browser.script("return S.id;");
+    browser.reload();
+    browser.wait_for("return S !== null && S.history.length === 3;");
+    assert_ne!(
+        browser.script("return S.id;"),
+        old,
+        "a new game on the server"
+    );
+    assert_eq!(
+        browser.script("return S.history.map((h) => h.move.text);"),
+        moves
+    );
+    assert_eq!(
+        browser.script("return [S.settings.engine, document.getElementById('color').value];"),
+        json!(["white", "black"])
+    );
+    browser.close();
+}
+
+#[test]
+fn a_clock_running_out_and_a_draw_agreed_end_the_game_on_the_board() {
+    let Some(driver) = driver() else { return };
+    let server = serve(morris(), None);
+    let browser = Browser::open(&driver, server.addr);
+    // A draw offered at one board: the other player accepts.
+    browser.play(&["a1"], 1);
+    browser.script("document.getElementById('offerDraw').click();");
+    browser.wait_for("return !document.getElementById('ask').hidden;");
+    let asked = browser.script("return document.getElementById('askText').textContent;");
+    assert_eq!(asked, json!("Black offers a draw."));
+    browser.script("document.getElementById('askYes').click();");
+    browser.wait_for("return S.outcome === 'draw (agreed)';");
+    browser.wait_for("return !document.getElementById('result').hidden;");
+    assert_eq!(
+        browser.script("return document.getElementById('resultHead').textContent;"),
+        json!("A draw")
+    );
+    // A clock of a second for the game: White's runs out.
+    browser.script(
+        "const o = document.createElement('option'); o.value = 'game:1'; o.textContent = 'a second';
+         document.getElementById('clock').appendChild(o);",
+    );
+    browser.choose("clock", "game:1");
+    browser.wait_for("return S.clock !== null && S.outcome === null;");
+    assert!(
+        browser
+            .script("return document.getElementById('clockBottom').className;")
+            .as_str()
+            .unwrap()
+            .contains("running")
+    );
+    browser.wait_for("return S.outcome !== null;");
+    assert_eq!(
+        browser.script("return S.outcome;"),
+        json!("black wins (white ran out of time)")
+    );
+    browser.wait_for("return document.getElementById('resultHead').textContent === 'Black wins';");
+    assert_eq!(
+        browser.script("return document.getElementById('clockBottom').textContent;"),
+        json!("0.0")
     );
     browser.close();
 }

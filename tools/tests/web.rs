@@ -369,11 +369,11 @@ fn a_hint_is_the_full_engines_at_any_level() {
     let (logger, log) = option_logger("hint");
     let server = serve(logger, None);
     let addr = server.addr;
-    let state = new_game(addr, r#"{"engine":"none","skill":0}"#);
+    let state = new_game(addr, r#"{"engine":"none","level":0}"#);
     let (status, asked) = json(addr, "POST", &format!("/api/hint?id={}", id(&state)), "");
     assert_eq!(status, 200, "{asked}");
     let answered = wait_until(addr, &asked, |s| engine_idle(s) && !s["hint"].is_null());
-    assert_eq!(answered["settings"]["skill"], 0);
+    assert_eq!(answered["settings"]["level"], "0");
     let sent = log.read();
     let levels: Vec<&str> = sent
         .lines()
@@ -406,7 +406,7 @@ fn an_engine_playing_itself_is_given_a_pace_to_watch() {
     let server = serve(morris(), None);
     let addr = server.addr;
     let started = Instant::now();
-    let state = new_game(addr, r#"{"engine":"both","movetime":10,"skill":0}"#);
+    let state = new_game(addr, r#"{"engine":"both","movetime":10,"level":"easy"}"#);
     wait_until(addr, &state, |s| {
         s["history"].as_array().is_some_and(|h| h.len() >= 4)
     });
@@ -416,4 +416,216 @@ fn an_engine_playing_itself_is_given_a_pace_to_watch() {
         "{:?}",
         started.elapsed()
     );
+}
+
+/// Posts `body` to `action` of the game of `state`; the answer.
+fn act(addr: SocketAddr, state: &Value, action: &str, body: &str) -> (u16, Value) {
+    json(
+        addr,
+        "POST",
+        &format!("/api/{action}?id={}", id(state)),
+        body,
+    )
+}
+
+fn plies(state: &Value) -> usize {
+    state["history"].as_array().map_or(0, Vec::len)
+}
+
+#[test]
+fn named_levels_are_the_measured_strengths_on_the_uci_elo_scale() {
+    let (logger, log) = option_logger("levels");
+    let server = serve(logger, None);
+    let addr = server.addr;
+    let elo_of = |skill: u8| {
+        morris::engine::ELO_OF_SKILL
+            .iter()
+            .find(|(level, _)| *level == skill)
+            .map(|(_, elo)| elo.to_string())
+            .unwrap()
+    };
+    let moved_at = |level: &str| {
+        let settings = format!(r#"{{"engine":"white","movetime":10,"level":"{level}"}}"#);
+        let state = new_game(addr, &settings);
+        assert_eq!(state["settings"]["level"], level);
+        wait_until(addr, &state, |s| plies(s) == 1 && engine_idle(s));
+        let sent = log.read();
+        let _ = std::fs::remove_file(&log.0);
+        let value = |name: &str| {
+            let prefix = format!("setoption name {name} value ");
+            sent.lines()
+                .filter_map(|l| l.strip_prefix(&prefix))
+                .next_back()
+                .map(str::to_owned)
+        };
+        (
+            value("UCI_LimitStrength"),
+            value("UCI_Elo"),
+            value("Skill Level"),
+        )
+    };
+    let (limit, elo, _) = moved_at("easy");
+    assert_eq!((limit.as_deref(), elo), (Some("true"), Some(elo_of(0))));
+    let (limit, elo, _) = moved_at("hard");
+    assert_eq!((limit.as_deref(), elo), (Some("true"), Some(elo_of(10))));
+    let (limit, _, skill) = moved_at("7");
+    assert_eq!(
+        (limit.as_deref(), skill.as_deref()),
+        (Some("false"), Some("7"))
+    );
+    let (limit, _, skill) = moved_at("full");
+    assert_eq!(
+        (limit.as_deref(), skill.as_deref()),
+        (Some("false"), Some("20"))
+    );
+    let (status, refused) = json(addr, "POST", "/api/game", r#"{"level":"grandmaster"}"#);
+    assert_eq!(status, 400, "{refused}");
+}
+
+#[test]
+fn moves_taken_back_are_played_again_until_another_is_made() {
+    let server = serve(morris(), None);
+    let addr = server.addr;
+    let state = new_game(addr, r#"{"engine":"black","movetime":10}"#);
+    let (status, _) = act(addr, &state, "move", "a1");
+    assert_eq!(status, 200);
+    let replied = wait_until(addr, &state, |s| plies(s) == 2 && engine_idle(s));
+    let reply = replied["history"][1]["move"]["text"].clone();
+    // Undo takes back the engine's reply and the move before it.
+    let (status, undone) = act(addr, &state, "undo", "");
+    assert_eq!(
+        (status, plies(&undone), undone["canRedo"].clone()),
+        (200, 0, Value::Bool(true))
+    );
+    // Redo plays both again, the same moves, and the engine waits.
+    let (status, redone) = act(addr, &state, "redo", "");
+    assert_eq!((status, plies(&redone)), (200, 2), "{redone}");
+    assert_eq!(redone["history"][1]["move"]["text"], reply);
+    assert_eq!(redone["canRedo"], false);
+    let (status, _) = act(addr, &state, "redo", "");
+    assert_eq!(status, 400, "nothing left to play again");
+    // Another move after an undo ends what could be played again.
+    act(addr, &state, "undo", "");
+    let (status, other) = act(addr, &state, "move", "d6");
+    assert_eq!(
+        (status, other["canRedo"].clone()),
+        (200, Value::Bool(false)),
+        "{other}"
+    );
+}
+
+#[test]
+fn a_resignation_or_an_agreed_draw_ends_the_game() {
+    let server = serve(morris(), None);
+    let addr = server.addr;
+    // Two people at one board: the side to move resigns.
+    let state = new_game(addr, r#"{"engine":"none"}"#);
+    act(addr, &state, "move", "a1");
+    let (status, resigned) = act(addr, &state, "resign", "");
+    assert_eq!(status, 200, "{resigned}");
+    assert_eq!(resigned["outcome"], "white wins (black resigned)");
+    assert_eq!(resigned["winner"], "white");
+    assert_eq!(resigned["legal"].as_array().map(Vec::len), Some(0));
+    let (_, record) = request(addr, "GET", &format!("/api/record?id={}", id(&state)), "");
+    assert!(record.contains("[Result \"1-0\"]"), "{record}");
+    let (status, _) = act(addr, &state, "move", "b2");
+    assert_eq!(status, 400, "no move after the game");
+    // A draw offered stands until answered or a move is made.
+    act(addr, &state, "new", "");
+    let (_, offered) = act(addr, &state, "draw", "offer");
+    assert_eq!(offered["drawOffer"], "white");
+    let (_, moved) = act(addr, &state, "move", "a1");
+    assert!(moved["drawOffer"].is_null(), "{moved}");
+    act(addr, &state, "draw", "offer");
+    let (_, declined) = act(addr, &state, "draw", "decline");
+    assert!(declined["drawOffer"].is_null() && declined["outcome"].is_null());
+    act(addr, &state, "draw", "offer");
+    let (_, agreed) = act(addr, &state, "draw", "accept");
+    assert_eq!(agreed["outcome"], "draw (agreed)");
+    assert!(agreed["winner"].is_null());
+    // The engine takes a draw when it is not ahead, and declines it when
+    // it is.
+    for (score, taken) in [(0, true), (300, false)] {
+        let judge = format!(
+            "while read line; do case $line in uci) echo uciok;; isready) echo readyok;; \
+             go*) echo 'info depth 4 score cp {score} pv d6'; echo 'bestmove d6';; esac; done"
+        );
+        let server = serve(script(&judge), None);
+        let state = new_game(server.addr, r#"{"engine":"black","movetime":10}"#);
+        act(server.addr, &state, "move", "a1");
+        let state = wait_until(server.addr, &state, |s| plies(s) == 2 && engine_idle(s));
+        let (status, answer) = act(server.addr, &state, "draw", "offer");
+        if taken {
+            assert_eq!(
+                (status, answer["outcome"].clone()),
+                (200, "draw (agreed)".into())
+            );
+        } else {
+            assert_eq!(status, 400, "{answer}");
+            assert!(
+                answer["error"].as_str().unwrap().contains("declines"),
+                "{answer}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_side_whose_clock_runs_out_loses() {
+    let server = serve(morris(), None);
+    let addr = server.addr;
+    let state = new_game(
+        addr,
+        r#"{"engine":"none","clock":{"kind":"game","seconds":0.5}}"#,
+    );
+    assert_eq!(state["clock"]["running"], "white");
+    let flagged = wait_until(addr, &state, |s| !s["outcome"].is_null());
+    assert_eq!(flagged["outcome"], "black wins (white ran out of time)");
+    assert!(flagged["clock"]["running"].is_null());
+    assert_eq!(flagged["clock"]["left"]["white"], 0);
+    let (status, _) = act(addr, &state, "move", "a1");
+    assert_eq!(status, 400, "no move after the flag");
+    // A minute a turn: each turn begins with the whole minute.
+    let (_, timed) = act(
+        addr,
+        &state,
+        "new",
+        r#"{"clock":{"kind":"turn","seconds":60}}"#,
+    );
+    assert!(timed["outcome"].is_null(), "{timed}");
+    let (_, moved) = act(addr, &state, "move", "a1");
+    assert_eq!(moved["clock"]["running"], "black");
+    assert!(
+        moved["clock"]["left"]["black"].as_u64().unwrap() > 59_000,
+        "{moved}"
+    );
+    // The clock is the game's: changing it needs a new game.
+    let (status, _) = act(addr, &state, "settings", r#"{"clock":null}"#);
+    assert_eq!(status, 400);
+}
+
+#[test]
+fn a_game_is_resumed_from_its_moves_and_its_clock() {
+    let server = serve(morris(), None);
+    let addr = server.addr;
+    let state = new_game(addr, r#"{"engine":"none"}"#);
+    let resume = r#"{"engine":"none","moves":["a1","b2","a4"],
+        "clock":{"kind":"game","seconds":300},"clockLeft":{"white":250000,"black":800}}"#;
+    let (status, resumed) = act(addr, &state, "new", resume);
+    assert_eq!(status, 200, "{resumed}");
+    assert_eq!(plies(&resumed), 3);
+    assert_eq!(resumed["clock"]["left"]["white"], 250_000);
+    // Black, to move, had less than a second left.
+    let flagged = wait_until(addr, &resumed, |s| !s["outcome"].is_null());
+    assert_eq!(flagged["outcome"], "white wins (black ran out of time)");
+    // A record that does not replay is refused, and the game is kept.
+    let (status, refused) = act(addr, &state, "new", r#"{"moves":["a1","a1"]}"#);
+    assert_eq!(status, 400, "{refused}");
+    let (_, kept) = json(
+        addr,
+        "GET",
+        &format!("/api/state?id={}&after=0", id(&state)),
+        "",
+    );
+    assert_eq!(plies(&kept), 3);
 }

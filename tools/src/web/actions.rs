@@ -1,22 +1,38 @@
-//! What a person does to a game: a new game, other settings, a move, an
-//! undo, a position or a record set up, the record saved. Each change
+//! What a person does to a game: a new game (or one resumed), other
+//! settings, a move, an undo and a redo, a resignation, a draw offered or
+//! answered, a position or a record set up, the record saved. Each change
 //! either applies or says why not, as the page shows it.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use morris::search::MAX_SKILL;
 use morris::{Color, Game, GameRecord, GameResult, Move, Position, Rules, Variant, parse_records};
 use serde_json::Value;
 
-use super::session::{EngineSide, Settings, State};
+use super::clock::{Clock, ClockKind, TimeControl};
+use super::session::{Ending, EngineSide, Settings, State, Strength};
+
+/// The longest clock a game may have.
+const MAX_CLOCK: Duration = Duration::from_secs(24 * 3600);
+
+/// The JSON object of a request's body (an empty body is an empty
+/// object).
+fn object(body: &str) -> Result<Value, String> {
+    if body.trim().is_empty() {
+        return Ok(Value::Object(Default::default()));
+    }
+    let value: Value = serde_json::from_str(body).map_err(|e| format!("bad request: {e}"))?;
+    if !value.is_object() {
+        return Err("bad request: not a JSON object".to_owned());
+    }
+    Ok(value)
+}
 
 /// `base` with the fields a JSON body gives: `variant`, `engine` (`none`,
-/// `white`, `black`, `both`), `skill` (0 to 20), `movetime` (ms).
+/// `white`, `black`, `both`), `level` (`easy`, `medium`, `hard`, `full`
+/// or a Skill Level, 0 to 20), `movetime` (ms), `clock` (`null`, or
+/// `{"kind": "turn" or "game", "seconds": N}`).
 pub(super) fn settings_from(body: &str, base: Settings) -> Result<Settings, String> {
-    if body.trim().is_empty() {
-        return Ok(base);
-    }
-    let value: Value = serde_json::from_str(body).map_err(|e| format!("bad settings: {e}"))?;
+    let value = object(body)?;
     let mut settings = base;
     if let Some(variant) = value.get("variant").and_then(Value::as_str) {
         settings.variant = variant
@@ -27,20 +43,73 @@ pub(super) fn settings_from(body: &str, base: Settings) -> Result<Settings, Stri
         settings.engine_side =
             EngineSide::from_name(side).ok_or_else(|| format!("unknown engine side '{side}'"))?;
     }
-    if let Some(skill) = value.get("skill").and_then(Value::as_u64) {
-        settings.skill = u8::try_from(skill.min(MAX_SKILL.into())).expect("at most MAX_SKILL");
+    if let Some(level) = value.get("level") {
+        let name = level
+            .as_str()
+            .map(str::to_owned)
+            .or_else(|| level.as_u64().map(|n| n.to_string()))
+            .unwrap_or_default();
+        settings.strength =
+            Strength::from_name(&name).ok_or_else(|| format!("unknown level '{level}'"))?;
     }
     if let Some(ms) = value.get("movetime").and_then(Value::as_u64) {
         settings.movetime = Duration::from_millis(ms.clamp(10, 600_000));
     }
+    match value.get("clock") {
+        None => {}
+        Some(Value::Null) => settings.clock = None,
+        Some(clock) => {
+            let kind = clock.get("kind").and_then(Value::as_str).unwrap_or("");
+            let kind = ClockKind::from_name(kind)
+                .ok_or_else(|| format!("unknown clock '{kind}': turn or game"))?;
+            let seconds = clock
+                .get("seconds")
+                .and_then(Value::as_f64)
+                .filter(|s| *s > 0.0)
+                .ok_or("a clock needs its seconds")?;
+            let time = Duration::from_secs_f64(seconds.min(MAX_CLOCK.as_secs_f64()));
+            settings.clock = Some(TimeControl { kind, time });
+        }
+    }
     Ok(settings)
 }
 
-/// A new game under the settings the body gives.
+/// A new game under the settings the body gives; with `start` (a
+/// position string), `moves` (a list of moves) and `clockLeft` (`{"white":
+/// MS, "black": MS}`) too, a game resumed where it was left.
 pub(super) fn new_game(state: &mut State, body: &str) -> Result<(), String> {
-    state.settings = settings_from(body, state.settings)?;
-    let rules = Rules::new(state.settings.variant);
-    replace_game(state, Game::new(Position::new(rules)));
+    let settings = settings_from(body, state.settings)?;
+    let value = object(body)?;
+    let rules = Rules::new(settings.variant);
+    let start = match value.get("start").and_then(Value::as_str) {
+        Some(fen) => {
+            Position::from_fen(fen, rules).map_err(|e| format!("bad position string: {e}"))?
+        }
+        None => Position::new(rules),
+    };
+    let mut game = Game::new(start);
+    for text in value
+        .get("moves")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let text = text.as_str().unwrap_or("");
+        let mv: Move = text
+            .parse()
+            .map_err(|e| format!("'{text}' is not a move: {e}"))?;
+        game.try_play(mv)
+            .map_err(|e| format!("{mv} is illegal here: {}", e.reason))?;
+    }
+    let left = value.get("clockLeft").map(|left| {
+        let ms = |color: Color| {
+            let ms = left.get(color.name()).and_then(Value::as_u64).unwrap_or(0);
+            Duration::from_millis(ms).min(MAX_CLOCK)
+        };
+        [ms(Color::White), ms(Color::Black)]
+    });
+    state.settings = settings;
+    start_game(state, game, left);
     Ok(())
 }
 
@@ -50,6 +119,9 @@ pub(super) fn settings(state: &mut State, body: &str) -> Result<(), String> {
     if settings.variant != state.game.position().rules().variant {
         return Err("a new variant needs a new game".to_owned());
     }
+    if settings.clock != state.settings.clock {
+        return Err("a new clock needs a new game".to_owned());
+    }
     state.settings = settings;
     Ok(())
 }
@@ -57,7 +129,7 @@ pub(super) fn settings(state: &mut State, body: &str) -> Result<(), String> {
 /// The game of a position string or a list of moves.
 pub(super) fn setup(state: &mut State, text: &str) -> Result<(), String> {
     let game = game_from(text, state.settings.variant)?;
-    replace_game(state, game);
+    start_game(state, game, None);
     Ok(())
 }
 
@@ -67,63 +139,192 @@ pub(super) fn open_record(state: &mut State, text: &str) -> Result<(), String> {
     let game = load_record(text)?;
     state.settings.variant = game.position().rules().variant;
     state.settings.engine_side = EngineSide::Neither;
-    replace_game(state, game);
+    start_game(state, game, None);
     Ok(())
 }
 
-/// A new line of play: the old one's engine answers no longer count.
+/// A game begun afresh: its clock at the settings' time (or the times
+/// `left`), nothing to play again.
+fn start_game(state: &mut State, game: Game, left: Option<[Duration; 2]>) {
+    let turn = game.position().side_to_move();
+    state.clock = state
+        .settings
+        .clock
+        .map(|control| Clock::new(control, turn, left, Instant::now()));
+    state.redo.clear();
+    replace_game(state, game);
+}
+
+/// A new line of play: the old one's engine answers no longer count, and
+/// the game goes on (a resignation or an agreed draw is taken back with
+/// the moves before it).
 fn replace_game(state: &mut State, game: Game) {
+    let now = Instant::now();
     state.game = game;
     state.line += 1;
+    state.ending = None;
+    state.draw_offer = None;
+    let turn = state.game.position().side_to_move();
+    if let Some(clock) = &mut state.clock {
+        clock.restart(turn, now);
+        if state.game.outcome().is_some() {
+            clock.stop(now);
+        }
+    }
+}
+
+/// The side a person at this board plays: the one the engine does not, or
+/// with two people (or none) the side to move.
+pub(super) fn person_side(state: &State) -> Color {
+    let to_move = state.game.position().side_to_move();
+    match state.settings.engine_side {
+        EngineSide::White => Color::Black,
+        EngineSide::Black => Color::White,
+        EngineSide::Neither | EngineSide::Both => to_move,
+    }
 }
 
 /// Plays a person's move.
 pub(super) fn play(state: &mut State, text: &str) -> Result<(), String> {
-    if state.game.outcome().is_some() {
-        return Err("the game is over".to_owned());
-    }
     let side = state.game.position().side_to_move();
-    if state.settings.engine_side.plays(side) && state.engine.failure.is_none() {
+    if state.ended().is_none()
+        && state.settings.engine_side.plays(side)
+        && state.engine.failure.is_none()
+    {
         return Err("it is the engine's turn".to_owned());
     }
     let mv: Move = text
         .parse()
         .map_err(|e| format!("'{text}' is not a move: {e}"))?;
-    state
-        .game
-        .try_play(mv)
-        .map_err(|e| format!("{mv} is illegal: {}", e.reason))?;
-    state.hint = None;
+    state.play(mv)?;
+    // The move taken back is played again, or another line begins.
+    if state.redo.first() == Some(&mv) {
+        state.redo.remove(0);
+    } else {
+        state.redo.clear();
+    }
     Ok(())
 }
 
+/// Whether the engine makes the move at `ply` of the game (a move is a
+/// whole turn, so the sides alternate ply by ply).
+fn engine_moves_at(state: &State, ply: usize) -> bool {
+    let first = state.game.start().side_to_move();
+    let side = if ply % 2 == 0 {
+        first
+    } else {
+        first.opponent()
+    };
+    let engine = state.settings.engine_side;
+    engine.plays(side) && engine != EngineSide::Both
+}
+
 /// Takes back the last move, and the engine's reply before it, so that it
-/// is a person's turn again.
+/// is a person's turn again; the moves taken back can be played again.
 pub(super) fn undo(state: &mut State) -> Result<(), String> {
     let moves = state.game.moves().to_vec();
     if moves.is_empty() {
         return Err("nothing to take back".to_owned());
     }
     let mut keep = moves.len() - 1;
-    // A move is a whole turn, so the sides alternate ply by ply.
-    let first = state.game.start().side_to_move();
-    let side_at = |ply: usize| {
-        if ply % 2 == 0 {
-            first
-        } else {
-            first.opponent()
-        }
-    };
-    let engine = state.settings.engine_side;
-    while keep > 0 && engine.plays(side_at(keep)) && engine != EngineSide::Both {
+    while keep > 0 && engine_moves_at(state, keep) {
         keep -= 1;
     }
     let mut game = Game::new(*state.game.start());
     for &mv in &moves[..keep] {
         game.try_play(mv).expect("a move played before");
     }
+    let mut redo = moves[keep..].to_vec();
+    redo.append(&mut state.redo);
+    state.redo = redo;
     replace_game(state, game);
     Ok(())
+}
+
+/// Plays again the move taken back last, and the engine's reply with it.
+pub(super) fn redo(state: &mut State) -> Result<(), String> {
+    if state.redo.is_empty() {
+        return Err("nothing to play again".to_owned());
+    }
+    let mut game = state.game.clone();
+    let mut redo = std::mem::take(&mut state.redo);
+    loop {
+        let mv = redo.remove(0);
+        game.try_play(mv).expect("a move of this line");
+        let ply = game.moves().len();
+        if redo.is_empty() || !engine_moves_at(state, ply) || game.outcome().is_some() {
+            break;
+        }
+    }
+    state.redo = redo;
+    replace_game(state, game);
+    Ok(())
+}
+
+/// Refuses a resignation or a draw when nobody plays: the game is over,
+/// or the engine plays itself.
+fn in_play(state: &State) -> Result<(), String> {
+    if let Some(ended) = state.ended() {
+        return Err(format!("the game is over: {ended}"));
+    }
+    if state.settings.engine_side == EngineSide::Both {
+        return Err("the engine plays both sides".to_owned());
+    }
+    Ok(())
+}
+
+/// The person at this board gives the game up.
+pub(super) fn resign(state: &mut State) -> Result<(), String> {
+    in_play(state)?;
+    let loser = person_side(state);
+    state.end(Ending::Resigned(loser), Instant::now());
+    Ok(())
+}
+
+/// The person at this board offers a draw (`offer`), or answers the
+/// other side's offer (`accept`, `decline`). The engine answers an offer
+/// at once: it takes a draw when its last score says it is not ahead.
+pub(super) fn draw(state: &mut State, answer: &str) -> Result<(), String> {
+    in_play(state)?;
+    let side = person_side(state);
+    let engine = state.settings.engine_side;
+    match answer {
+        "offer" if engine.plays(side.opponent()) && engine != EngineSide::Both => {
+            if !engine_content_with_draw(state, side.opponent()) {
+                return Err("the engine declines the draw: it plays on".to_owned());
+            }
+            state.end(Ending::DrawAgreed, Instant::now());
+        }
+        "offer" => state.draw_offer = Some(side),
+        "accept" | "decline" => {
+            // At one board both players are at the page: either answers.
+            if state.draw_offer.is_none() {
+                return Err("no draw is offered".to_owned());
+            }
+            if answer == "accept" {
+                state.end(Ending::DrawAgreed, Instant::now());
+            } else {
+                state.draw_offer = None;
+            }
+        }
+        _ => return Err(format!("'{answer}': offer, accept or decline")),
+    }
+    Ok(())
+}
+
+/// Whether the engine, playing `color`, takes a draw: its last score for
+/// the position on the board is no more than a quarter stone its way.
+fn engine_content_with_draw(state: &State, color: Color) -> bool {
+    use crate::client::EngineScore;
+    let view = &state.engine;
+    let Some((score, scored)) = view.thinking.score.zip(view.scored_side) else {
+        return false;
+    };
+    let ours = |value: i64| if scored == color { value } else { -value };
+    match score {
+        EngineScore::Mate(moves) => ours(moves) < 0,
+        EngineScore::Centistones(value) => ours(value) <= 25,
+    }
 }
 
 /// A game from a position string, or from moves from the start.
@@ -170,8 +371,8 @@ pub(super) fn record_text(state: &State) -> String {
             "player".to_owned()
         }
     };
-    let result = game.outcome().map_or(GameResult::Unfinished, |o| {
-        GameResult::from_winner(o.winner())
+    let result = state.ended().map_or(GameResult::Unfinished, |ended| {
+        GameResult::from_winner(ended.winner())
     });
     let mut tags = vec![
         ("Event".to_owned(), "morris-web".to_owned()),

@@ -5,6 +5,7 @@
 //! answers when the state is newer), so it needs nothing but HTTP.
 
 mod actions;
+pub mod clock;
 mod routes;
 pub mod session;
 mod views;
@@ -100,6 +101,7 @@ impl WebServer {
                 while !stop.load(Ordering::Relaxed) {
                     std::thread::sleep(Duration::from_millis(200));
                     games.close_abandoned();
+                    games.check_clocks();
                 }
             })
         };
@@ -139,6 +141,20 @@ impl Games {
             .expect("not poisoned")
             .insert(id, Arc::clone(&session));
         (id, session)
+    }
+
+    /// Ends every game whose side to move ran out of time.
+    fn check_clocks(&self) {
+        let sessions: Vec<Arc<Session>> = self
+            .sessions
+            .lock()
+            .expect("not poisoned")
+            .values()
+            .cloned()
+            .collect();
+        for session in sessions {
+            session.check_clock();
+        }
     }
 
     fn close_abandoned(&self) {

@@ -122,6 +122,9 @@ fn route(games: &Games, method: &tiny_http::Method, url: &str, body: &str) -> Re
         (Post, "/api/settings") => done(session.change(|state| actions::settings(state, body))),
         (Post, "/api/move") => done(session.change(|state| actions::play(state, body.trim()))),
         (Post, "/api/undo") => done(session.change(actions::undo)),
+        (Post, "/api/redo") => done(session.change(actions::redo)),
+        (Post, "/api/resign") => done(session.change(actions::resign)),
+        (Post, "/api/draw") => done(session.change(|state| actions::draw(state, body.trim()))),
         (Post, "/api/hint") => done(session.hint()),
         (Post, "/api/restart") => {
             session.restart();

@@ -8,8 +8,13 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use std::fmt;
+
+use morris::engine::ELO_OF_SKILL;
 use morris::search::MAX_SKILL;
-use morris::{Color, Game, Move, Position, Rules, Variant};
+use morris::{Color, Game, Move, Outcome, Position, Rules, Variant};
+
+use super::clock::{Clock, TimeControl};
 
 use crate::client::{
     EngineConfig, EngineFailure, EngineProcess, Info, position_command, rules_options,
@@ -63,6 +68,87 @@ impl EngineSide {
     }
 }
 
+/// How strongly the engine plays: a named level on the engine's
+/// `UCI_Elo` scale, or a `Skill Level` for those who want the numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strength {
+    /// The weakest measured level's strength.
+    Easy,
+    /// Halfway between Easy and Hard.
+    Medium,
+    /// The middle levels' strength.
+    Hard,
+    /// The engine at full strength.
+    Full,
+    /// A `Skill Level`, 0 to [`MAX_SKILL`].
+    Skill(u8),
+}
+
+impl Strength {
+    /// The named levels, weakest first.
+    pub const NAMED: [Strength; 4] = [
+        Strength::Easy,
+        Strength::Medium,
+        Strength::Hard,
+        Strength::Full,
+    ];
+
+    /// The level's name on the page: `easy`, `medium`, `hard`, `full`, or
+    /// a Skill Level's number.
+    pub fn name(self) -> String {
+        match self {
+            Strength::Easy => "easy".to_owned(),
+            Strength::Medium => "medium".to_owned(),
+            Strength::Hard => "hard".to_owned(),
+            Strength::Full => "full".to_owned(),
+            Strength::Skill(level) => level.to_string(),
+        }
+    }
+
+    /// The level of a page's name (a Skill Level above the greatest is
+    /// the greatest).
+    pub fn from_name(name: &str) -> Option<Strength> {
+        if let Ok(level) = name.parse::<u8>() {
+            return Some(Strength::Skill(level.min(MAX_SKILL)));
+        }
+        Strength::NAMED.into_iter().find(|s| s.name() == name)
+    }
+
+    /// The named level's strength on the `UCI_Elo` scale (Full has none:
+    /// it is the engine unweakened).
+    pub fn elo(self) -> Option<i32> {
+        let skill_elo = |skill: u8| {
+            ELO_OF_SKILL
+                .iter()
+                .find(|&&(level, _)| level == skill)
+                .map(|&(_, elo)| elo)
+                .expect("a measured level")
+        };
+        let (easy, hard) = (skill_elo(0), skill_elo(10));
+        match self {
+            Strength::Easy => Some(easy),
+            Strength::Medium => Some((easy + hard) / 2),
+            Strength::Hard => Some(hard),
+            Strength::Full | Strength::Skill(_) => None,
+        }
+    }
+
+    /// The options that set it, every one each time (the engine keeps
+    /// them between games).
+    fn options(self) -> [(String, String); 3] {
+        let skill = match self {
+            Strength::Skill(level) => level,
+            _ => MAX_SKILL,
+        };
+        let elo = self.elo();
+        [
+            ("UCI_LimitStrength".to_owned(), elo.is_some().to_string()),
+            ("UCI_Elo".to_owned(), elo.unwrap_or(0).to_string()),
+            ("Skill Level".to_owned(), skill.to_string()),
+        ]
+    }
+}
+
 /// How a game is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
@@ -70,10 +156,12 @@ pub struct Settings {
     pub variant: Variant,
     /// Who the engine plays.
     pub engine_side: EngineSide,
-    /// The engine's `Skill Level` (0 to 20).
-    pub skill: u8,
-    /// The engine's time for a move.
+    /// How strongly it plays.
+    pub strength: Strength,
+    /// The engine's time for a move (less when its clock runs low).
     pub movetime: Duration,
+    /// The clock of new games, if they have one.
+    pub clock: Option<TimeControl>,
 }
 
 impl Default for Settings {
@@ -81,8 +169,67 @@ impl Default for Settings {
         Settings {
             variant: Variant::Nine,
             engine_side: EngineSide::Black,
-            skill: MAX_SKILL,
+            strength: Strength::Full,
             movetime: Duration::from_secs(1),
+            clock: None,
+        }
+    }
+}
+
+/// How a game ended other than by the rules of the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// A side gave up.
+    Resigned(Color),
+    /// Both sides agreed to a draw.
+    DrawAgreed,
+    /// A side's time ran out.
+    OnTime(Color),
+}
+
+/// How a game ended: by the rules, or otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// By the rules of the board.
+    Rules(Outcome),
+    /// By the players or the clock.
+    Otherwise(Ending),
+}
+
+impl Ended {
+    /// The winner, if it was not a draw.
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            Ended::Rules(outcome) => outcome.winner(),
+            Ended::Otherwise(Ending::Resigned(loser) | Ending::OnTime(loser)) => {
+                Some(loser.opponent())
+            }
+            Ended::Otherwise(Ending::DrawAgreed) => None,
+        }
+    }
+}
+
+impl fmt::Display for Ended {
+    /// Writes `white wins (black is blocked)`, `black wins (white
+    /// resigned)`, `draw (agreed)` and the like.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Ended::Rules(outcome) => outcome.fmt(f),
+            Ended::Otherwise(Ending::DrawAgreed) => f.write_str("draw (agreed)"),
+            Ended::Otherwise(Ending::Resigned(loser)) => {
+                write!(
+                    f,
+                    "{} wins ({} resigned)",
+                    loser.opponent().name(),
+                    loser.name()
+                )
+            }
+            Ended::Otherwise(Ending::OnTime(loser)) => write!(
+                f,
+                "{} wins ({} ran out of time)",
+                loser.opponent().name(),
+                loser.name()
+            ),
         }
     }
 }
@@ -128,8 +275,77 @@ pub struct State {
     pub engine: EngineView,
     /// The engine's suggestion for the side to move.
     pub hint: Option<Move>,
+    /// How the game ended, if not by the rules.
+    pub ending: Option<Ending>,
+    /// The side offering a draw, until the other answers or moves.
+    pub draw_offer: Option<Color>,
+    /// The moves taken back, to be played again, the next first.
+    pub redo: Vec<Move>,
+    /// The game's clock, if it has one.
+    pub clock: Option<Clock>,
     /// When a browser last asked about this game.
     pub last_seen: Instant,
+}
+
+impl State {
+    /// How the game ended, if it did.
+    pub fn ended(&self) -> Option<Ended> {
+        self.ending
+            .map(Ended::Otherwise)
+            .or_else(|| self.game.outcome().map(Ended::Rules))
+    }
+
+    /// Plays `mv` for the side to move, its time taken from the clock.
+    ///
+    /// # Errors
+    ///
+    /// The move is illegal, or the side's time ran out (the game is then
+    /// lost on time).
+    pub fn play(&mut self, mv: Move) -> Result<(), String> {
+        let now = Instant::now();
+        self.check_clock(now);
+        if let Some(ended) = self.ended() {
+            return Err(format!("the game is over: {ended}"));
+        }
+        self.game
+            .try_play(mv)
+            .map_err(|e| format!("{mv} is illegal: {}", e.reason))?;
+        self.hint = None;
+        self.draw_offer = None;
+        if let Some(clock) = &mut self.clock {
+            clock.press(now);
+        }
+        self.stop_clock_if_over(now);
+        Ok(())
+    }
+
+    /// Ends the game on time if the side to move's time ran out by `now`;
+    /// whether it did.
+    pub fn check_clock(&mut self, now: Instant) -> bool {
+        let flagged = self
+            .clock
+            .filter(|_| self.ended().is_none())
+            .and_then(|clock| clock.flagged(now));
+        if let Some(loser) = flagged {
+            self.end(Ending::OnTime(loser), now);
+        }
+        flagged.is_some()
+    }
+
+    /// Ends the game otherwise than by the rules.
+    pub fn end(&mut self, ending: Ending, now: Instant) {
+        self.ending = Some(ending);
+        self.draw_offer = None;
+        self.stop_clock_if_over(now);
+    }
+
+    fn stop_clock_if_over(&mut self, now: Instant) {
+        if self.ended().is_some()
+            && let Some(clock) = &mut self.clock
+        {
+            clock.stop(now);
+        }
+    }
 }
 
 /// A job for the engine thread.
@@ -183,6 +399,12 @@ impl Session {
                 settings,
                 engine: EngineView::default(),
                 hint: None,
+                ending: None,
+                draw_offer: None,
+                redo: Vec::new(),
+                clock: settings
+                    .clock
+                    .map(|control| Clock::new(control, Color::White, None, Instant::now())),
                 last_seen: Instant::now(),
             }),
             changed: Condvar::new(),
@@ -236,9 +458,10 @@ impl Session {
         if state.line != line {
             state.hint = None;
             state.engine.thinking = Info::default();
-            if state.engine.task.is_some() {
-                self.shared.cancel.store(true, Ordering::Relaxed);
-            }
+        }
+        // A search for a line replaced, or a game ended, is not wanted.
+        if (state.line != line || state.ended().is_some()) && state.engine.task.is_some() {
+            self.shared.cancel.store(true, Ordering::Relaxed);
         }
         state.version += 1;
         kick(&self.shared, &mut state);
@@ -259,12 +482,25 @@ impl Session {
             if let Some(failure) = &state.engine.failure {
                 return Err(format!("the engine is stopped: {failure}"));
             }
-            if state.game.outcome().is_some() {
+            if state.ended().is_some() {
                 return Err("the game is over".to_owned());
             }
             schedule(&self.shared, state, Task::Hint);
             Ok(())
         })
+    }
+
+    /// Ends the game if the side to move's time ran out; the page is
+    /// told.
+    pub fn check_clock(&self) {
+        let mut state = self.lock();
+        if state.check_clock(Instant::now()) {
+            if state.engine.task.is_some() {
+                self.shared.cancel.store(true, Ordering::Relaxed);
+            }
+            state.version += 1;
+            self.shared.changed.notify_all();
+        }
     }
 
     /// Starts the engine afresh after a failure.
@@ -298,7 +534,7 @@ fn kick(shared: &Shared, state: &mut State) {
     let side = state.game.position().side_to_move();
     if state.engine.task.is_none()
         && state.engine.failure.is_none()
-        && state.game.outcome().is_none()
+        && state.ended().is_none()
         && state.settings.engine_side.plays(side)
     {
         schedule(shared, state, Task::Move);
@@ -310,17 +546,27 @@ fn schedule(shared: &Shared, state: &mut State, task: Task) {
     let start = format!("position fen {} moves", game.start().fen());
     let mut options = rules_options(game.position().rules());
     // A hint is the best move there is, not the weakened engine's.
-    let skill = match task {
-        Task::Move => state.settings.skill,
-        Task::Hint => MAX_SKILL,
+    let strength = match task {
+        Task::Move => state.settings.strength,
+        Task::Hint => Strength::Full,
     };
-    options.push(("Skill Level".to_owned(), skill.to_string()));
+    options.extend(strength.options());
+    // On the clock the engine keeps a tenth of its time left a move.
+    let side = game.position().side_to_move();
+    let movetime = match state.clock {
+        Some(clock) if task == Task::Move => state
+            .settings
+            .movetime
+            .min(clock.left(side, Instant::now()) / 10)
+            .max(Duration::from_millis(10)),
+        _ => state.settings.movetime,
+    };
     let job = Job::Think {
         line: state.line,
         ply: game.moves().len(),
         task,
         position: position_command(&start, game.moves(), false),
-        movetime: state.settings.movetime,
+        movetime,
         pace: if task == Task::Move && state.settings.engine_side == EngineSide::Both {
             WATCHING_PACE
         } else {
@@ -488,11 +734,12 @@ fn take_answer(state: &mut State, task: Task, token: &str) {
             if state.engine.thinking.pv.first().map(String::as_str) != Some(token) {
                 state.engine.thinking.pv.clear();
             }
-            if let Err(err) = state.game.try_play(mv) {
+            if let Err(reason) = state.game.position().check_move(mv) {
                 state.engine.failure = Some(format!(
-                    "the engine played an illegal move, {mv} ({})",
-                    err.reason
+                    "the engine played an illegal move, {mv} ({reason})"
                 ));
+            } else if state.play(mv).is_ok() {
+                state.redo.clear();
             }
         }
         _ => {

@@ -3,12 +3,14 @@
 //! JSON, field for field.
 
 use std::collections::BTreeMap;
+use std::time::Instant;
 
 use morris::endgame::{DbOutcome, DbValue, EndgameDb};
 use morris::search::{DB_WIN, DB_WIN_BOUND};
 use morris::{Color, Move, Position, Square};
 use serde::Serialize;
 
+use super::clock::TimeControl;
 use super::session::{State, Task};
 use crate::client::EngineScore;
 
@@ -38,7 +40,15 @@ pub(super) struct StateView {
     legal: Vec<MoveView>,
     /// Each move played, with the board after it.
     history: Vec<Step>,
+    /// How the game ended, in words.
     outcome: Option<String>,
+    /// The winner of a game that ended, if it was not drawn.
+    winner: Option<Side>,
+    /// The side offering a draw.
+    draw_offer: Option<Side>,
+    /// Whether there are moves taken back to play again.
+    can_redo: bool,
+    clock: Option<ClockView>,
     settings: SettingsView,
     engine: EngineReport,
     hint: Option<MoveView>,
@@ -144,10 +154,45 @@ struct Step {
 #[derive(Serialize)]
 struct SettingsView {
     engine: &'static str,
-    skill: u8,
+    /// `easy`, `medium`, `hard`, `full` or a Skill Level's number.
+    level: String,
     /// Milliseconds.
     movetime: u64,
     variant: String,
+    clock: Option<ControlView>,
+}
+
+/// A clock's kind and time.
+#[derive(Serialize)]
+struct ControlView {
+    /// `turn` or `game`.
+    kind: &'static str,
+    /// Milliseconds.
+    time: u64,
+}
+
+impl From<TimeControl> for ControlView {
+    fn from(control: TimeControl) -> ControlView {
+        ControlView {
+            kind: control.kind.name(),
+            time: millis(control.time),
+        }
+    }
+}
+
+/// The game's clock as it stood when the view was made.
+#[derive(Serialize)]
+struct ClockView {
+    #[serde(flatten)]
+    control: ControlView,
+    /// Milliseconds left for each side.
+    left: BySide<u64>,
+    /// The side whose time runs, unless the clock is stopped.
+    running: Option<Side>,
+}
+
+fn millis(duration: std::time::Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// The engine: who it is, what it is doing and what it last said.
@@ -261,13 +306,13 @@ impl StateView {
                 }
             })
             .collect();
-        let outcome = game.outcome();
-        let legal = if outcome.is_some() {
+        let ended = state.ended();
+        let legal = if ended.is_some() {
             Vec::new()
         } else {
             position.legal_moves().into_iter().map(Into::into).collect()
         };
-        let exact = db.filter(|_| outcome.is_none()).and_then(|db| {
+        let exact = db.filter(|_| ended.is_none()).and_then(|db| {
             if position.stones_to_place() > 0 {
                 // The placing phase's values have no distance.
                 let value = db.placing_outcome(position)?;
@@ -303,12 +348,24 @@ impl StateView {
             now: PositionView::of(position),
             legal,
             history,
-            outcome: outcome.map(|o| o.to_string()),
+            outcome: ended.map(|e| e.to_string()),
+            winner: ended.and_then(|e| e.winner()).map(Into::into),
+            draw_offer: state.draw_offer.map(Into::into),
+            can_redo: !state.redo.is_empty(),
+            clock: state.clock.map(|clock| {
+                let now = Instant::now();
+                ClockView {
+                    control: clock.control().into(),
+                    left: BySide::of(|color| millis(clock.left(color, now))),
+                    running: clock.running().map(Into::into),
+                }
+            }),
             settings: SettingsView {
                 engine: state.settings.engine_side.name(),
-                skill: state.settings.skill,
-                movetime: state.settings.movetime.as_millis() as u64,
+                level: state.settings.strength.name(),
+                movetime: millis(state.settings.movetime),
                 variant: state.settings.variant.to_string(),
+                clock: state.settings.clock.map(Into::into),
             },
             engine: EngineReport {
                 name: engine.name.clone(),
