@@ -730,3 +730,70 @@ fn a_clock_running_out_and_a_draw_agreed_end_the_game_on_the_board() {
     );
     browser.close();
 }
+
+#[test]
+fn two_browsers_play_each_other_in_a_room() {
+    let Some(driver) = driver() else { return };
+    let server = serve(morris(), None);
+    let host = Browser::open(&driver, server.addr);
+    host.choose("color", "white");
+    host.wait_for("return S.settings.engine === 'black';");
+    host.script("document.getElementById('createRoom').click();");
+    host.wait_for("return S !== null && S.room !== null && S.room !== undefined;");
+    let code = host.script("return document.getElementById('roomCode').textContent;");
+    let code = code.as_str().expect("a code").to_owned();
+    assert_eq!(code.len(), 6);
+    assert!(
+        host.script("return document.getElementById('hint').offsetParent === null;") == json!(true),
+        "no engine's help in a room"
+    );
+    // The friend, in a browser of their own, types the code.
+    let guest = Browser::open(&driver, server.addr);
+    guest.script(&format!(
+        "document.getElementById('code').value = '{}'; document.getElementById('join').click();",
+        code.to_lowercase()
+    ));
+    guest.wait_for("return S.room && S.room.you === 'black';");
+    host.wait_for("return S.room.opponent === 'here';");
+    assert_eq!(
+        guest.script(
+            "return [document.getElementById('status').textContent, xy('a1')[1] < xy('a7')[1]];"
+        ),
+        json!(["Your friend is thinking", true]),
+        "Black's board is turned"
+    );
+    // Each sees the other's move at once.
+    host.play(&["a1"], 1);
+    guest.wait_for("return S.history.length === 1;");
+    assert_eq!(
+        guest.script("return document.getElementById('status').textContent;"),
+        json!("Your move")
+    );
+    guest.play(&["b2"], 2);
+    host.wait_for("return S.history.length === 2;");
+    // Clicks out of turn do nothing.
+    guest.click_point("g7");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(guest.script("return S.history.length;"), json!(2));
+    // The page opened again sits down at the same seat.
+    host.reload();
+    host.wait_for("return S !== null && S.room && S.history.length === 2;");
+    assert_eq!(host.script("return S.room.you;"), json!("white"));
+    // A third browser is refused.
+    let third = Browser::open(&driver, server.addr);
+    third.script(&format!(
+        "document.getElementById('code').value = '{code}'; document.getElementById('join').click();"
+    ));
+    third.wait_for("return document.getElementById('message').textContent.includes('full');");
+    assert_eq!(third.script("return S.room;"), Value::Null);
+    third.close();
+    // Resigning ends it on both boards; the next game changes sides.
+    host.script("document.getElementById('resign').click();");
+    host.wait_for("return !document.getElementById('ask').hidden;");
+    host.script("document.getElementById('askYes').click();");
+    guest.wait_for("return document.getElementById('resultHead').textContent === 'You won';");
+    guest.script("document.getElementById('again').click();");
+    host.wait_for("return S.history.length === 0 && S.room.you === 'black';");
+    guest.close();
+    host.close();
+}

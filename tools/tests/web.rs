@@ -10,8 +10,10 @@ use morris_tools::client::EngineConfig;
 use serde_json::Value;
 
 use common::{
-    WIN_IN_FIVE, morris, request, script, serve, small_databases, small_databases_with_placing,
+    WIN_IN_FIVE, morris, request, script, serve, serve_with, small_databases,
+    small_databases_with_placing,
 };
+use morris_tools::web::WebConfig;
 
 fn json(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, Value) {
     let (status, text) = request(addr, method, path, body);
@@ -628,4 +630,190 @@ fn a_game_is_resumed_from_its_moves_and_its_clock() {
         "",
     );
     assert_eq!(plies(&kept), 3);
+}
+
+/// A seat in a room: its game and its token.
+struct Seat {
+    game: String,
+    token: String,
+}
+
+impl Seat {
+    fn of(answer: &Value) -> Seat {
+        Seat {
+            game: id(answer),
+            token: answer["room"]["seat"].as_str().expect("a seat").to_owned(),
+        }
+    }
+
+    fn act(&self, addr: SocketAddr, action: &str, body: &str) -> (u16, Value) {
+        let path = format!("/api/{action}?id={}&seat={}", self.game, self.token);
+        json(addr, "POST", &path, body)
+    }
+
+    fn state(&self, addr: SocketAddr) -> Value {
+        let path = format!("/api/state?id={}&seat={}&after=0", self.game, self.token);
+        let (status, state) = json(addr, "GET", &path, "");
+        assert_eq!(status, 200, "{state}");
+        state
+    }
+}
+
+#[test]
+fn two_browsers_play_one_game_in_a_room() {
+    let server = serve(morris(), None);
+    let addr = server.addr;
+    let (status, created) = json(
+        addr,
+        "POST",
+        "/api/room",
+        r#"{"color":"white","variant":"nine"}"#,
+    );
+    assert_eq!(status, 200, "{created}");
+    let code = created["room"]["code"].as_str().unwrap().to_owned();
+    assert_eq!(
+        (
+            created["room"]["you"].clone(),
+            created["room"]["opponent"].clone()
+        ),
+        ("white".into(), "waiting".into())
+    );
+    let white = Seat::of(&created);
+    // The code, as a person may type it, lets the second browser in.
+    let typed = format!("{}-{}", &code[..3], &code[3..].to_lowercase());
+    let (status, joined) = json(
+        addr,
+        "POST",
+        "/api/join",
+        &format!(r#"{{"code":"{typed}"}}"#),
+    );
+    assert_eq!(status, 200, "{joined}");
+    assert_eq!(joined["room"]["you"], "black");
+    assert_eq!(joined["settings"]["engine"], "none");
+    let black = Seat::of(&joined);
+    assert_eq!(black.game, white.game);
+    assert_eq!(white.state(addr)["room"]["opponent"], "here");
+    // A third browser, a wrong code, and no seat at all are refused.
+    let (status, _) = json(
+        addr,
+        "POST",
+        "/api/join",
+        &format!(r#"{{"code":"{code}"}}"#),
+    );
+    assert_eq!(status, 409, "the room is full");
+    let (status, _) = json(addr, "POST", "/api/join", r#"{"code":"ZZZZZZ"}"#);
+    assert_eq!(status, 404);
+    let (status, _) = json(addr, "GET", &format!("/api/state?id={}", white.game), "");
+    assert_eq!(status, 403, "the game's id alone is no way in");
+    // Each moves its own side only, and sees the other's move.
+    let (status, _) = black.act(addr, "move", "a1");
+    assert_eq!(status, 400, "white's turn");
+    let (status, _) = white.act(addr, "move", "a1");
+    assert_eq!(status, 200);
+    let seen = black.state(addr);
+    assert_eq!(seen["history"][0]["move"]["text"], "a1");
+    let (status, _) = white.act(addr, "move", "b2");
+    assert_eq!(status, 400, "black's turn");
+    let (status, _) = black.act(addr, "move", "b2");
+    assert_eq!(status, 200);
+    // No taking back, hints or set-ups in a game between two people.
+    for action in ["undo", "hint", "setup", "settings"] {
+        let (status, _) = white.act(addr, action, "");
+        assert_eq!(status, 403, "{action}");
+    }
+    // Back after a reload, with the seat's token: the same side.
+    let (status, back) = json(
+        addr,
+        "POST",
+        "/api/join",
+        &format!(r#"{{"code":"{code}","seat":"{}"}}"#, white.token),
+    );
+    assert_eq!(status, 200, "{back}");
+    assert_eq!(
+        (
+            back["room"]["you"].clone(),
+            back["history"].as_array().map(Vec::len)
+        ),
+        ("white".into(), Some(2))
+    );
+    // A draw offered is answered by the other side only.
+    white.act(addr, "draw", "offer");
+    let (status, _) = white.act(addr, "draw", "accept");
+    assert_eq!(status, 400, "one's own offer");
+    let (status, _) = black.act(addr, "draw", "decline");
+    assert_eq!(status, 200);
+    // Black resigns; the next game has the sides changed.
+    let (status, _) = white.act(addr, "new", "");
+    assert_eq!(status, 400, "the game goes on");
+    let (_, resigned) = black.act(addr, "resign", "");
+    assert_eq!(resigned["outcome"], "white wins (black resigned)");
+    // Black waits for news while White starts the next game: the answer
+    // has Black's new side.
+    let waiting = {
+        let path = format!(
+            "/api/state?id={}&seat={}&after={}",
+            black.game, black.token, resigned["version"]
+        );
+        std::thread::spawn(move || json(addr, "GET", &path, "").1)
+    };
+    std::thread::sleep(Duration::from_millis(200));
+    let (status, next) = white.act(addr, "new", "");
+    assert_eq!(status, 200, "{next}");
+    assert_eq!(
+        (
+            next["room"]["you"].clone(),
+            next["history"].as_array().map(Vec::len)
+        ),
+        ("black".into(), Some(0))
+    );
+    let heard = waiting.join().expect("the long poll answers");
+    assert_eq!(heard["room"]["you"], "white", "{heard}");
+    assert_eq!(black.state(addr)["room"]["you"], "white");
+}
+
+#[test]
+fn games_rooms_and_requests_are_bounded_and_nothing_is_left_behind() {
+    let mut config = WebConfig::new(morris(), None);
+    config.max_games = 3;
+    config.abandoned_after = Duration::from_millis(500);
+    let server = serve_with(config);
+    let addr = server.addr;
+    new_game(addr, r#"{"engine":"none"}"#);
+    let (_, room) = json(addr, "POST", "/api/room", "");
+    let code = room["room"]["code"].as_str().unwrap().to_owned();
+    json(
+        addr,
+        "POST",
+        "/api/join",
+        &format!(r#"{{"code":"{code}"}}"#),
+    );
+    new_game(addr, r#"{"engine":"black"}"#);
+    assert_eq!(server.handle.open_games(), 3);
+    let (status, full) = json(addr, "POST", "/api/room", "");
+    assert_eq!(status, 503, "{full}");
+    let (status, _) = json(addr, "POST", "/api/game", "");
+    assert_eq!(status, 503);
+    // A body past the limit is refused whole, not cut.
+    let huge = "a".repeat((1 << 20) + 1);
+    let (status, _) = request(addr, "POST", "/api/join", &huge);
+    assert_eq!(status, 413);
+    // Browsers gone: every game is closed, its engine and its room code
+    // with it.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while server.handle.open_games() > 0 {
+        assert!(
+            Instant::now() < deadline,
+            "{} games still open",
+            server.handle.open_games()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (status, _) = json(
+        addr,
+        "POST",
+        "/api/join",
+        &format!(r#"{{"code":"{code}"}}"#),
+    );
+    assert_eq!(status, 404);
+    new_game(addr, "");
 }

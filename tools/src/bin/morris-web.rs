@@ -1,6 +1,8 @@
 //! morris-web: play, watch and analyse mill in the browser. Serves a board
-//! on 127.0.0.1 and drives an engine through the protocol.
+//! on 127.0.0.1 (or the address `--host` gives) and drives an engine
+//! through the protocol.
 
+use std::net::IpAddr;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
@@ -13,9 +15,13 @@ use morris_tools::web::{WebConfig, WebServer};
 #[derive(Parser)]
 #[command(version)]
 struct Args {
-    /// Port to serve on (127.0.0.1 only); a free one if not given.
+    /// Port to serve on; a free one if not given.
     #[arg(long, default_value_t = 0)]
     port: u16,
+    /// The address to listen on: 127.0.0.1, this machine only, unless
+    /// people elsewhere are to play (0.0.0.0: every network it is on).
+    #[arg(long, default_value = "127.0.0.1")]
+    host: IpAddr,
     /// The engine's command (then its arguments, each its own
     /// `--engine-arg`); the `morris` beside this program by default.
     #[arg(long)]
@@ -67,16 +73,17 @@ fn main() -> Result<()> {
         }
         None => None,
     };
-    let server = WebServer::bind(
-        args.port,
-        WebConfig {
-            engine: engine.clone(),
-            db,
-        },
-    )
-    .context("cannot serve on 127.0.0.1")?;
-    let stopper = server.stopper();
-    ctrlc::set_handler(move || stopper.stop()).context("cannot catch Ctrl-C")?;
+    let server = WebServer::bind(args.host, args.port, WebConfig::new(engine.clone(), db))
+        .with_context(|| format!("cannot serve on {}", args.host))?;
+    if !args.host.is_loopback() {
+        eprintln!(
+            "WARNING: serving on {}, not only on this machine: anyone who can reach it \
+             can open games here (each runs an engine), and join a room if they know its code.",
+            server.addr()
+        );
+    }
+    let handle = server.handle();
+    ctrlc::set_handler(move || handle.stop()).context("cannot catch Ctrl-C")?;
     eprintln!("engine: {} {}", engine.cmd, engine.args.join(" "));
     println!("http://{}/", server.addr());
     server.run();

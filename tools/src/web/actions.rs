@@ -143,6 +143,20 @@ pub(super) fn open_record(state: &mut State, text: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The next game of a room, once this one is over: the players change
+/// sides.
+pub(super) fn rematch(state: &mut State) -> Result<(), String> {
+    if state.ended().is_none() {
+        return Err("the game is not over: resign or offer a draw first".to_owned());
+    }
+    let rules = Rules::new(state.settings.variant);
+    if let Some(room) = &mut state.room {
+        room.swap_sides();
+    }
+    start_game(state, Game::new(Position::new(rules)), None);
+    Ok(())
+}
+
 /// A game begun afresh: its clock at the settings' time (or the times
 /// `left`), nothing to play again.
 fn start_game(state: &mut State, game: Game, left: Option<[Duration; 2]>) {
@@ -173,10 +187,14 @@ fn replace_game(state: &mut State, game: Game) {
     }
 }
 
-/// The side a person at this board plays: the one the engine does not, or
-/// with two people (or none) the side to move.
-pub(super) fn person_side(state: &State) -> Color {
+/// The side of the person asking: their seat's in a room, else the one
+/// the engine does not play, or with two people at one board (or none)
+/// the side to move.
+fn person_side(state: &State, seat: Option<Color>) -> Color {
     let to_move = state.game.position().side_to_move();
+    if let Some(color) = seat {
+        return color;
+    }
     match state.settings.engine_side {
         EngineSide::White => Color::Black,
         EngineSide::Black => Color::White,
@@ -184,9 +202,12 @@ pub(super) fn person_side(state: &State) -> Color {
     }
 }
 
-/// Plays a person's move.
-pub(super) fn play(state: &mut State, text: &str) -> Result<(), String> {
+/// Plays a person's move (in a room, the move of the seat `seat`).
+pub(super) fn play(state: &mut State, text: &str, seat: Option<Color>) -> Result<(), String> {
     let side = state.game.position().side_to_move();
+    if seat.is_some_and(|color| color != side) && state.ended().is_none() {
+        return Err("it is your opponent's turn".to_owned());
+    }
     if state.ended().is_none()
         && state.settings.engine_side.plays(side)
         && state.engine.failure.is_none()
@@ -273,20 +294,20 @@ fn in_play(state: &State) -> Result<(), String> {
     Ok(())
 }
 
-/// The person at this board gives the game up.
-pub(super) fn resign(state: &mut State) -> Result<(), String> {
+/// The person asking gives the game up.
+pub(super) fn resign(state: &mut State, seat: Option<Color>) -> Result<(), String> {
     in_play(state)?;
-    let loser = person_side(state);
+    let loser = person_side(state, seat);
     state.end(Ending::Resigned(loser), Instant::now());
     Ok(())
 }
 
-/// The person at this board offers a draw (`offer`), or answers the
-/// other side's offer (`accept`, `decline`). The engine answers an offer
-/// at once: it takes a draw when its last score says it is not ahead.
-pub(super) fn draw(state: &mut State, answer: &str) -> Result<(), String> {
+/// The person asking offers a draw (`offer`), or answers the other
+/// side's offer (`accept`, `decline`). The engine answers an offer at
+/// once: it takes a draw when its last score says it is not ahead.
+pub(super) fn draw(state: &mut State, answer: &str, seat: Option<Color>) -> Result<(), String> {
     in_play(state)?;
-    let side = person_side(state);
+    let side = person_side(state, seat);
     let engine = state.settings.engine_side;
     match answer {
         "offer" if engine.plays(side.opponent()) && engine != EngineSide::Both => {
@@ -297,9 +318,13 @@ pub(super) fn draw(state: &mut State, answer: &str) -> Result<(), String> {
         }
         "offer" => state.draw_offer = Some(side),
         "accept" | "decline" => {
-            // At one board both players are at the page: either answers.
-            if state.draw_offer.is_none() {
+            // At one board both players are at the page: either answers;
+            // in a room, the side offered it.
+            let Some(offering) = state.draw_offer else {
                 return Err("no draw is offered".to_owned());
+            };
+            if seat == Some(offering) {
+                return Err("your opponent answers your offer".to_owned());
             }
             if answer == "accept" {
                 state.end(Ending::DrawAgreed, Instant::now());

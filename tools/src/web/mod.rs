@@ -2,28 +2,31 @@
 //! game (refereed by the library) and drives an engine process through
 //! the protocol as any GUI does; the page asks for changes with `POST`s
 //! and hears of them by long polling (`GET /api/state?after=VERSION`
-//! answers when the state is newer), so it needs nothing but HTTP.
+//! answers when the state is newer), so it needs nothing but HTTP. Two
+//! browsers play each other in a room, joined by its code.
 
 mod actions;
 pub mod clock;
+pub mod room;
 mod routes;
 pub mod session;
 mod views;
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use morris::Color;
 use morris::endgame::EndgameDb;
 
 use crate::client::EngineConfig;
-use session::{Session, Settings};
+use room::{Room, RoomFull};
+use session::{EngineSide, Session, Settings};
 
-/// A game nobody asked about for this long is closed (its engine with it):
-/// the browser that had it is gone.
-const ABANDONED: Duration = Duration::from_secs(600);
+/// The most requests answered at once.
+const MAX_REQUESTS: usize = 512;
 
 /// What the server needs besides its address.
 pub struct WebConfig {
@@ -31,6 +34,25 @@ pub struct WebConfig {
     pub engine: EngineConfig,
     /// Endgame databases for the exact values shown on the board.
     pub db: Option<EndgameDb>,
+    /// A game nobody asked about for this long is closed (its engine with
+    /// it): the browsers that had it are gone.
+    pub abandoned_after: Duration,
+    /// The most games open at once, rooms among them (each game against
+    /// the engine runs an engine process).
+    pub max_games: usize,
+}
+
+impl WebConfig {
+    /// Games against `engine`, with the exact values of `db`, and the
+    /// usual limits.
+    pub fn new(engine: EngineConfig, db: Option<EndgameDb>) -> WebConfig {
+        WebConfig {
+            engine,
+            db,
+            abandoned_after: Duration::from_secs(600),
+            max_games: 64,
+        }
+    }
 }
 
 /// The running server.
@@ -40,31 +62,46 @@ pub struct WebServer {
     addr: SocketAddr,
 }
 
+/// The games open, and the codes of the rooms among them.
+#[derive(Default)]
+struct Open {
+    sessions: HashMap<u64, Arc<Session>>,
+    rooms: HashMap<String, u64>,
+}
+
 struct Games {
-    sessions: Mutex<HashMap<u64, Arc<Session>>>,
-    next_id: AtomicU64,
+    open: Mutex<Open>,
     config: WebConfig,
 }
 
-/// Stops a running server from another thread.
+/// Stops a running server from another thread, and tells what it holds.
 #[derive(Clone)]
-pub struct Stopper(Arc<tiny_http::Server>);
+pub struct ServerHandle {
+    http: Arc<tiny_http::Server>,
+    games: Arc<Games>,
+}
 
-impl Stopper {
+impl ServerHandle {
     /// Makes [`WebServer::run`] return.
     pub fn stop(&self) {
-        self.0.unblock();
+        self.http.unblock();
+    }
+
+    /// How many games are open (rooms among them).
+    pub fn open_games(&self) -> usize {
+        self.games.lock().sessions.len()
     }
 }
 
 impl WebServer {
-    /// Listens on 127.0.0.1 at `port` (0: a free one).
+    /// Listens on `host` (127.0.0.1 unless people elsewhere are to play)
+    /// at `port` (0: a free one).
     ///
     /// # Errors
     ///
     /// The port cannot be had.
-    pub fn bind(port: u16, config: WebConfig) -> std::io::Result<WebServer> {
-        let http = tiny_http::Server::http(("127.0.0.1", port)).map_err(std::io::Error::other)?;
+    pub fn bind(host: IpAddr, port: u16, config: WebConfig) -> std::io::Result<WebServer> {
+        let http = tiny_http::Server::http((host, port)).map_err(std::io::Error::other)?;
         let addr = http
             .server_addr()
             .to_ip()
@@ -72,8 +109,7 @@ impl WebServer {
         Ok(WebServer {
             http: Arc::new(http),
             games: Arc::new(Games {
-                sessions: Mutex::new(HashMap::new()),
-                next_id: AtomicU64::new(rand::random::<u32>().into()),
+                open: Mutex::new(Open::default()),
                 config,
             }),
             addr,
@@ -85,9 +121,12 @@ impl WebServer {
         self.addr
     }
 
-    /// A handle that stops the server.
-    pub fn stopper(&self) -> Stopper {
-        Stopper(Arc::clone(&self.http))
+    /// A handle that stops the server and counts its games.
+    pub fn handle(&self) -> ServerHandle {
+        ServerHandle {
+            http: Arc::clone(&self.http),
+            games: Arc::clone(&self.games),
+        }
     }
 
     /// Answers requests, each on its own thread, until stopped; then
@@ -105,53 +144,137 @@ impl WebServer {
                 }
             })
         };
+        // Each request has a thread (a long poll waits in it), so their
+        // number is bounded.
+        let active = Arc::new(AtomicUsize::new(0));
         for request in self.http.incoming_requests() {
-            let games = Arc::clone(&games);
-            std::thread::spawn(move || routes::answer(&games, request));
+            if active.load(Ordering::Relaxed) >= MAX_REQUESTS {
+                routes::refuse_busy(request);
+                continue;
+            }
+            active.fetch_add(1, Ordering::Relaxed);
+            let (games, active) = (Arc::clone(&games), Arc::clone(&active));
+            std::thread::spawn(move || {
+                routes::answer(&games, request);
+                active.fetch_sub(1, Ordering::Relaxed);
+            });
         }
         reaper_stop.store(true, Ordering::Relaxed);
         let _ = reaper.join();
-        let sessions: Vec<Arc<Session>> = games
-            .sessions
-            .lock()
-            .expect("not poisoned")
-            .drain()
-            .map(|(_, s)| s)
-            .collect();
+        let sessions: Vec<Arc<Session>> = {
+            let mut open = games.lock();
+            open.rooms.clear();
+            open.sessions.drain().map(|(_, s)| s).collect()
+        };
         for session in sessions {
             session.close();
         }
     }
 }
 
+/// Why a game cannot be opened or joined.
+#[derive(Debug)]
+enum Refusal {
+    /// As many games are open as the server takes.
+    Full,
+    /// No room has the code.
+    NoRoom(String),
+    /// Both seats of the room are taken.
+    RoomFull,
+}
+
 impl Games {
-    fn get(&self, id: u64) -> Option<Arc<Session>> {
-        self.sessions
-            .lock()
-            .expect("not poisoned")
-            .get(&id)
-            .cloned()
+    fn lock(&self) -> std::sync::MutexGuard<'_, Open> {
+        self.open.lock().expect("not poisoned")
     }
 
-    fn create(&self, settings: Settings) -> (u64, Arc<Session>) {
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let session = Arc::new(Session::new(self.config.engine.clone(), settings));
-        self.sessions
-            .lock()
-            .expect("not poisoned")
-            .insert(id, Arc::clone(&session));
-        (id, session)
+    fn get(&self, id: u64) -> Option<Arc<Session>> {
+        self.lock().sessions.get(&id).cloned()
+    }
+
+    /// A new game against the engine.
+    fn create(&self, settings: Settings) -> Result<(u64, Arc<Session>), Refusal> {
+        self.open_game(Some(self.config.engine.clone()), settings, |_| None)
+    }
+
+    /// A new room, its creator at `color`: its game and the creator's
+    /// seat token.
+    fn create_room(
+        &self,
+        settings: Settings,
+        color: Color,
+    ) -> Result<(u64, Arc<Session>, String), Refusal> {
+        let settings = Settings {
+            engine_side: EngineSide::Neither,
+            ..settings
+        };
+        let mut token = String::new();
+        let (id, session) = self.open_game(None, settings, |open| {
+            let code = std::iter::repeat_with(room::new_code)
+                .find(|code| !open.rooms.contains_key(code))
+                .expect("a free code");
+            let (room, seat) = Room::new(code, color, Instant::now());
+            token = seat;
+            Some(room)
+        })?;
+        Ok((id, session, token))
+    }
+
+    /// Opens a game (with the room `room` makes, if it makes one) under
+    /// a fresh, unguessable id.
+    fn open_game(
+        &self,
+        engine: Option<EngineConfig>,
+        settings: Settings,
+        room: impl FnOnce(&Open) -> Option<Room>,
+    ) -> Result<(u64, Arc<Session>), Refusal> {
+        let mut open = self.lock();
+        if open.sessions.len() >= self.config.max_games {
+            return Err(Refusal::Full);
+        }
+        let id = std::iter::repeat_with(rand::random::<u64>)
+            .find(|id| !open.sessions.contains_key(id))
+            .expect("a free id");
+        let session = Arc::new(Session::new(engine, settings));
+        if let Some(room) = room(&open) {
+            open.rooms.insert(room.code.clone(), id);
+            session.lock().room = Some(room);
+        }
+        open.sessions.insert(id, Arc::clone(&session));
+        Ok((id, session))
+    }
+
+    /// Sits a browser down in the room of `code`, back at its seat with
+    /// `token`: the game, the side and the seat's token.
+    fn join(
+        &self,
+        code: &str,
+        token: Option<&str>,
+    ) -> Result<(u64, Arc<Session>, String), Refusal> {
+        let code = room::normalize_code(code);
+        let (id, session) = {
+            let open = self.lock();
+            let id = *open
+                .rooms
+                .get(&code)
+                .ok_or_else(|| Refusal::NoRoom(code.clone()))?;
+            (id, open.sessions.get(&id).cloned().expect("a room's game"))
+        };
+        let mut seated = Err(Refusal::RoomFull);
+        let _ = session.change(|state| {
+            let room = state.room.as_mut().expect("a room's game");
+            seated = room
+                .join(token, Instant::now())
+                .map(|(_, token)| token)
+                .map_err(|RoomFull| Refusal::RoomFull);
+            Ok(())
+        });
+        Ok((id, session, seated?))
     }
 
     /// Ends every game whose side to move ran out of time.
     fn check_clocks(&self) {
-        let sessions: Vec<Arc<Session>> = self
-            .sessions
-            .lock()
-            .expect("not poisoned")
-            .values()
-            .cloned()
-            .collect();
+        let sessions: Vec<Arc<Session>> = self.lock().sessions.values().cloned().collect();
         for session in sessions {
             session.check_clock();
         }
@@ -159,13 +282,18 @@ impl Games {
 
     fn close_abandoned(&self) {
         let abandoned: Vec<Arc<Session>> = {
-            let mut sessions = self.sessions.lock().expect("not poisoned");
-            let old: Vec<u64> = sessions
+            let mut open = self.lock();
+            let limit = self.config.abandoned_after;
+            let old: Vec<u64> = open
+                .sessions
                 .iter()
-                .filter(|(_, s)| s.lock().last_seen.elapsed() > ABANDONED)
+                .filter(|(_, s)| s.lock().last_seen.elapsed() > limit)
                 .map(|(&id, _)| id)
                 .collect();
-            old.iter().filter_map(|id| sessions.remove(id)).collect()
+            open.rooms.retain(|_, id| !old.contains(id));
+            old.iter()
+                .filter_map(|id| open.sessions.remove(id))
+                .collect()
         };
         for session in abandoned {
             session.close();

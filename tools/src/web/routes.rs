@@ -2,13 +2,15 @@
 //! page, a game action or a view of the game, and answered.
 
 use std::io::Read;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use morris::Color;
 use serde::Serialize;
+use serde_json::Value;
 
-use super::session::Settings;
+use super::session::{Session, Settings};
 use super::views::{ErrorView, StateView};
-use super::{Games, actions};
+use super::{Games, Refusal, actions};
 
 /// The page: HTML, CSS and JavaScript in one file, served as it is.
 const PAGE: &str = include_str!("page.html");
@@ -43,14 +45,27 @@ impl Reply {
     }
 }
 
+/// Answers `request` that the server is too busy for it.
+pub(super) fn refuse_busy(request: tiny_http::Request) {
+    send(request, Reply::error(503, "the server is busy; try again"));
+}
+
 /// Reads `request`, answers it, and sends the answer.
 pub(super) fn answer(games: &Games, mut request: tiny_http::Request) {
     let mut body = String::new();
-    let read = request.as_reader().take(MAX_BODY).read_to_string(&mut body);
+    let read = request
+        .as_reader()
+        .take(MAX_BODY + 1)
+        .read_to_string(&mut body);
     let reply = match read {
+        Ok(_) if body.len() as u64 > MAX_BODY => Reply::error(413, "the request is too large"),
         Ok(_) => route(games, request.method(), request.url(), &body),
         Err(_) => Reply::error(400, "the request body is not text"),
     };
+    send(request, reply);
+}
+
+fn send(request: tiny_http::Request, reply: Reply) {
     let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], reply.content_type.as_bytes())
         .expect("a valid header");
     let no_cache = tiny_http::Header::from_bytes(&b"Cache-Control"[..], &b"no-store"[..])
@@ -84,17 +99,22 @@ fn route(games: &Games, method: &tiny_http::Method, url: &str, body: &str) -> Re
             body: PAGE.to_owned(),
         };
     }
+    let db = games.config.db.as_ref();
     if (method, path) == (&Post, "/api/game") {
         let settings = match actions::settings_from(body, Settings::default()) {
             Ok(settings) => settings,
             Err(message) => return Reply::error(400, &message),
         };
-        let (id, session) = games.create(settings);
-        return Reply::json(&StateView::new(
-            id,
-            &session.lock(),
-            games.config.db.as_ref(),
-        ));
+        return match games.create(settings) {
+            Ok((id, session)) => Reply::json(&StateView::new(id, &session.lock(), db, None)),
+            Err(refusal) => refused(&refusal),
+        };
+    }
+    if (method, path) == (&Post, "/api/room") {
+        return open_room(games, body);
+    }
+    if (method, path) == (&Post, "/api/join") {
+        return join_room(games, body);
     }
     let Some(id) = query(url, "id").and_then(|id| id.parse::<u64>().ok()) else {
         return Reply::error(404, "no such page");
@@ -102,9 +122,25 @@ fn route(games: &Games, method: &tiny_http::Method, url: &str, body: &str) -> Re
     let Some(session) = games.get(id) else {
         return Reply::error(404, "no such game: the server may have restarted");
     };
-    let db = games.config.db.as_ref();
+    // A room's game answers only its seats.
+    let token = query(url, "seat");
+    let seat = match seat_of(&session, token) {
+        Ok(seat) => seat,
+        Err(reply) => return reply,
+    };
+    let in_room = seat.is_some();
+    if in_room && !ROOM_ACTIONS.contains(&(method, path)) {
+        return Reply::error(
+            403,
+            "not in a game between two browsers: moves, resign, draw, the next game and the record only",
+        );
+    }
+    // The seat's side after the change (the next game of a room swaps).
     let done = |result: Result<(), String>| match result {
-        Ok(()) => Reply::json(&StateView::new(id, &session.lock(), db)),
+        Ok(()) => {
+            let seat = seat_of(&session, token).ok().flatten();
+            Reply::json(&StateView::new(id, &session.lock(), db, seat))
+        }
         Err(message) => Reply::error(400, &message),
     };
     match (method, path) {
@@ -112,19 +148,27 @@ fn route(games: &Games, method: &tiny_http::Method, url: &str, body: &str) -> Re
             let after = query(url, "after")
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(0);
-            Reply::json(&StateView::new(
-                id,
-                &session.wait_newer(after, POLL_WAIT),
-                db,
-            ))
+            let mut state = session.wait_newer(after, POLL_WAIT);
+            // The seat's side as it is now: the next game may have swapped.
+            let seat = state.room.as_mut().and_then(|room| {
+                let color = room.seat_of(token?)?;
+                room.seen(color, Instant::now());
+                Some(color)
+            });
+            Reply::json(&StateView::new(id, &state, db, seat))
         }
+        (Post, "/api/new") if in_room => done(session.change(actions::rematch)),
         (Post, "/api/new") => done(session.change(|state| actions::new_game(state, body))),
         (Post, "/api/settings") => done(session.change(|state| actions::settings(state, body))),
-        (Post, "/api/move") => done(session.change(|state| actions::play(state, body.trim()))),
+        (Post, "/api/move") => {
+            done(session.change(|state| actions::play(state, body.trim(), seat)))
+        }
         (Post, "/api/undo") => done(session.change(actions::undo)),
         (Post, "/api/redo") => done(session.change(actions::redo)),
-        (Post, "/api/resign") => done(session.change(actions::resign)),
-        (Post, "/api/draw") => done(session.change(|state| actions::draw(state, body.trim()))),
+        (Post, "/api/resign") => done(session.change(|state| actions::resign(state, seat))),
+        (Post, "/api/draw") => {
+            done(session.change(|state| actions::draw(state, body.trim(), seat)))
+        }
         (Post, "/api/hint") => done(session.hint()),
         (Post, "/api/restart") => {
             session.restart();
@@ -138,5 +182,95 @@ fn route(games: &Games, method: &tiny_http::Method, url: &str, body: &str) -> Re
             body: actions::record_text(&session.lock()),
         },
         _ => Reply::error(404, "no such page"),
+    }
+}
+
+/// What a room's seat may ask for.
+const ROOM_ACTIONS: [(&tiny_http::Method, &str); 6] = [
+    (&tiny_http::Method::Get, "/api/state"),
+    (&tiny_http::Method::Post, "/api/move"),
+    (&tiny_http::Method::Post, "/api/resign"),
+    (&tiny_http::Method::Post, "/api/draw"),
+    (&tiny_http::Method::Post, "/api/new"),
+    (&tiny_http::Method::Get, "/api/record"),
+];
+
+/// The side of the seat whose token is `token`, in a room's game; `None`
+/// for a game of one browser.
+fn seat_of(session: &Session, token: Option<&str>) -> Result<Option<Color>, Reply> {
+    let state = session.lock();
+    let Some(room) = &state.room else {
+        return Ok(None);
+    };
+    match token.and_then(|token| room.seat_of(token)) {
+        Some(color) => Ok(Some(color)),
+        None => Err(Reply::error(
+            403,
+            "this game is a room's: join it with its code",
+        )),
+    }
+}
+
+fn refused(refusal: &Refusal) -> Reply {
+    match refusal {
+        Refusal::Full => Reply::error(
+            503,
+            "the server has as many games open as it takes; try again later",
+        ),
+        Refusal::NoRoom(code) => Reply::error(404, &format!("no room has the code {code}")),
+        Refusal::RoomFull => Reply::error(409, "the room is full: both players are seated"),
+    }
+}
+
+/// A new room: the body's settings (variant, clock) and `color`, the
+/// creator's side (`white`, `black` or `random`).
+fn open_room(games: &Games, body: &str) -> Reply {
+    let settings = match actions::settings_from(body, Settings::default()) {
+        Ok(settings) => settings,
+        Err(message) => return Reply::error(400, &message),
+    };
+    let value: Value = serde_json::from_str(body).unwrap_or(Value::Null);
+    let color = match value
+        .get("color")
+        .and_then(Value::as_str)
+        .unwrap_or("random")
+    {
+        "white" => Color::White,
+        "black" => Color::Black,
+        "random" if rand::random::<bool>() => Color::White,
+        "random" => Color::Black,
+        other => {
+            return Reply::error(
+                400,
+                &format!("unknown colour '{other}': white, black or random"),
+            );
+        }
+    };
+    match games.create_room(settings, color) {
+        Ok((id, session, token)) => Reply::json(
+            &StateView::new(id, &session.lock(), games.config.db.as_ref(), Some(color))
+                .with_seat(token),
+        ),
+        Err(refusal) => refused(&refusal),
+    }
+}
+
+/// A browser sits down in a room: `{"code": CODE}`, and `"seat": TOKEN` to
+/// come back to its seat.
+fn join_room(games: &Games, body: &str) -> Reply {
+    let value: Value = serde_json::from_str(body).unwrap_or(Value::Null);
+    let Some(code) = value.get("code").and_then(Value::as_str) else {
+        return Reply::error(400, "a room's code is needed");
+    };
+    let token = value.get("seat").and_then(Value::as_str);
+    match games.join(code, token) {
+        Ok((id, session, token)) => {
+            let state = session.lock();
+            let color = state.room.as_ref().and_then(|room| room.seat_of(&token));
+            Reply::json(
+                &StateView::new(id, &state, games.config.db.as_ref(), color).with_seat(token),
+            )
+        }
+        Err(refusal) => refused(&refusal),
     }
 }

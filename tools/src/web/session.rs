@@ -15,6 +15,7 @@ use morris::search::MAX_SKILL;
 use morris::{Color, Game, Move, Outcome, Position, Rules, Variant};
 
 use super::clock::{Clock, TimeControl};
+use super::room::Room;
 
 use crate::client::{
     EngineConfig, EngineFailure, EngineProcess, Info, position_command, rules_options,
@@ -283,6 +284,8 @@ pub struct State {
     pub redo: Vec<Move>,
     /// The game's clock, if it has one.
     pub clock: Option<Clock>,
+    /// The seats, when two browsers play the game.
+    pub room: Option<Room>,
     /// When a browser last asked about this game.
     pub last_seen: Instant,
 }
@@ -387,9 +390,9 @@ const WATCHING_PACE: Duration = Duration::from_millis(700);
 const OVERRUN: Duration = Duration::from_secs(10);
 
 impl Session {
-    /// A new game under `settings`, its engine started from `engine` when
-    /// first needed.
-    pub fn new(engine: EngineConfig, settings: Settings) -> Session {
+    /// A new game under `settings`, its engine started from `engine` (a
+    /// game between two browsers has none).
+    pub fn new(engine: Option<EngineConfig>, settings: Settings) -> Session {
         let (jobs, receive) = channel();
         let shared = Arc::new(Shared {
             state: Mutex::new(State {
@@ -405,17 +408,22 @@ impl Session {
                 clock: settings
                     .clock
                     .map(|control| Clock::new(control, Color::White, None, Instant::now())),
+                room: None,
                 last_seen: Instant::now(),
             }),
             changed: Condvar::new(),
             cancel: AtomicBool::new(false),
             jobs: Mutex::new(jobs),
         });
-        let worker_shared = Arc::clone(&shared);
-        let worker = std::thread::spawn(move || work(&engine, &worker_shared, &receive));
+        // Without an engine the jobs' receiver is dropped, so that none is
+        // ever sent.
+        let worker = engine.map(|engine| {
+            let worker_shared = Arc::clone(&shared);
+            std::thread::spawn(move || work(&engine, &worker_shared, &receive))
+        });
         let session = Session {
             shared,
-            worker: Mutex::new(Some(worker)),
+            worker: Mutex::new(worker),
         };
         session.change(|_| Ok(())).expect("nothing to refuse");
         session

@@ -49,6 +49,8 @@ pub(super) struct StateView {
     /// Whether there are moves taken back to play again.
     can_redo: bool,
     clock: Option<ClockView>,
+    /// The room, when two browsers play the game.
+    room: Option<RoomView>,
     settings: SettingsView,
     engine: EngineReport,
     hint: Option<MoveView>,
@@ -160,6 +162,19 @@ struct SettingsView {
     movetime: u64,
     variant: String,
     clock: Option<ControlView>,
+}
+
+/// A room as one of its seats sees it.
+#[derive(Serialize)]
+struct RoomView {
+    code: String,
+    /// The side this browser plays.
+    you: Side,
+    /// The seat's secret, only in the answer that sits a browser down.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seat: Option<String>,
+    /// `waiting` (for someone to join), `here` or `away`.
+    opponent: &'static str,
 }
 
 /// A clock's kind and time.
@@ -277,9 +292,16 @@ fn board(position: &Position) -> Board {
 }
 
 impl StateView {
-    /// The view of game `id` in `state`, with the databases' values from
-    /// `db` while the game goes on.
-    pub(super) fn new(id: u64, state: &State, db: Option<&EndgameDb>) -> StateView {
+    /// The view of game `id` in `state` for the seat playing `seat` (in
+    /// a room), with the databases' values from `db` while the game goes
+    /// on (not in a room: the players play on their own).
+    pub(super) fn new(
+        id: u64,
+        state: &State,
+        db: Option<&EndgameDb>,
+        seat: Option<Color>,
+    ) -> StateView {
+        let db = db.filter(|_| state.room.is_none());
         let game = &state.game;
         let position = game.position();
         let rules = position.rules();
@@ -352,6 +374,12 @@ impl StateView {
             winner: ended.and_then(|e| e.winner()).map(Into::into),
             draw_offer: state.draw_offer.map(Into::into),
             can_redo: !state.redo.is_empty(),
+            room: state.room.as_ref().zip(seat).map(|(room, you)| RoomView {
+                code: room.code.clone(),
+                you: you.into(),
+                seat: None,
+                opponent: room.presence(you.opponent(), Instant::now()).name(),
+            }),
             clock: state.clock.map(|clock| {
                 let now = Instant::now();
                 ClockView {
@@ -385,6 +413,16 @@ impl StateView {
             hint: state.hint.map(Into::into),
             exact,
         }
+    }
+}
+
+impl StateView {
+    /// The view with the seat's token, for the browser just sat down.
+    pub(super) fn with_seat(mut self, token: String) -> StateView {
+        if let Some(room) = &mut self.room {
+            room.seat = Some(token);
+        }
+        self
     }
 }
 

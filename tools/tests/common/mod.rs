@@ -9,19 +9,20 @@ use std::time::Duration;
 
 use morris::endgame::{EndgameDb, PlacingSector, SectorRange, generate, generate_placing_sector};
 use morris_tools::client::EngineConfig;
-use morris_tools::web::{Stopper, WebConfig, WebServer};
+use morris_tools::web::{ServerHandle, WebConfig, WebServer};
 
 /// A server on a free port, stopped (its engines killed) when dropped.
 pub struct Running {
     /// Where it listens.
     pub addr: SocketAddr,
-    stopper: Stopper,
+    /// Stops it, and counts its games.
+    pub handle: ServerHandle,
     thread: Option<JoinHandle<()>>,
 }
 
 impl Drop for Running {
     fn drop(&mut self) {
-        self.stopper.stop();
+        self.handle.stop();
         if let Some(thread) = self.thread.take() {
             thread.join().expect("the server ends cleanly");
         }
@@ -31,13 +32,19 @@ impl Drop for Running {
 /// morris-web's server with `engine` for its games and `db` for the
 /// exact values.
 pub fn serve(engine: EngineConfig, db: Option<EndgameDb>) -> Running {
-    let server = WebServer::bind(0, WebConfig { engine, db }).expect("a free port");
+    serve_with(WebConfig::new(engine, db))
+}
+
+/// morris-web's server under `config`.
+pub fn serve_with(config: WebConfig) -> Running {
+    let localhost = std::net::Ipv4Addr::LOCALHOST.into();
+    let server = WebServer::bind(localhost, 0, config).expect("a free port");
     let addr = server.addr();
-    let stopper = server.stopper();
+    let handle = server.handle();
     let thread = std::thread::spawn(move || server.run());
     Running {
         addr,
-        stopper,
+        handle,
         thread: Some(thread),
     }
 }

@@ -1,0 +1,193 @@
+//! A room: one game between two browsers, a side each. The room's short
+//! code lets the second browser in; each browser then holds the secret
+//! token of its seat, with which it comes back to it after a reload.
+
+use std::time::{Duration, Instant};
+
+use morris::Color;
+
+/// The letters of a room code: no two that a person may read alike (no
+/// I, O, 0 or 1).
+const CODE_LETTERS: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+/// The length of a room code.
+const CODE_LENGTH: usize = 6;
+
+/// How long since its last request a seat's browser still counts as
+/// there (the page asks at least every long poll).
+const PRESENT: Duration = Duration::from_secs(30);
+
+/// A new room code, drawn at random.
+pub fn new_code() -> String {
+    (0..CODE_LENGTH)
+        .map(|_| char::from(CODE_LETTERS[rand::random_range(0..CODE_LETTERS.len())]))
+        .collect()
+}
+
+/// A room code as a person may type it: any case, spaces or dashes
+/// anywhere.
+pub fn normalize_code(typed: &str) -> String {
+    typed
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_uppercase())
+        .collect()
+}
+
+/// A seat's secret: 128 random bits in hexadecimal.
+fn new_token() -> String {
+    format!("{:032x}", rand::random::<u128>())
+}
+
+/// A browser's place at the board.
+#[derive(Clone, Debug)]
+struct Seat {
+    token: String,
+    last_seen: Instant,
+}
+
+/// Whether a seat's browser is there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Presence {
+    /// Nobody has sat down yet.
+    Waiting,
+    /// It asked lately.
+    Here,
+    /// It has not asked for a while.
+    Away,
+}
+
+impl Presence {
+    /// The presence's name on the page.
+    pub fn name(self) -> &'static str {
+        match self {
+            Presence::Waiting => "waiting",
+            Presence::Here => "here",
+            Presence::Away => "away",
+        }
+    }
+}
+
+/// Why a browser cannot sit down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoomFull;
+
+/// The seats of a room's game.
+#[derive(Clone, Debug)]
+pub struct Room {
+    /// The code that lets a browser in.
+    pub code: String,
+    /// By [`Color::index`].
+    seats: [Option<Seat>; 2],
+}
+
+impl Room {
+    /// A room with its creator at `color`; the room and the creator's
+    /// token.
+    pub fn new(code: String, color: Color, now: Instant) -> (Room, String) {
+        let mut room = Room {
+            code,
+            seats: [None, None],
+        };
+        let token = room.sit(color, now);
+        (room, token)
+    }
+
+    fn sit(&mut self, color: Color, now: Instant) -> String {
+        let token = new_token();
+        self.seats[color.index()] = Some(Seat {
+            token: token.clone(),
+            last_seen: now,
+        });
+        token
+    }
+
+    /// The side of the seat whose token is `token`.
+    pub fn seat_of(&self, token: &str) -> Option<Color> {
+        Color::ALL.into_iter().find(|color| {
+            self.seats[color.index()]
+                .as_ref()
+                .is_some_and(|seat| seat.token == token)
+        })
+    }
+
+    /// A browser comes in: back to its seat with its `token`, or to the
+    /// free seat; its side and token.
+    ///
+    /// # Errors
+    ///
+    /// Both seats are taken by others.
+    pub fn join(&mut self, token: Option<&str>, now: Instant) -> Result<(Color, String), RoomFull> {
+        if let Some(color) = token.and_then(|t| self.seat_of(t)) {
+            self.seen(color, now);
+            let token = token.expect("found by it").to_owned();
+            return Ok((color, token));
+        }
+        let free = Color::ALL
+            .into_iter()
+            .find(|color| self.seats[color.index()].is_none())
+            .ok_or(RoomFull)?;
+        Ok((free, self.sit(free, now)))
+    }
+
+    /// `color`'s browser asked at `now`.
+    pub fn seen(&mut self, color: Color, now: Instant) {
+        if let Some(seat) = &mut self.seats[color.index()] {
+            seat.last_seen = now;
+        }
+    }
+
+    /// Whether `color`'s browser is there at `now`.
+    pub fn presence(&self, color: Color, now: Instant) -> Presence {
+        match &self.seats[color.index()] {
+            None => Presence::Waiting,
+            Some(seat) if now.saturating_duration_since(seat.last_seen) <= PRESENT => {
+                Presence::Here
+            }
+            Some(_) => Presence::Away,
+        }
+    }
+
+    /// The players change sides, for the next game.
+    pub fn swap_sides(&mut self) {
+        self.seats.swap(0, 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_short_and_read_back_as_typed() {
+        let code = new_code();
+        assert_eq!(code.len(), CODE_LENGTH);
+        assert!(code.bytes().all(|b| CODE_LETTERS.contains(&b)), "{code}");
+        let typed = format!(" {}-{} ", &code[..3].to_lowercase(), &code[3..]);
+        assert_eq!(normalize_code(&typed), code);
+    }
+
+    #[test]
+    fn two_browsers_sit_and_a_third_is_refused() {
+        let now = Instant::now();
+        let (mut room, white) = Room::new("ABCDEF".to_owned(), Color::White, now);
+        assert_eq!(room.presence(Color::Black, now), Presence::Waiting);
+        let (black_side, black) = room.join(None, now).expect("a free seat");
+        assert_eq!(black_side, Color::Black);
+        assert_ne!(white, black);
+        assert_eq!(room.join(None, now), Err(RoomFull));
+        assert_eq!(room.join(Some("not a seat"), now), Err(RoomFull));
+        // Back with its token: the same seat.
+        assert_eq!(
+            room.join(Some(&white), now),
+            Ok((Color::White, white.clone()))
+        );
+        assert_eq!(
+            room.presence(Color::Black, now + PRESENT * 2),
+            Presence::Away
+        );
+        room.swap_sides();
+        assert_eq!(room.seat_of(&white), Some(Color::Black));
+        assert_eq!(room.seat_of(&black), Some(Color::White));
+    }
+}
