@@ -797,3 +797,170 @@ fn two_browsers_play_each_other_in_a_room() {
     guest.close();
     host.close();
 }
+
+#[test]
+fn the_board_shows_mills_coordinates_moves_and_the_chances() {
+    let Some(driver) = driver() else { return };
+    let server = serve(morris(), None);
+    let browser = Browser::open(&driver, server.addr);
+    let coordinates = "return [...document.querySelectorAll('#board text.coord')]
+        .map((t) => t.textContent + '@' + t.getAttribute('x') + ',' + t.getAttribute('y'));";
+    let upright = browser.script(coordinates);
+    assert_eq!(upright.as_array().map(Vec::len), Some(14), "{upright}");
+    assert!(
+        upright.as_array().unwrap().contains(&json!("a@50,696")),
+        "{upright}"
+    );
+    // Sounds are made in the page: a stand-in for the browser's audio
+    // counts the tones of each move.
+    browser.script(
+        "window.tones = [];
+         const param = { value: 0, setValueAtTime() {}, exponentialRampToValueAtTime() {} };
+         audio = { currentTime: 0, destination: {},
+           createGain: () => ({ gain: param, connect: (d) => d }),
+           createOscillator: () => ({ frequency: param, connect: (g) => g,
+             start() { tones.push(this.frequency.value); }, stop() {} }) };",
+    );
+    // A mill just closed is drawn along its line.
+    browser.play_to_the_mill();
+    assert_eq!(
+        browser.script("return tones.length;"),
+        json!(4),
+        "a tone a placement"
+    );
+    browser.click_point("a7");
+    browser.wait_for("return document.querySelectorAll('#board line.millline').length === 1;");
+    browser.play(&["b2"], 5);
+    assert_eq!(
+        browser.script("return document.querySelectorAll('#board line.millline').length;"),
+        json!(1),
+        "still shown after the removal"
+    );
+    assert_eq!(
+        browser.script("return tones.length;"),
+        json!(6),
+        "and one for the removal"
+    );
+    browser.script("document.getElementById('soundOn').click();");
+    browser.play(&["g7"], 6);
+    assert_eq!(
+        browser.script("return document.querySelectorAll('#board line.millline').length;"),
+        json!(0),
+        "gone with the next move"
+    );
+    assert_eq!(
+        browser.script("return tones.length;"),
+        json!(6),
+        "the sound switched off"
+    );
+    // Against the engine, playing Black: its move arrives animated, the
+    // letters turn with the board, and the bar gives the chances.
+    browser.choose("movetime", "100");
+    browser.wait_for("return S.settings.movetime === 100;");
+    browser.choose("color", "black");
+    browser.wait_for("return S.history.length === 7 && S.engine.thinking === null;");
+    let turned = browser.script(coordinates);
+    assert!(
+        turned.as_array().unwrap().contains(&json!("g@50,696")),
+        "{turned}"
+    );
+    let arrived = browser.script("return S.history[6].move.to;");
+    let class = browser.script(&format!(
+        "return document.querySelector('#board circle.stone[data-point=\"{}\"]').getAttribute('class');",
+        arrived.as_str().unwrap()
+    ));
+    assert!(class.as_str().unwrap().contains("arriving"), "{class}");
+    browser.wait_for("return !document.getElementById('evalbox').hidden;");
+    let words = browser.script("return document.getElementById('evalwords').textContent;");
+    assert!(
+        words
+            .as_str()
+            .unwrap()
+            .starts_with("The engine's judgement: you win "),
+        "{words}"
+    );
+    // Help: the rules of the three variants, closed with Esc.
+    browser.script("document.getElementById('helpBtn').click();");
+    let help = browser.script("return document.getElementById('help').innerText;");
+    for variant in ["Nine Men's Morris", "Twelve Men's Morris", "Lasker Morris"] {
+        assert!(help.as_str().unwrap().contains(variant), "{variant}");
+    }
+    browser.script(
+        "document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));",
+    );
+    assert_eq!(
+        browser.script("return document.getElementById('help').hidden;"),
+        json!(true)
+    );
+    // Preferences are kept: coordinates off stays off after a reload.
+    browser.script("document.getElementById('coordsOn').click();");
+    assert_eq!(
+        browser.script("return document.querySelectorAll('#board text.coord').length;"),
+        json!(0)
+    );
+    browser.reload();
+    browser.wait_for("return S !== null;");
+    assert_eq!(
+        browser.script("return [document.getElementById('coordsOn').checked, document.querySelectorAll('#board text.coord').length];"),
+        json!([false, 0])
+    );
+    browser.close();
+}
+
+#[test]
+fn a_review_marks_a_planted_move_that_threw_the_win_away() {
+    let Some(driver) = driver() else { return };
+    let (db, _dir) = small_databases_with_placing("browser-review");
+    let server = serve(morris(), Some(db));
+    let browser = Browser::open(&driver, server.addr);
+    browser.script(&format!(
+        "document.getElementById('paste').value = '{WIN_IN_FIVE}';
+         document.getElementById('setup').click();"
+    ));
+    browser.wait_for(&format!("return S.fen === '{WIN_IN_FIVE}';"));
+    // The exact bar: White, to move, wins.
+    assert_eq!(
+        browser.script("return document.getElementById('evalwords').textContent;"),
+        json!("Exact (the databases): white wins with best play")
+    );
+    // a7-g4 throws the win away: a draw.
+    browser.click_point("a7");
+    browser.play(&["g4"], 1);
+    browser.script("document.getElementById('reviewBtn').click();");
+    browser
+        .wait_for("return S.review !== null && S.review !== undefined && S.review.toCome === 0;");
+    let number = browser.script("return S.start.fullmove;");
+    let marks = browser
+        .script("return [...document.querySelectorAll('#marks li')].map((l) => l.textContent);");
+    let marks = marks.as_array().unwrap();
+    assert_eq!(marks.len(), 1, "{marks:?}");
+    let mark = marks[0].as_str().unwrap();
+    assert!(
+        mark.starts_with(&format!(
+            "{number}. a7-g4 (white): a win thrown away: a draw now; best "
+        )) && mark.ends_with(" · exact"),
+        "{mark}"
+    );
+    assert_eq!(
+        browser.script("return document.querySelector('#moves span.blunder').textContent;"),
+        json!("a7-g4??")
+    );
+    assert_eq!(
+        browser.script("return document.querySelectorAll('#graph circle.exactdot').length;"),
+        json!(2)
+    );
+    assert_eq!(
+        browser.script("return document.getElementById('reviewWords').textContent;"),
+        json!("Exact throughout: the databases.")
+    );
+    // A mark steps to the position after its move (here the game's).
+    browser.script("document.querySelector('#marks li').click();");
+    assert_eq!(
+        browser.script("return viewPly;"),
+        json!(Value::Null),
+        "the last move is the game"
+    );
+    browser.script("document.getElementById('first').click();");
+    assert_eq!(browser.script("return viewPly;"), json!(0));
+    browser.close();
+}

@@ -817,3 +817,70 @@ fn games_rooms_and_requests_are_bounded_and_nothing_is_left_behind() {
     assert_eq!(status, 404);
     new_game(addr, "");
 }
+
+#[test]
+fn a_review_marks_the_move_that_threw_a_win_away_with_the_best_move() {
+    let (db, _dir) = small_databases_with_placing("review");
+    let server = serve(morris(), Some(db));
+    let addr = server.addr;
+    let state = new_game(addr, r#"{"engine":"none"}"#);
+    let (_, set) = act(addr, &state, "setup", WIN_IN_FIVE);
+    // The winning moves now, and one that draws: a7-g4.
+    let winning: Vec<String> = set["exact"]["moves"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(_, v)| v["outcome"] == "win" && v["distance"] == 5)
+        .map(|(m, _)| m.clone())
+        .collect();
+    assert_eq!(set["exact"]["moves"]["a7-g4"]["outcome"], "draw", "{set}");
+    act(addr, &state, "move", "a7-g4");
+    let (status, reviewed) = act(addr, &state, "review", "");
+    assert_eq!(status, 200, "{reviewed}");
+    let review = &reviewed["review"];
+    assert_eq!(review["toCome"], 0, "the databases judge it all: {review}");
+    assert_eq!(
+        review["points"][0],
+        serde_json::json!({ "white": 1.0, "exact": true })
+    );
+    assert_eq!(
+        review["points"][1],
+        serde_json::json!({ "white": 0.5, "exact": true })
+    );
+    let mark = &review["marks"][0];
+    assert_eq!(
+        review["marks"].as_array().map(Vec::len),
+        Some(1),
+        "{review}"
+    );
+    assert_eq!(
+        (
+            mark["ply"].clone(),
+            mark["move"].clone(),
+            mark["exact"].clone()
+        ),
+        (1.into(), "a7-g4".into(), true.into())
+    );
+    assert_eq!(mark["words"], "a win thrown away: a draw now");
+    let best = mark["best"].as_str().unwrap().to_owned();
+    assert!(winning.contains(&best), "{best} among {winning:?}");
+    // Where the databases do not reach, the engine judges, and says so.
+    let fresh = new_game(addr, r#"{"engine":"none","movetime":10}"#);
+    act(addr, &fresh, "move", "d6");
+    act(addr, &fresh, "move", "f4");
+    let (status, asked) = act(addr, &fresh, "review", "");
+    assert_eq!(status, 200, "{asked}");
+    let judged = wait_until(addr, &asked, |s| {
+        s["review"]["toCome"] == 0 && engine_idle(s)
+    });
+    let points = judged["review"]["points"].as_array().unwrap().clone();
+    assert_eq!(points.len(), 3);
+    for point in &points {
+        assert_eq!(point["exact"], false, "{point}");
+        let white = point["white"].as_f64().expect("judged");
+        assert!((0.0..=1.0).contains(&white), "{point}");
+    }
+    // A move taken back ends the review of the line it was in.
+    let (_, moved) = act(addr, &fresh, "undo", "");
+    assert!(moved["review"].is_null(), "{moved}");
+}

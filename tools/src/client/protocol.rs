@@ -96,6 +96,9 @@ pub struct Info {
     pub score: Option<EngineScore>,
     /// Its principal variation.
     pub pv: Vec<String>,
+    /// Its chances for the side to move, in thousandths: win, draw, loss
+    /// (`wdl`, with `UCI_ShowWDL`).
+    pub wdl: Option<[u32; 3]>,
 }
 
 impl Info {
@@ -119,7 +122,16 @@ impl Info {
                     .collect()
             })
             .unwrap_or_default();
-        Some(Info { depth, score, pv })
+        let wdl = at("wdl").and_then(|i| {
+            let mut chances = tokens.get(i + 1..i + 4)?.iter().map(|t| t.parse().ok());
+            Some([chances.next()??, chances.next()??, chances.next()??])
+        });
+        Some(Info {
+            depth,
+            score,
+            pv,
+            wdl,
+        })
     }
 }
 
@@ -178,6 +190,13 @@ mod tests {
         assert_eq!(Info::parse("info string hello depth 3 score cp 5"), None);
         assert_eq!(Info::parse("info"), None);
         assert_eq!(Info::parse("bestmove d6"), None);
+        let chances = |line: &str| Info::parse(line).and_then(|info| info.wdl);
+        assert_eq!(
+            chances("info depth 5 score cp 40 wdl 310 600 90 pv a1"),
+            Some([310, 600, 90])
+        );
+        assert_eq!(chances("info depth 5 score cp 40 wdl 310 600"), None);
+        assert_eq!(chances("info depth 5 score cp 40 pv a1"), None);
     }
 
     #[test]

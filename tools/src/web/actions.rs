@@ -8,8 +8,10 @@ use std::time::{Duration, Instant};
 use morris::{Color, Game, GameRecord, GameResult, Move, Position, Rules, Variant, parse_records};
 use serde_json::Value;
 
+use morris::endgame::{DbOutcome, EndgameDb, judge_game};
+
 use super::clock::{Clock, ClockKind, TimeControl};
-use super::session::{Ending, EngineSide, Settings, State, Strength};
+use super::session::{Ending, EngineSide, ExactMove, Review, Settings, State, Strength};
 
 /// The longest clock a game may have.
 const MAX_CLOCK: Duration = Duration::from_secs(24 * 3600);
@@ -350,6 +352,70 @@ fn engine_content_with_draw(state: &State, color: Color) -> bool {
         EngineScore::Mate(moves) => ours(moves) < 0,
         EngineScore::Centistones(value) => ours(value) <= 25,
     }
+}
+
+/// Begins a review of the game: each move judged by the databases `db`
+/// now; the places of the positions they do not reach, for the engine.
+pub(super) fn review(state: &mut State, db: Option<&EndgameDb>) -> Result<Vec<usize>, String> {
+    let game = &state.game;
+    let moves = game.moves();
+    if moves.is_empty() {
+        return Err("no moves to review".to_owned());
+    }
+    let judged = db.map(|db| judge_game(db, game)).unwrap_or_default();
+    let mut position = *game.start();
+    let exact: Vec<Option<ExactMove>> = moves
+        .iter()
+        .enumerate()
+        .map(|(ply, &mv)| {
+            let before = position;
+            position.play(mv);
+            let judgement = judged.get(ply)?.with_rule;
+            let best = judgement
+                .changes_value()
+                .then(|| best_move(db?, &before, judgement.before?))
+                .flatten();
+            Some(ExactMove { judgement, best })
+        })
+        .collect();
+    let side = position.side_to_move();
+    let last = game.outcome().map(|outcome| match outcome.winner() {
+        None => DbOutcome::Draw,
+        Some(winner) if winner == side => DbOutcome::Win,
+        Some(_) => DbOutcome::Loss,
+    });
+    let known = |index: usize| {
+        let before = exact.get(index).and_then(|m| m.as_ref()?.judgement.before);
+        let after = index
+            .checked_sub(1)
+            .and_then(|i| exact[i].as_ref()?.judgement.after);
+        before.is_some() || after.is_some() || (index == moves.len() && last.is_some())
+    };
+    let unknown: Vec<usize> = (0..=moves.len()).filter(|&i| !known(i)).collect();
+    state.review = Some(Review {
+        line: state.line,
+        exact,
+        last,
+        engine: vec![None; moves.len() + 1],
+        to_judge: unknown.len(),
+    });
+    Ok(unknown)
+}
+
+/// A move of `position` that keeps its value `value` by the databases
+/// (with the N-move rule in the moving phase), the quickest win first.
+fn best_move(db: &EndgameDb, position: &Position, value: DbOutcome) -> Option<Move> {
+    if position.stones_to_place() > 0 {
+        return db
+            .move_outcomes(position)
+            .into_iter()
+            .find(|&(_, outcome)| outcome == Some(value))
+            .map(|(mv, _)| mv);
+    }
+    db.rank_moves(position)
+        .into_iter()
+        .map(|(mv, _)| mv)
+        .find(|&mv| db.outcome_after_with_rule(position, mv) == Some(value))
 }
 
 /// A game from a position string, or from moves from the start.

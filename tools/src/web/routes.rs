@@ -163,6 +163,14 @@ fn route(games: &Games, method: &tiny_http::Method, url: &str, body: &str) -> Re
         (Post, "/api/move") => {
             done(session.change(|state| actions::play(state, body.trim(), seat)))
         }
+        (Post, "/api/review") => {
+            let mut unknown = Vec::new();
+            let begun = session.change(|state| {
+                unknown = actions::review(state, db)?;
+                Ok(())
+            });
+            done(begun.and_then(|()| session.judge_review(unknown)))
+        }
         (Post, "/api/undo") => done(session.change(actions::undo)),
         (Post, "/api/redo") => done(session.change(actions::redo)),
         (Post, "/api/resign") => done(session.change(|state| actions::resign(state, seat))),

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use std::fmt;
 
+use morris::endgame::{DbOutcome, Judgement};
 use morris::engine::ELO_OF_SKILL;
 use morris::search::MAX_SKILL;
 use morris::{Color, Game, Move, Outcome, Position, Rules, Variant};
@@ -18,7 +19,7 @@ use super::clock::{Clock, TimeControl};
 use super::room::Room;
 
 use crate::client::{
-    EngineConfig, EngineFailure, EngineProcess, Info, position_command, rules_options,
+    EngineConfig, EngineFailure, EngineProcess, EngineScore, Info, position_command, rules_options,
 };
 
 /// Who the engine plays.
@@ -242,6 +243,66 @@ pub enum Task {
     Move,
     /// Suggest a move for the side to move.
     Hint,
+    /// Judge the positions of a review.
+    Review,
+}
+
+/// The engine's time to judge one position of a review.
+const REVIEW_TIME: Duration = Duration::from_millis(150);
+
+/// The engine's judgement of a position, for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EngineJudgement {
+    /// Its score.
+    pub score: EngineScore,
+    /// Its chances (thousandths: win, draw, loss), if it tells them.
+    pub wdl: Option<[u32; 3]>,
+    /// The move it would play.
+    pub best: Option<Move>,
+}
+
+impl EngineJudgement {
+    /// The side to move's expected score, 0 (a loss) to 1 (a win): from
+    /// its chances, or else a plain stand-in from its score.
+    pub fn expected(&self) -> f64 {
+        if let Some([win, draw, _]) = self.wdl {
+            return (f64::from(win) + f64::from(draw) / 2.0) / 1000.0;
+        }
+        match self.score {
+            EngineScore::Mate(moves) => f64::from(u8::from(moves > 0)),
+            // Eight stones ahead count as a sure win.
+            EngineScore::Centistones(value) => (0.5 + value as f64 / 1600.0).clamp(0.0, 1.0),
+        }
+    }
+}
+
+/// The databases' judgement of a move: its side's outcome before and
+/// after it (with the N-move rule), and a best move where it gave value
+/// away.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExactMove {
+    /// Before and after.
+    pub judgement: Judgement,
+    /// A move that keeps the value, when the move played did not.
+    pub best: Option<Move>,
+}
+
+/// A game reviewed: each move judged by the databases where they reach,
+/// and each position by the engine where they do not.
+#[derive(Clone, Debug)]
+pub struct Review {
+    /// The line reviewed: a review of a line replaced is dropped.
+    pub line: u64,
+    /// The databases' judgement of each move played, where they know it.
+    pub exact: Vec<Option<ExactMove>>,
+    /// The outcome of the last position by the rules, for its side to
+    /// move, if the game ended there.
+    pub last: Option<DbOutcome>,
+    /// The engine's judgement of each position, from the start, where it
+    /// was asked (where the databases do not reach).
+    pub engine: Vec<Option<EngineJudgement>>,
+    /// How many positions the engine is to judge.
+    pub to_judge: usize,
 }
 
 /// The engine as the page sees it.
@@ -286,6 +347,8 @@ pub struct State {
     pub clock: Option<Clock>,
     /// The seats, when two browsers play the game.
     pub room: Option<Room>,
+    /// The review of the game, once asked for.
+    pub review: Option<Review>,
     /// When a browser last asked about this game.
     pub last_seen: Instant,
 }
@@ -353,6 +416,13 @@ impl State {
 
 /// A job for the engine thread.
 enum Job {
+    /// Judge each position (its index in the game, and its `position`
+    /// command) for the review of `line`.
+    Review {
+        line: u64,
+        positions: Vec<(usize, String)>,
+        options: Vec<(String, String)>,
+    },
     Think {
         line: u64,
         ply: usize,
@@ -409,6 +479,7 @@ impl Session {
                     .clock
                     .map(|control| Clock::new(control, Color::White, None, Instant::now())),
                 room: None,
+                review: None,
                 last_seen: Instant::now(),
             }),
             changed: Condvar::new(),
@@ -466,6 +537,7 @@ impl Session {
         if state.line != line {
             state.hint = None;
             state.engine.thinking = Info::default();
+            state.review = None;
         }
         // A search for a line replaced, or a game ended, is not wanted.
         if (state.line != line || state.ended().is_some()) && state.engine.task.is_some() {
@@ -494,6 +566,44 @@ impl Session {
                 return Err("the game is over".to_owned());
             }
             schedule(&self.shared, state, Task::Hint);
+            Ok(())
+        })
+    }
+
+    /// Has the engine judge the review's positions that the databases
+    /// do not reach.
+    ///
+    /// # Errors
+    ///
+    /// The engine is busy or has failed.
+    pub fn judge_review(&self, positions: Vec<usize>) -> Result<(), String> {
+        self.change(|state| {
+            if state.engine.task.is_some() {
+                return Err("the engine is thinking: review when it has moved".to_owned());
+            }
+            if let Some(failure) = &state.engine.failure {
+                return Err(format!("the engine is stopped: {failure}"));
+            }
+            if positions.is_empty() {
+                return Ok(());
+            }
+            let game = &state.game;
+            let start = format!("position fen {} moves", game.start().fen());
+            let mut options = common_options(state, Strength::Full);
+            options.push(("UCI_ShowWDL".to_owned(), "true".to_owned()));
+            let job = Job::Review {
+                line: state.line,
+                positions: positions
+                    .into_iter()
+                    .map(|ply| (ply, position_command(&start, &game.moves()[..ply], false)))
+                    .collect(),
+                options,
+            };
+            let sent = self.shared.jobs.lock().expect("not poisoned").send(job);
+            if sent.is_err() {
+                return Err("no engine here".to_owned());
+            }
+            state.engine.task = Some(Task::Review);
             Ok(())
         })
     }
@@ -552,13 +662,12 @@ fn kick(shared: &Shared, state: &mut State) {
 fn schedule(shared: &Shared, state: &mut State, task: Task) {
     let game = &state.game;
     let start = format!("position fen {} moves", game.start().fen());
-    let mut options = rules_options(game.position().rules());
     // A hint is the best move there is, not the weakened engine's.
     let strength = match task {
         Task::Move => state.settings.strength,
-        Task::Hint => Strength::Full,
+        Task::Hint | Task::Review => Strength::Full,
     };
-    options.extend(strength.options());
+    let options = common_options(state, strength);
     // On the clock the engine keeps a tenth of its time left a move.
     let side = game.position().side_to_move();
     let movetime = match state.clock {
@@ -587,6 +696,15 @@ fn schedule(shared: &Shared, state: &mut State, task: Task) {
         state.engine.task = Some(task);
         state.engine.thinking = Info::default();
     }
+}
+
+/// The options of every job: the game's rules, the strength, and the
+/// chances with each score (for the page's bar), all sent each time.
+fn common_options(state: &State, strength: Strength) -> Vec<(String, String)> {
+    let mut options = rules_options(state.game.position().rules());
+    options.extend(strength.options());
+    options.push(("UCI_ShowWDL".to_owned(), "true".to_owned()));
+    options
 }
 
 /// The engine thread: starts the engine when first needed, runs each job,
@@ -637,6 +755,43 @@ fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
                 pace,
                 options,
             } => (line, ply, task, position, movetime, pace, options),
+            Job::Review {
+                line,
+                positions,
+                options,
+            } => {
+                shared.cancel.store(false, Ordering::Relaxed);
+                let Some(running) = engine.as_mut() else {
+                    finish(shared, |_| {});
+                    continue;
+                };
+                if options_sent.as_ref() != Some(&options) {
+                    let set = running.set_options(&options);
+                    if set.and_then(|()| running.ready(&never)).is_err() {
+                        engine = None;
+                        finish(shared, |state| {
+                            state.engine.failure = Some("the engine crashed".to_owned());
+                        });
+                        continue;
+                    }
+                    options_sent = Some(options);
+                }
+                match review(running, shared, line, &positions) {
+                    Ok(()) => finish(shared, |_| {}),
+                    Err(EngineFailure::Interrupted) => {
+                        if running.stop(Instant::now() + OVERRUN).is_err() {
+                            engine = None;
+                        }
+                        finish(shared, |_| {});
+                    }
+                    Err(failure) => {
+                        engine = None;
+                        let why = format!("the engine {failure}");
+                        finish(shared, |state| state.engine.failure = Some(why));
+                    }
+                }
+                continue;
+            }
         };
         shared.cancel.store(false, Ordering::Relaxed);
         let current = |state: &State| state.line == line && state.game.moves().len() == ply;
@@ -706,6 +861,44 @@ fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
     }
 }
 
+/// Judges each of `positions` (its place in the game, and its `position`
+/// command) for the review of `line`, storing each judgement as it comes.
+fn review(
+    engine: &mut EngineProcess,
+    shared: &Shared,
+    line: u64,
+    positions: &[(usize, String)],
+) -> Result<(), EngineFailure> {
+    let go = format!("go movetime {}", REVIEW_TIME.as_millis());
+    for (index, position) in positions {
+        let mut last = Info::default();
+        let token = engine.think(
+            position,
+            &go,
+            Instant::now() + REVIEW_TIME + OVERRUN,
+            &shared.cancel,
+            |info| {
+                if info.score.is_some() {
+                    last = info.clone();
+                }
+            },
+        )?;
+        let mut state = shared.state.lock().expect("not poisoned");
+        let Some(review) = state.review.as_mut().filter(|r| r.line == line) else {
+            // The game changed: the rest is not wanted.
+            return Ok(());
+        };
+        review.engine[*index] = last.score.map(|score| EngineJudgement {
+            score,
+            wdl: last.wdl,
+            best: token.parse().ok(),
+        });
+        state.version += 1;
+        shared.changed.notify_all();
+    }
+    Ok(())
+}
+
 /// Starts the engine: `uci` to `uciok` and `isready`; returns it with the
 /// name it gave.
 fn start(
@@ -763,6 +956,7 @@ fn merge_info(engine: &mut EngineView, info: &Info, side: Color) {
         let thinking = &mut engine.thinking;
         thinking.depth = info.depth;
         thinking.score = info.score;
+        thinking.wdl = info.wdl;
         if !info.pv.is_empty() {
             thinking.pv.clone_from(&info.pv);
         }

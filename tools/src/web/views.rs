@@ -11,7 +11,7 @@ use morris::{Color, Move, Position, Square};
 use serde::Serialize;
 
 use super::clock::TimeControl;
-use super::session::{State, Task};
+use super::session::{EngineJudgement, Review, State, Task};
 use crate::client::EngineScore;
 
 /// A refusal: why the request changed nothing.
@@ -32,6 +32,8 @@ pub(super) struct StateView {
     points: Vec<String>,
     /// The board's lines, each joining two points.
     lines: Vec<[String; 2]>,
+    /// The variant's mills, each its three points.
+    mills: Vec<Vec<String>>,
     start: PositionView,
     /// The position on the board.
     #[serde(flatten)]
@@ -51,6 +53,7 @@ pub(super) struct StateView {
     clock: Option<ClockView>,
     /// The room, when two browsers play the game.
     room: Option<RoomView>,
+    review: Option<ReviewView>,
     settings: SettingsView,
     engine: EngineReport,
     hint: Option<MoveView>,
@@ -164,6 +167,152 @@ struct SettingsView {
     clock: Option<ControlView>,
 }
 
+/// A game reviewed: the value after every move, and the moves that gave
+/// value away.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ReviewView {
+    /// Each position from the start (the moves reviewed and one more):
+    /// White's expected score, 0 to 1, where it is known.
+    points: Vec<PointView>,
+    /// The moves that changed the game's value (by the databases) or its
+    /// chances much (by the engine).
+    marks: Vec<MarkView>,
+    /// The engine's judgements still to come.
+    to_come: usize,
+}
+
+/// A position's value in a review.
+#[derive(Serialize)]
+struct PointView {
+    /// White's expected score: 1 a win, 0.5 a draw, 0 a loss.
+    white: Option<f64>,
+    /// Whether it is exact (the databases, or the rules at the end) or
+    /// the engine's judgement.
+    exact: bool,
+}
+
+/// A move that gave value away.
+#[derive(Serialize)]
+struct MarkView {
+    /// Its place in the game, from 1.
+    ply: usize,
+    side: Side,
+    #[serde(rename = "move")]
+    mv: String,
+    /// A better move, when one is known.
+    best: Option<String>,
+    /// What it did, in words.
+    words: String,
+    exact: bool,
+}
+
+/// How much an engine-judged move may lower its side's expected score
+/// before the review marks it.
+const MARKED_DROP: f64 = 0.2;
+
+impl ReviewView {
+    fn of(review: &Review, game: &morris::Game) -> ReviewView {
+        let first = game.start().side_to_move();
+        let mover = |ply: usize| {
+            if ply % 2 == 0 {
+                first
+            } else {
+                first.opponent()
+            }
+        };
+        let worth = |outcome: DbOutcome| match outcome {
+            DbOutcome::Win => 1.0,
+            DbOutcome::Draw => 0.5,
+            DbOutcome::Loss => 0.0,
+        };
+        let plies = review.exact.len();
+        // The exact value of each position for its side to move.
+        let exact_at = |index: usize| {
+            let before = review
+                .exact
+                .get(index)
+                .and_then(|m| m.as_ref()?.judgement.before);
+            let after = index
+                .checked_sub(1)
+                .and_then(|i| review.exact[i].as_ref()?.judgement.after)
+                .map(|outcome| -outcome);
+            let last = (index == plies).then_some(review.last).flatten();
+            before.or(after).or(last)
+        };
+        let engine_at = |index: usize| review.engine[index].as_ref().map(EngineJudgement::expected);
+        let for_white = |index: usize, value: f64| {
+            if mover(index) == Color::White {
+                value
+            } else {
+                1.0 - value
+            }
+        };
+        let points = (0..=plies)
+            .map(|index| match exact_at(index) {
+                Some(outcome) => PointView {
+                    white: Some(for_white(index, worth(outcome))),
+                    exact: true,
+                },
+                None => PointView {
+                    white: engine_at(index).map(|value| for_white(index, value)),
+                    exact: false,
+                },
+            })
+            .collect();
+        let mut marks = Vec::new();
+        for (ply, &mv) in game.moves().iter().enumerate().take(plies) {
+            let side = mover(ply);
+            let exact = review.exact[ply].as_ref();
+            if let Some(judged) = exact.filter(|m| m.judgement.changes_value()) {
+                let (before, after) = (judged.judgement.before, judged.judgement.after);
+                let words = match (before, after) {
+                    (Some(DbOutcome::Win), Some(DbOutcome::Draw)) => {
+                        "a win thrown away: a draw now"
+                    }
+                    (Some(DbOutcome::Win), _) => "a win turned into a loss",
+                    _ => "a draw turned into a loss",
+                };
+                marks.push(MarkView {
+                    ply: ply + 1,
+                    side: side.into(),
+                    mv: mv.to_string(),
+                    best: judged.best.map(|m| m.to_string()),
+                    words: words.to_owned(),
+                    exact: true,
+                });
+                continue;
+            }
+            let (Some(before), Some(after)) = (engine_at(ply), engine_at(ply + 1)) else {
+                continue;
+            };
+            let after = 1.0 - after;
+            let best = review.engine[ply].and_then(|j| j.best);
+            if before - after >= MARKED_DROP && best != Some(mv) {
+                let percent = |value: f64| (value * 100.0).round();
+                marks.push(MarkView {
+                    ply: ply + 1,
+                    side: side.into(),
+                    mv: mv.to_string(),
+                    best: best.map(|m| m.to_string()),
+                    words: format!(
+                        "{}'s chances from {}% to {}%",
+                        side.name(),
+                        percent(before),
+                        percent(after)
+                    ),
+                    exact: false,
+                });
+            }
+        }
+        ReviewView {
+            points,
+            marks,
+            to_come: review.to_judge - review.engine.iter().flatten().count(),
+        }
+    }
+}
+
 /// A room as one of its seats sees it.
 #[derive(Serialize)]
 struct RoomView {
@@ -212,14 +361,18 @@ fn millis(duration: std::time::Duration) -> u64 {
 
 /// The engine: who it is, what it is doing and what it last said.
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct EngineReport {
     name: Option<String>,
-    /// `move` or `hint` while it thinks.
+    /// `move`, `hint` or `review` while it thinks.
     thinking: Option<&'static str>,
     depth: Option<u32>,
     score: Option<String>,
     /// Its principal variation, the moves separated by spaces.
     pv: String,
+    /// White's chances by its last report, in thousandths: win, draw,
+    /// loss.
+    white_wdl: Option<[u32; 3]>,
     failure: Option<String>,
 }
 
@@ -366,6 +519,11 @@ impl StateView {
             variant: rules.variant.to_string(),
             points: Square::ALL.iter().map(ToString::to_string).collect(),
             lines,
+            mills: tables
+                .mills()
+                .iter()
+                .map(|mill| mill.into_iter().map(|sq| sq.to_string()).collect())
+                .collect(),
             start: PositionView::of(game.start()),
             now: PositionView::of(position),
             legal,
@@ -374,6 +532,11 @@ impl StateView {
             winner: ended.and_then(|e| e.winner()).map(Into::into),
             draw_offer: state.draw_offer.map(Into::into),
             can_redo: !state.redo.is_empty(),
+            review: state
+                .review
+                .as_ref()
+                .filter(|review| review.line == state.line)
+                .map(|review| ReviewView::of(review, game)),
             room: state.room.as_ref().zip(seat).map(|(room, you)| RoomView {
                 code: room.code.clone(),
                 you: you.into(),
@@ -400,6 +563,7 @@ impl StateView {
                 thinking: engine.task.map(|task| match task {
                     Task::Move => "move",
                     Task::Hint => "hint",
+                    Task::Review => "review",
                 }),
                 depth: engine.thinking.depth,
                 score: engine
@@ -408,6 +572,12 @@ impl StateView {
                     .zip(engine.scored_side)
                     .map(|(score, side)| score_words(score, side)),
                 pv: engine.thinking.pv.join(" "),
+                white_wdl: engine.thinking.wdl.zip(engine.scored_side).map(
+                    |([win, draw, loss], side)| match side {
+                        Color::White => [win, draw, loss],
+                        Color::Black => [loss, draw, win],
+                    },
+                ),
                 failure: engine.failure.clone(),
             },
             hint: state.hint.map(Into::into),
