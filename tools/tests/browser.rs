@@ -124,6 +124,16 @@ impl Browser<'_> {
         ));
     }
 
+    /// Sets the board up from `position`, a position string, as a person
+    /// pastes it.
+    fn set_up(&self, position: &str) {
+        self.script(&format!(
+            "document.getElementById('paste').value = '{position}';
+             document.getElementById('setup').click();"
+        ));
+        self.wait_for(&format!("return S.fen === '{position}';"));
+    }
+
     /// Opens the page (again).
     fn reload(&self) {
         let url = json!({ "url": self.url });
@@ -415,11 +425,7 @@ fn the_databases_values_show_on_the_board() {
     let (db, _dir) = small_databases_with_placing("browser");
     let server = serve(morris(), Some(db));
     let browser = Browser::open(&driver, server.addr);
-    browser.script(&format!(
-        "document.getElementById('paste').value = '{WIN_IN_FIVE}';
-         document.getElementById('setup').click();"
-    ));
-    browser.wait_for(&format!("return S.fen === '{WIN_IN_FIVE}';"));
+    browser.set_up(WIN_IN_FIVE);
     let exact = browser.script("return document.getElementById('exact').textContent;");
     assert_eq!(exact, json!("Databases: white to move, win in 5"));
     // Each label by the point it stands over: its kind and its text.
@@ -442,11 +448,7 @@ fn the_databases_values_show_on_the_board() {
     assert_eq!(targets["g7"], json!("dbv loss L4"), "{targets}");
     // From the first placements on: every empty point's outcome, no distance.
     let placing = "W../.../.../....../.../.../..B w 2 2 0 2";
-    browser.script(&format!(
-        "document.getElementById('paste').value = '{placing}';
-         document.getElementById('setup').click();"
-    ));
-    browser.wait_for(&format!("return S.fen === '{placing}';"));
+    browser.set_up(placing);
     let exact = browser.script("return document.getElementById('exact').textContent;");
     let outcome = exact
         .as_str()
@@ -913,11 +915,7 @@ fn a_review_marks_a_planted_move_that_threw_the_win_away() {
     let (db, _dir) = small_databases_with_placing("browser-review");
     let server = serve(morris(), Some(db));
     let browser = Browser::open(&driver, server.addr);
-    browser.script(&format!(
-        "document.getElementById('paste').value = '{WIN_IN_FIVE}';
-         document.getElementById('setup').click();"
-    ));
-    browser.wait_for(&format!("return S.fen === '{WIN_IN_FIVE}';"));
+    browser.set_up(WIN_IN_FIVE);
     // The exact bar: White, to move, wins.
     assert_eq!(
         browser.script("return document.getElementById('evalwords').textContent;"),

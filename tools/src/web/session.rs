@@ -416,14 +416,17 @@ impl State {
 
 /// A job for the engine thread.
 enum Job {
-    /// Judge each position (its index in the game, and its `position`
-    /// command) for the review of `line`.
-    Review {
-        line: u64,
-        positions: Vec<(usize, String)>,
-        options: Vec<(String, String)>,
-    },
-    Think {
+    /// Search, under these options (all the engine needs, sent when they
+    /// differ from the last).
+    Search(Search, Vec<(String, String)>),
+    Restart,
+    Quit,
+}
+
+/// What the engine searches for.
+enum Search {
+    /// A move for the position of `ply` moves of `line`.
+    Move {
         line: u64,
         ply: usize,
         task: Task,
@@ -431,10 +434,13 @@ enum Job {
         movetime: Duration,
         /// The least time from the question to the move shown.
         pace: Duration,
-        options: Vec<(String, String)>,
     },
-    Restart,
-    Quit,
+    /// The value of each position (its index in the game, and its
+    /// `position` command) for the review of `line`.
+    Review {
+        line: u64,
+        positions: Vec<(usize, String)>,
+    },
 }
 
 struct Shared {
@@ -591,14 +597,14 @@ impl Session {
             let start = format!("position fen {} moves", game.start().fen());
             let mut options = common_options(state, Strength::Full);
             options.push(("UCI_ShowWDL".to_owned(), "true".to_owned()));
-            let job = Job::Review {
+            let search = Search::Review {
                 line: state.line,
                 positions: positions
                     .into_iter()
                     .map(|ply| (ply, position_command(&start, &game.moves()[..ply], false)))
                     .collect(),
-                options,
             };
+            let job = Job::Search(search, options);
             let sent = self.shared.jobs.lock().expect("not poisoned").send(job);
             if sent.is_err() {
                 return Err("no engine here".to_owned());
@@ -678,7 +684,7 @@ fn schedule(shared: &Shared, state: &mut State, task: Task) {
             .max(Duration::from_millis(10)),
         _ => state.settings.movetime,
     };
-    let job = Job::Think {
+    let search = Search::Move {
         line: state.line,
         ply: game.moves().len(),
         task,
@@ -689,8 +695,8 @@ fn schedule(shared: &Shared, state: &mut State, task: Task) {
         } else {
             Duration::ZERO
         },
-        options,
     };
+    let job = Job::Search(search, options);
     let sent = shared.jobs.lock().expect("not poisoned").send(job);
     if sent.is_ok() {
         state.engine.task = Some(task);
@@ -733,7 +739,7 @@ fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
     };
     engine = launch().ok();
     while let Ok(job) = jobs.recv() {
-        let (line, ply, task, position, movetime, pace, options) = match job {
+        let (search, options) = match job {
             Job::Quit => break,
             Job::Restart => {
                 options_sent = None;
@@ -746,59 +752,9 @@ fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
                 finish(shared, |_| {});
                 continue;
             }
-            Job::Think {
-                line,
-                ply,
-                task,
-                position,
-                movetime,
-                pace,
-                options,
-            } => (line, ply, task, position, movetime, pace, options),
-            Job::Review {
-                line,
-                positions,
-                options,
-            } => {
-                shared.cancel.store(false, Ordering::Relaxed);
-                let Some(running) = engine.as_mut() else {
-                    finish(shared, |_| {});
-                    continue;
-                };
-                if options_sent.as_ref() != Some(&options) {
-                    let set = running.set_options(&options);
-                    if set.and_then(|()| running.ready(&never)).is_err() {
-                        engine = None;
-                        finish(shared, |state| {
-                            state.engine.failure = Some("the engine crashed".to_owned());
-                        });
-                        continue;
-                    }
-                    options_sent = Some(options);
-                }
-                match review(running, shared, line, &positions) {
-                    Ok(()) => finish(shared, |_| {}),
-                    Err(EngineFailure::Interrupted) => {
-                        if running.stop(Instant::now() + OVERRUN).is_err() {
-                            engine = None;
-                        }
-                        finish(shared, |_| {});
-                    }
-                    Err(failure) => {
-                        engine = None;
-                        let why = format!("the engine {failure}");
-                        finish(shared, |state| state.engine.failure = Some(why));
-                    }
-                }
-                continue;
-            }
+            Job::Search(search, options) => (search, options),
         };
         shared.cancel.store(false, Ordering::Relaxed);
-        let current = |state: &State| state.line == line && state.game.moves().len() == ply;
-        if !current(&shared.state.lock().expect("not poisoned")) {
-            finish(shared, |_| {});
-            continue;
-        }
         let Some(running) = engine.as_mut() else {
             // It failed and was not restarted: the failure is shown.
             finish(shared, |_| {});
@@ -815,36 +771,27 @@ fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
             }
             options_sent = Some(options);
         }
-        let asked = Instant::now();
-        let go = format!("go movetime {}", movetime.as_millis());
-        let answer = running.think(
-            &position,
-            &go,
-            Instant::now() + movetime + OVERRUN,
-            &shared.cancel,
-            |info| {
-                report(&|state| {
-                    if current(state) {
-                        let side = state.game.position().side_to_move();
-                        merge_info(&mut state.engine, info, side);
-                    }
-                });
-            },
-        );
-        match answer {
-            Ok(token) => {
-                // Watching the engine play itself: each move stays in view
-                // a while (an answer for a line replaced meanwhile is
-                // dropped below).
-                while asked.elapsed() < pace && !shared.cancel.load(Ordering::Relaxed) {
-                    std::thread::sleep(Duration::from_millis(20));
-                }
-                finish(shared, |state| {
-                    if current(state) {
-                        take_answer(state, task, &token);
-                    }
-                });
-            }
+        let searched = match search {
+            Search::Move {
+                line,
+                ply,
+                task,
+                position,
+                movetime,
+                pace,
+            } => search_move(
+                running,
+                shared,
+                (line, ply),
+                task,
+                &position,
+                movetime,
+                pace,
+            ),
+            Search::Review { line, positions } => review(running, shared, line, &positions),
+        };
+        match searched {
+            Ok(()) => {}
             Err(EngineFailure::Interrupted) => {
                 // Stopped for a newer line: its answer is not wanted.
                 if running.stop(Instant::now() + OVERRUN).is_err() {
@@ -861,8 +808,56 @@ fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
     }
 }
 
+/// Has the engine search `position`, the game's after `ply` moves of
+/// `line`, for `task`; its reports and its answer go to the state if the
+/// game is still there, no sooner than `pace` after the question.
+fn search_move(
+    engine: &mut EngineProcess,
+    shared: &Shared,
+    (line, ply): (u64, usize),
+    task: Task,
+    position: &str,
+    movetime: Duration,
+    pace: Duration,
+) -> Result<(), EngineFailure> {
+    let current = |state: &State| state.line == line && state.game.moves().len() == ply;
+    if !current(&shared.state.lock().expect("not poisoned")) {
+        finish(shared, |_| {});
+        return Ok(());
+    }
+    let asked = Instant::now();
+    let go = format!("go movetime {}", movetime.as_millis());
+    let token = engine.think(
+        position,
+        &go,
+        asked + movetime + OVERRUN,
+        &shared.cancel,
+        |info| {
+            let mut state = shared.state.lock().expect("not poisoned");
+            if current(&state) {
+                let side = state.game.position().side_to_move();
+                merge_info(&mut state.engine, info, side);
+                state.version += 1;
+                shared.changed.notify_all();
+            }
+        },
+    )?;
+    // Watching the engine play itself: each move stays in view a while
+    // (an answer for a line replaced meanwhile is dropped below).
+    while asked.elapsed() < pace && !shared.cancel.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    finish(shared, |state| {
+        if current(state) {
+            take_answer(state, task, &token);
+        }
+    });
+    Ok(())
+}
+
 /// Judges each of `positions` (its place in the game, and its `position`
-/// command) for the review of `line`, storing each judgement as it comes.
+/// command) for the review of `line`, storing each judgement as it comes;
+/// then the engine is free.
 fn review(
     engine: &mut EngineProcess,
     shared: &Shared,
@@ -886,6 +881,8 @@ fn review(
         let mut state = shared.state.lock().expect("not poisoned");
         let Some(review) = state.review.as_mut().filter(|r| r.line == line) else {
             // The game changed: the rest is not wanted.
+            drop(state);
+            finish(shared, |_| {});
             return Ok(());
         };
         review.engine[*index] = last.score.map(|score| EngineJudgement {
@@ -896,6 +893,7 @@ fn review(
         state.version += 1;
         shared.changed.notify_all();
     }
+    finish(shared, |_| {});
     Ok(())
 }
 
