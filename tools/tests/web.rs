@@ -778,7 +778,7 @@ fn games_rooms_and_requests_are_bounded_and_nothing_is_left_behind() {
     config.abandoned_after = Duration::from_millis(500);
     let server = serve_with(config);
     let addr = server.addr;
-    new_game(addr, r#"{"engine":"none"}"#);
+    let first = new_game(addr, r#"{"engine":"none"}"#);
     let (_, room) = json(addr, "POST", "/api/room", "");
     let code = room["room"]["code"].as_str().unwrap().to_owned();
     json(
@@ -791,6 +791,14 @@ fn games_rooms_and_requests_are_bounded_and_nothing_is_left_behind() {
     assert_eq!(server.handle.open_games(), 3);
     let (status, full) = json(addr, "POST", "/api/room", "");
     assert_eq!(status, 503, "{full}");
+    // A page gone says so: its game closes at once, and makes room.
+    let gone = id(&first);
+    let (status, _) = act(addr, &first, "close", "");
+    assert_eq!(status, 200);
+    assert_eq!(server.handle.open_games(), 2, "{gone}");
+    let (status, _) = json(addr, "GET", &format!("/api/state?id={gone}"), "");
+    assert_eq!(status, 404);
+    new_game(addr, r#"{"engine":"none"}"#);
     let (status, _) = json(addr, "POST", "/api/game", "");
     assert_eq!(status, 503);
     // A body past the limit is refused whole, not cut.

@@ -11,7 +11,7 @@ use serde_json::Value;
 use morris::endgame::{DbOutcome, EndgameDb, judge_game};
 
 use super::clock::{Clock, ClockKind, TimeControl};
-use super::session::{Ending, EngineSide, ExactMove, Review, Settings, State, Strength};
+use super::session::{Ending, EngineSide, ExactMove, Review, Settings, State, Strength, mover_at};
 
 /// The longest clock a game may have.
 const MAX_CLOCK: Duration = Duration::from_secs(24 * 3600);
@@ -229,17 +229,10 @@ pub(super) fn play(state: &mut State, text: &str, seat: Option<Color>) -> Result
     Ok(())
 }
 
-/// Whether the engine makes the move at `ply` of the game (a move is a
-/// whole turn, so the sides alternate ply by ply).
+/// Whether the engine makes the move at `ply` of the game.
 fn engine_moves_at(state: &State, ply: usize) -> bool {
-    let first = state.game.start().side_to_move();
-    let side = if ply % 2 == 0 {
-        first
-    } else {
-        first.opponent()
-    };
     let engine = state.settings.engine_side;
-    engine.plays(side) && engine != EngineSide::Both
+    engine.plays(mover_at(&state.game, ply)) && engine != EngineSide::Both
 }
 
 /// Takes back the last move, and the engine's reply before it, so that it
@@ -306,7 +299,8 @@ pub(super) fn resign(state: &mut State, seat: Option<Color>) -> Result<(), Strin
 
 /// The person asking offers a draw (`offer`), or answers the other
 /// side's offer (`accept`, `decline`). The engine answers an offer at
-/// once: it takes a draw when its last score says it is not ahead.
+/// once: it takes a draw unless its last score puts it ahead by more than
+/// a quarter stone.
 pub(super) fn draw(state: &mut State, answer: &str, seat: Option<Color>) -> Result<(), String> {
     in_play(state)?;
     let side = person_side(state, seat);

@@ -107,8 +107,8 @@ impl Clock {
         self.begin_turn(now);
     }
 
-    /// Begins `turn`'s turn at `now` (after a move, or when moves are
-    /// taken back or played again), the clock running.
+    /// Begins `turn`'s turn at `now` when moves are taken back or
+    /// played again, or a game set up, the clock running.
     pub fn restart(&mut self, turn: Color, now: Instant) {
         if !self.stopped {
             self.left[self.turn.index()] = self.left(self.turn, now);

@@ -28,6 +28,23 @@ use session::{EngineSide, Session, Settings};
 /// The most requests answered at once.
 const MAX_REQUESTS: usize = 512;
 
+/// One request being answered, counted until it is done (or its thread
+/// ends otherwise).
+struct Busy(Arc<AtomicUsize>);
+
+impl Busy {
+    fn new(active: &Arc<AtomicUsize>) -> Busy {
+        active.fetch_add(1, Ordering::Relaxed);
+        Busy(Arc::clone(active))
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 /// What the server needs besides its address.
 pub struct WebConfig {
     /// The engine every game starts (`morris` of the workspace by default).
@@ -152,11 +169,10 @@ impl WebServer {
                 routes::refuse_busy(request);
                 continue;
             }
-            active.fetch_add(1, Ordering::Relaxed);
-            let (games, active) = (Arc::clone(&games), Arc::clone(&active));
+            let (games, busy) = (Arc::clone(&games), Busy::new(&active));
             std::thread::spawn(move || {
+                let _busy = busy;
                 routes::answer(&games, request);
-                active.fetch_sub(1, Ordering::Relaxed);
             });
         }
         reaper_stop.store(true, Ordering::Relaxed);
@@ -295,8 +311,21 @@ impl Games {
                 .filter_map(|id| open.sessions.remove(id))
                 .collect()
         };
+        // Each closes on its own thread: a hung engine takes a while.
         for session in abandoned {
-            session.close();
+            std::thread::spawn(move || session.close());
+        }
+    }
+
+    /// Closes game `id`, its page gone.
+    fn close(&self, id: u64) {
+        let closed = {
+            let mut open = self.lock();
+            open.rooms.retain(|_, room| *room != id);
+            open.sessions.remove(&id)
+        };
+        if let Some(session) = closed {
+            std::thread::spawn(move || session.close());
         }
     }
 }

@@ -14,7 +14,8 @@ const CODE_LETTERS: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 const CODE_LENGTH: usize = 6;
 
 /// How long since its last request a seat's browser still counts as
-/// there (the page asks at least every long poll).
+/// there: longer than a long poll waits, as the page asks at least once a
+/// long poll.
 const PRESENT: Duration = Duration::from_secs(30);
 
 /// A new room code, drawn at random.

@@ -8,7 +8,7 @@ use morris::Color;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::session::{Session, Settings};
+use super::session::{Session, Settings, State};
 use super::views::{ErrorView, StateView};
 use super::{Games, Refusal, actions};
 
@@ -132,7 +132,7 @@ fn route(games: &Games, method: &tiny_http::Method, url: &str, body: &str) -> Re
     if in_room && !ROOM_ACTIONS.contains(&(method, path)) {
         return Reply::error(
             403,
-            "not in a game between two browsers: moves, resign, draw, the next game and the record only",
+            "a game between two browsers allows moves, resign, draw, the next game and the record only",
         );
     }
     // The seat's side after the change (the next game of a room swaps).
@@ -161,21 +161,20 @@ fn route(games: &Games, method: &tiny_http::Method, url: &str, body: &str) -> Re
         (Post, "/api/new") => done(session.change(|state| actions::new_game(state, body))),
         (Post, "/api/settings") => done(session.change(|state| actions::settings(state, body))),
         (Post, "/api/move") => {
-            done(session.change(|state| actions::play(state, body.trim(), seat)))
+            done(session.change(|state| actions::play(state, body.trim(), seated(state, token))))
         }
-        (Post, "/api/review") => {
-            let mut unknown = Vec::new();
-            let begun = session.change(|state| {
-                unknown = actions::review(state, db)?;
-                Ok(())
-            });
-            done(begun.and_then(|()| session.judge_review(unknown)))
-        }
+        (Post, "/api/review") => done(session.review(|state| actions::review(state, db))),
         (Post, "/api/undo") => done(session.change(actions::undo)),
         (Post, "/api/redo") => done(session.change(actions::redo)),
-        (Post, "/api/resign") => done(session.change(|state| actions::resign(state, seat))),
+        (Post, "/api/resign") => {
+            done(session.change(|state| actions::resign(state, seated(state, token))))
+        }
         (Post, "/api/draw") => {
-            done(session.change(|state| actions::draw(state, body.trim(), seat)))
+            done(session.change(|state| actions::draw(state, body.trim(), seated(state, token))))
+        }
+        (Post, "/api/close") if !in_room => {
+            games.close(id);
+            Reply::json(&ErrorView { error: "" })
         }
         (Post, "/api/hint") => done(session.hint()),
         (Post, "/api/restart") => {
@@ -202,6 +201,13 @@ const ROOM_ACTIONS: [(&tiny_http::Method, &str); 6] = [
     (&tiny_http::Method::Post, "/api/new"),
     (&tiny_http::Method::Get, "/api/record"),
 ];
+
+/// The side of the seat whose token is `token` as the state has it now
+/// (the next game of a room swaps the sides), inside the change that acts
+/// for it; `None` for a game of one browser.
+fn seated(state: &State, token: Option<&str>) -> Option<Color> {
+    state.room.as_ref()?.seat_of(token?)
+}
 
 /// The side of the seat whose token is `token`, in a room's game; `None`
 /// for a game of one browser.

@@ -1,5 +1,5 @@
-//! One browser's game: the position, the settings, and the engine process
-//! that plays or analyses it, driven from a thread of its own so that a
+//! One game (a browser's, or a room's between two): the position, the
+//! settings, and the engine process that plays or analyses it, driven from a thread of its own so that a
 //! slow, hung or crashed engine never holds up the page.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -107,8 +107,8 @@ impl Strength {
         }
     }
 
-    /// The level of a page's name (a Skill Level above the greatest is
-    /// the greatest).
+    /// The level of a page's name (a Skill Level number above the
+    /// greatest, up to 255, is the greatest).
     pub fn from_name(name: &str) -> Option<Strength> {
         if let Ok(level) = name.parse::<u8>() {
             return Some(Strength::Skill(level.min(MAX_SKILL)));
@@ -245,6 +245,17 @@ pub enum Task {
     Hint,
     /// Judge the positions of a review.
     Review,
+}
+
+/// The side that makes the move at `ply` (from 0) of `game`: a move is a
+/// whole turn, so the sides alternate ply by ply.
+pub fn mover_at(game: &Game, ply: usize) -> Color {
+    let first = game.start().side_to_move();
+    if ply % 2 == 0 {
+        first
+    } else {
+        first.opponent()
+    }
 }
 
 /// The engine's time to judge one position of a review.
@@ -576,27 +587,39 @@ impl Session {
         })
     }
 
-    /// Has the engine judge the review's positions that the databases
-    /// do not reach.
+    /// Reviews the game: `begin` judges what the databases reach and
+    /// returns the places of the positions left for the engine, which is
+    /// then asked, all in one change of the state.
     ///
     /// # Errors
     ///
-    /// The engine is busy or has failed.
-    pub fn judge_review(&self, positions: Vec<usize>) -> Result<(), String> {
+    /// What `begin` refused, or the engine is needed and busy or failed
+    /// (the state is then unchanged).
+    pub fn review(
+        &self,
+        begin: impl FnOnce(&mut State) -> Result<Vec<usize>, String>,
+    ) -> Result<(), String> {
         self.change(|state| {
-            if state.engine.task.is_some() {
-                return Err("the engine is thinking: review when it has moved".to_owned());
-            }
-            if let Some(failure) = &state.engine.failure {
-                return Err(format!("the engine is stopped: {failure}"));
-            }
+            let previous = state.review.clone();
+            let positions = begin(state)?;
             if positions.is_empty() {
                 return Ok(());
             }
+            let refusal = if state.engine.task.is_some() {
+                Some("the engine is thinking: review when it is done".to_owned())
+            } else {
+                state
+                    .engine
+                    .failure
+                    .as_ref()
+                    .map(|failure| format!("the engine is stopped: {failure}"))
+            };
+            if let Some(refusal) = refusal {
+                state.review = previous;
+                return Err(refusal);
+            }
             let game = &state.game;
             let start = format!("position fen {} moves", game.start().fen());
-            let mut options = common_options(state, Strength::Full);
-            options.push(("UCI_ShowWDL".to_owned(), "true".to_owned()));
             let search = Search::Review {
                 line: state.line,
                 positions: positions
@@ -604,9 +627,10 @@ impl Session {
                     .map(|ply| (ply, position_command(&start, &game.moves()[..ply], false)))
                     .collect(),
             };
-            let job = Job::Search(search, options);
+            let job = Job::Search(search, common_options(state, Strength::Full));
             let sent = self.shared.jobs.lock().expect("not poisoned").send(job);
             if sent.is_err() {
+                state.review = previous;
                 return Err("no engine here".to_owned());
             }
             state.engine.task = Some(Task::Review);

@@ -11,7 +11,7 @@ use morris::{Color, Move, Position, Square};
 use serde::Serialize;
 
 use super::clock::TimeControl;
-use super::session::{EngineJudgement, Review, State, Task};
+use super::session::{EngineJudgement, Review, State, Task, mover_at};
 use crate::client::EngineScore;
 
 /// A refusal: why the request changed nothing.
@@ -207,20 +207,13 @@ struct MarkView {
     exact: bool,
 }
 
-/// How much an engine-judged move may lower its side's expected score
-/// before the review marks it.
+/// How much a move judged by the engine may lower its side's expected
+/// score (0 to 1) before the review marks it.
 const MARKED_DROP: f64 = 0.2;
 
 impl ReviewView {
     fn of(review: &Review, game: &morris::Game) -> ReviewView {
-        let first = game.start().side_to_move();
-        let mover = |ply: usize| {
-            if ply % 2 == 0 {
-                first
-            } else {
-                first.opponent()
-            }
-        };
+        let mover = |ply: usize| mover_at(game, ply);
         let worth = |outcome: DbOutcome| match outcome {
             DbOutcome::Win => 1.0,
             DbOutcome::Draw => 0.5,
@@ -283,9 +276,15 @@ impl ReviewView {
                 });
                 continue;
             }
-            let (Some(before), Some(after)) = (engine_at(ply), engine_at(ply + 1)) else {
+            // The engine's judgement on one side at least (a move out of
+            // its reach into the databases' is weighed the same way).
+            let value_at = |index: usize| exact_at(index).map(worth).or_else(|| engine_at(index));
+            let (Some(before), Some(after)) = (value_at(ply), value_at(ply + 1)) else {
                 continue;
             };
+            if exact_at(ply).is_some() && exact_at(ply + 1).is_some() {
+                continue;
+            }
             let after = 1.0 - after;
             let best = review.engine[ply].and_then(|j| j.best);
             if before - after >= MARKED_DROP && best != Some(mv) {
