@@ -90,19 +90,12 @@ pub(super) fn new_game(state: &mut State, body: &str) -> Result<(), String> {
         None => Position::new(rules),
     };
     let mut game = Game::new(start);
-    for text in value
-        .get("moves")
-        .and_then(Value::as_array)
+    let moves = value.get("moves").and_then(Value::as_array);
+    let texts = moves
         .into_iter()
         .flatten()
-    {
-        let text = text.as_str().unwrap_or("");
-        let mv: Move = text
-            .parse()
-            .map_err(|e| format!("'{text}' is not a move: {e}"))?;
-        game.try_play(mv)
-            .map_err(|e| format!("{mv} is illegal here: {}", e.reason))?;
-    }
+        .map(|t| t.as_str().unwrap_or(""));
+    play_all(&mut game, texts, |text| format!("'{text}' is not a move"))?;
     let left = value.get("clockLeft").map(|left| {
         let ms = |color: Color| {
             let ms = left.get(color.name()).and_then(Value::as_u64).unwrap_or(0);
@@ -183,10 +176,8 @@ fn replace_game(state: &mut State, game: Game) {
     let turn = state.game.position().side_to_move();
     if let Some(clock) = &mut state.clock {
         clock.restart(turn, now);
-        if state.game.outcome().is_some() {
-            clock.stop(now);
-        }
     }
+    state.stop_clock_if_over(now);
 }
 
 /// The side of the person asking: their seat's in a room, else the one
@@ -378,21 +369,18 @@ pub(super) fn review(state: &mut State, db: Option<&EndgameDb>) -> Result<Vec<us
         Some(winner) if winner == side => DbOutcome::Win,
         Some(_) => DbOutcome::Loss,
     });
-    let known = |index: usize| {
-        let before = exact.get(index).and_then(|m| m.as_ref()?.judgement.before);
-        let after = index
-            .checked_sub(1)
-            .and_then(|i| exact[i].as_ref()?.judgement.after);
-        before.is_some() || after.is_some() || (index == moves.len() && last.is_some())
-    };
-    let unknown: Vec<usize> = (0..=moves.len()).filter(|&i| !known(i)).collect();
-    state.review = Some(Review {
+    let mut review = Review {
         line: state.line,
         exact,
         last,
         engine: vec![None; moves.len() + 1],
-        to_judge: unknown.len(),
-    });
+        to_judge: 0,
+    };
+    let unknown: Vec<usize> = (0..=moves.len())
+        .filter(|&i| review.exact_at(i).is_none())
+        .collect();
+    review.to_judge = unknown.len();
+    state.review = Some(review);
     Ok(unknown)
 }
 
@@ -424,14 +412,25 @@ fn game_from(text: &str, variant: Variant) -> Result<Game, String> {
     let tokens = text
         .split_whitespace()
         .filter(|t| !t.ends_with('.') && !t.chars().all(|c| c.is_ascii_digit() || c == '.'));
-    for token in tokens {
-        let mv: Move = token.parse().map_err(|_| {
-            format!("'{text}' is neither a position string nor a list of moves ('{token}')")
-        })?;
+    play_all(&mut game, tokens, |token| {
+        format!("'{text}' is neither a position string nor a list of moves ('{token}')")
+    })?;
+    Ok(game)
+}
+
+/// Plays each of `texts` on `game`; a text that is no move is refused as
+/// `not_a_move` says, an illegal move with its reason.
+fn play_all<'a>(
+    game: &mut Game,
+    texts: impl Iterator<Item = &'a str>,
+    not_a_move: impl Fn(&str) -> String,
+) -> Result<(), String> {
+    for text in texts {
+        let mv: Move = text.parse().map_err(|_| not_a_move(text))?;
         game.try_play(mv)
             .map_err(|e| format!("{mv} is illegal here: {}", e.reason))?;
     }
-    Ok(game)
+    Ok(())
 }
 
 fn load_record(text: &str) -> Result<Game, String> {

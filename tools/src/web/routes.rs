@@ -213,16 +213,12 @@ fn seated(state: &State, token: Option<&str>) -> Option<Color> {
 /// for a game of one browser.
 fn seat_of(session: &Session, token: Option<&str>) -> Result<Option<Color>, Reply> {
     let state = session.lock();
-    let Some(room) = &state.room else {
+    if state.room.is_none() {
         return Ok(None);
-    };
-    match token.and_then(|token| room.seat_of(token)) {
-        Some(color) => Ok(Some(color)),
-        None => Err(Reply::error(
-            403,
-            "this game is a room's: join it with its code",
-        )),
     }
+    seated(&state, token)
+        .map(Some)
+        .ok_or_else(|| Reply::error(403, "this game is a room's: join it with its code"))
 }
 
 fn refused(refusal: &Refusal) -> Reply {

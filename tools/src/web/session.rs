@@ -316,6 +316,24 @@ pub struct Review {
     pub to_judge: usize,
 }
 
+impl Review {
+    /// The exact outcome of the position at `index` (from the start) for
+    /// its side to move: the databases' before the move made there or
+    /// after the one before, or the rules' at the end.
+    pub fn exact_at(&self, index: usize) -> Option<DbOutcome> {
+        let before = self
+            .exact
+            .get(index)
+            .and_then(|m| m.as_ref()?.judgement.before);
+        let after = index
+            .checked_sub(1)
+            .and_then(|i| self.exact[i].as_ref()?.judgement.after)
+            .map(|outcome| -outcome);
+        let last = (index == self.exact.len()).then_some(self.last).flatten();
+        before.or(after).or(last)
+    }
+}
+
 /// The engine as the page sees it.
 #[derive(Clone, Debug, Default)]
 pub struct EngineView {
@@ -416,7 +434,8 @@ impl State {
         self.stop_clock_if_over(now);
     }
 
-    fn stop_clock_if_over(&mut self, now: Instant) {
+    /// Stops the clock at `now` if the game is over.
+    pub fn stop_clock_if_over(&mut self, now: Instant) {
         if self.ended().is_some()
             && let Some(clock) = &mut self.clock
         {

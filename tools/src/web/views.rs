@@ -221,18 +221,7 @@ impl ReviewView {
         };
         let plies = review.exact.len();
         // The exact value of each position for its side to move.
-        let exact_at = |index: usize| {
-            let before = review
-                .exact
-                .get(index)
-                .and_then(|m| m.as_ref()?.judgement.before);
-            let after = index
-                .checked_sub(1)
-                .and_then(|i| review.exact[i].as_ref()?.judgement.after)
-                .map(|outcome| -outcome);
-            let last = (index == plies).then_some(review.last).flatten();
-            before.or(after).or(last)
-        };
+        let exact_at = |index: usize| review.exact_at(index);
         let engine_at = |index: usize| review.engine[index].as_ref().map(EngineJudgement::expected);
         let for_white = |index: usize, value: f64| {
             if mover(index) == Color::White {
