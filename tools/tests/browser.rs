@@ -140,6 +140,14 @@ impl Browser<'_> {
         call(self.driver, "POST", &self.path("/url"), &url);
     }
 
+    /// Opens the page at `tail` after the server's address (a link with
+    /// a `#room=` code, say), loaded afresh.
+    fn visit(&self, tail: &str) {
+        let url = json!({ "url": format!("{}{tail}", self.url) });
+        call(self.driver, "POST", &self.path("/url"), &url);
+        call(self.driver, "POST", &self.path("/refresh"), &json!({}));
+    }
+
     /// Presses `key` with Ctrl held.
     fn ctrl(&self, key: &str) {
         self.script(&format!(
@@ -266,7 +274,8 @@ fn a_game_by_clicks_in_headless_chromium() {
     browser.click_point("b4");
     std::thread::sleep(Duration::from_millis(200));
     assert_eq!(browser.script("return S.history.length;"), json!(5));
-    // Against the engine at 0.1 s: it answers a click.
+    // Against the engine at full strength at 0.1 s: it answers a click.
+    browser.choose("level", "full");
     browser.choose("movetime", "100");
     browser.wait_for("return S.settings.movetime === 100;");
     browser.choose("color", "black");
@@ -542,10 +551,10 @@ fn the_smaller_defects_of_the_board_are_mended() {
     browser.click_point("d7");
     // The last move left g7, which d7 may move to: its target dot is on
     // top of the last move's mark.
-    let top_at_g7 =
-        "const [x, y] = xy('g7'), box = document.getElementById('board').getBoundingClientRect();
-        const scale = box.width / 700;
-        const under = document.elementsFromPoint(box.left + x * scale, box.top + y * scale)
+    let top_at_g7 = "const svg = document.getElementById('board'), point = svg.createSVGPoint();
+        [point.x, point.y] = xy('g7');
+        const at = point.matrixTransform(svg.getScreenCTM());
+        const under = document.elementsFromPoint(at.x, at.y)
           .filter((e) => e.tagName === 'circle' && !e.classList.contains('hit'));
         return under.map((e) => e.getAttribute('class'));";
     let stack = browser.script(top_at_g7);
@@ -706,6 +715,17 @@ fn a_clock_running_out_and_a_draw_agreed_end_the_game_on_the_board() {
         browser.script("return document.getElementById('resultHead').textContent;"),
         json!("A draw")
     );
+    // The game over is not taken back; the result steps aside for the
+    // board.
+    assert_eq!(
+        browser.script("return document.getElementById('undo').disabled;"),
+        json!(true)
+    );
+    browser.script("document.getElementById('resultClose').click();");
+    assert_eq!(
+        browser.script("return document.getElementById('result').hidden;"),
+        json!(true)
+    );
     // A clock of a second for the game: White's runs out.
     browser.script(
         "const o = document.createElement('option'); o.value = 'game:1'; o.textContent = 'a second';
@@ -745,6 +765,14 @@ fn two_browsers_play_each_other_in_a_room() {
     let code = host.script("return document.getElementById('roomCode').textContent;");
     let code = code.as_str().expect("a code").to_owned();
     assert_eq!(code.len(), 6);
+    // Alone in the room: the game waits, and a click plays nothing.
+    assert_eq!(
+        host.script("return document.getElementById('status').textContent;"),
+        json!("Waiting for your friend to join")
+    );
+    host.click_point("a1");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(host.script("return S.history.length;"), json!(0));
     assert!(
         host.script("return document.getElementById('hint').offsetParent === null;") == json!(true),
         "no engine's help in a room"
@@ -781,13 +809,27 @@ fn two_browsers_play_each_other_in_a_room() {
     host.reload();
     host.wait_for("return S !== null && S.room && S.history.length === 2;");
     assert_eq!(host.script("return S.room.you;"), json!("white"));
-    // A third browser is refused.
+    // A third browser is refused, by the code typed or by the link, and
+    // a link to no room says so: each goes on with a game of its own.
     let third = Browser::open(&driver, server.addr);
     third.script(&format!(
         "document.getElementById('code').value = '{code}'; document.getElementById('join').click();"
     ));
     third.wait_for("return document.getElementById('message').textContent.includes('full');");
     assert_eq!(third.script("return S.room;"), Value::Null);
+    for (link, words) in [
+        (code.as_str(), "full"),
+        ("QQQQQQ", "no room has the code QQQQQQ"),
+    ] {
+        third.visit(&format!("#room={link}"));
+        third.wait_for(&format!(
+            "return S !== null && document.getElementById('message').textContent.includes('{words}');"
+        ));
+        assert_eq!(
+            third.script("return [S.room, location.hash, document.querySelectorAll('#board circle.hit').length];"),
+            json!([null, "", 24])
+        );
+    }
     third.close();
     // Resigning ends it on both boards; the next game changes sides.
     host.script("document.getElementById('resign').click();");
@@ -796,6 +838,14 @@ fn two_browsers_play_each_other_in_a_room() {
     guest.wait_for("return document.getElementById('resultHead').textContent === 'You won';");
     guest.script("document.getElementById('again').click();");
     host.wait_for("return S.history.length === 0 && S.room.you === 'black';");
+    // The guest leaves: the seat is free, and the host waits for it.
+    guest.script("document.getElementById('leave').click();");
+    host.wait_for("return S.room.opponent === 'waiting';");
+    guest.wait_for("return S !== null && !S.room;");
+    guest.script(&format!(
+        "document.getElementById('code').value = '{code}'; document.getElementById('join').click();"
+    ));
+    guest.wait_for("return S.room && S.room.you === 'white';");
     guest.close();
     host.close();
 }
@@ -810,7 +860,7 @@ fn the_board_shows_mills_coordinates_moves_and_the_chances() {
     let upright = browser.script(coordinates);
     assert_eq!(upright.as_array().map(Vec::len), Some(14), "{upright}");
     assert!(
-        upright.as_array().unwrap().contains(&json!("a@50,696")),
+        upright.as_array().unwrap().contains(&json!("a@50,724")),
         "{upright}"
     );
     // Sounds are made in the page: a stand-in for the browser's audio
@@ -856,14 +906,17 @@ fn the_board_shows_mills_coordinates_moves_and_the_chances() {
         "the sound switched off"
     );
     // Against the engine, playing Black: its move arrives animated, the
-    // letters turn with the board, and the bar gives the chances.
+    // letters turn with the board, and the bar gives the chances (at full
+    // strength: a weakened engine's score is no judgement).
+    browser.choose("level", "full");
+    browser.wait_for("return S.settings.level === 'full';");
     browser.choose("movetime", "100");
     browser.wait_for("return S.settings.movetime === 100;");
     browser.choose("color", "black");
     browser.wait_for("return S.history.length === 7 && S.engine.thinking === null;");
     let turned = browser.script(coordinates);
     assert!(
-        turned.as_array().unwrap().contains(&json!("g@50,696")),
+        turned.as_array().unwrap().contains(&json!("g@50,724")),
         "{turned}"
     );
     let arrived = browser.script("return S.history[6].move.to;");
@@ -932,6 +985,11 @@ fn a_review_marks_a_planted_move_that_threw_the_win_away() {
         .script("return [...document.querySelectorAll('#marks li')].map((l) => l.textContent);");
     let marks = marks.as_array().unwrap();
     assert_eq!(marks.len(), 1, "{marks:?}");
+    // Each mark carries its move's number, and the list adds none.
+    assert_eq!(
+        browser.script("return getComputedStyle(document.getElementById('marks')).listStyleType;"),
+        json!("none")
+    );
     let mark = marks[0].as_str().unwrap();
     assert!(
         mark.starts_with(&format!(

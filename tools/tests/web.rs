@@ -54,6 +54,8 @@ fn the_page_is_served() {
     let (status, page) = request(server.addr, "GET", "/", "");
     assert_eq!(status, 200);
     assert!(page.contains("<svg id=\"board\""));
+    // Its icon is in the page: the browser asks for no /favicon.ico.
+    assert!(page.contains(r#"<link rel="icon" href="data:image/svg+xml,"#));
     let (status, _) = request(server.addr, "GET", "/nothing", "");
     assert_eq!(status, 404);
 }
@@ -401,6 +403,13 @@ fn the_panel_tells_the_score_in_words_and_no_line_the_engine_did_not_play() {
         played["engine"]["score"], "white is ahead by 0.5 stones",
         "{played}"
     );
+    // Below full strength the score is a shallow search's: the panel
+    // and the bar show none.
+    let state = new_game(addr, r#"{"engine":"white","movetime":10,"level":"easy"}"#);
+    let played = wait_until(addr, &state, |s| plies(s) == 1 && engine_idle(s));
+    assert_eq!(played["engine"]["depth"], 3, "{played}");
+    assert!(played["engine"]["score"].is_null(), "{played}");
+    assert!(played["engine"]["whiteWdl"].is_null(), "{played}");
 }
 
 #[test]
@@ -563,11 +572,13 @@ fn a_resignation_or_an_agreed_draw_ends_the_game() {
                 (200, "draw (agreed)".into())
             );
         } else {
-            assert_eq!(status, 400, "{answer}");
-            assert!(
-                answer["error"].as_str().unwrap().contains("declines"),
-                "{answer}"
-            );
+            // Declined: the game goes on, and the page says so until the
+            // next move.
+            assert_eq!(status, 200, "{answer}");
+            assert!(answer["outcome"].is_null(), "{answer}");
+            assert_eq!(answer["drawDeclined"], "white", "{answer}");
+            let (_, moved) = act(server.addr, &state, "move", "b2");
+            assert!(moved["drawDeclined"].is_null(), "{moved}");
         }
     }
 }
@@ -630,6 +641,38 @@ fn a_game_is_resumed_from_its_moves_and_its_clock() {
         "",
     );
     assert_eq!(plies(&kept), 3);
+    // A minute a move: the turn resumed goes on from its time left.
+    let resume = r#"{"engine":"none","moves":["a1"],
+        "clock":{"kind":"turn","seconds":60},"clockLeft":{"white":60000,"black":4000}}"#;
+    let (_, resumed) = act(addr, &state, "new", resume);
+    assert_eq!(resumed["clock"]["running"], "black");
+    let left = resumed["clock"]["left"]["black"].as_u64().unwrap();
+    assert!(left <= 4000, "{left}");
+}
+
+#[test]
+fn a_finished_game_or_the_engines_move_alone_is_not_taken_back() {
+    let server = serve(morris(), None);
+    let addr = server.addr;
+    let state = new_game(addr, r#"{"engine":"white","movetime":10}"#);
+    let opened = wait_until(addr, &state, |s| plies(s) == 1 && engine_idle(s));
+    assert_eq!(opened["canUndo"], false, "{opened}");
+    let (status, refused) = act(addr, &state, "undo", "");
+    assert_eq!(status, 400, "{refused}");
+    let opening = opened["history"][0]["move"]["text"].as_str().unwrap();
+    let reply = if opening == "a1" { "g7" } else { "a1" };
+    act(addr, &state, "move", reply);
+    let replied = wait_until(addr, &state, |s| plies(s) == 3 && engine_idle(s));
+    assert_eq!(replied["canUndo"], true, "{replied}");
+    // Resigned: the game is over, and stays so.
+    let (_, resigned) = act(addr, &state, "resign", "");
+    assert_eq!(resigned["canUndo"], false, "{resigned}");
+    let (status, refused) = act(addr, &state, "undo", "");
+    assert_eq!(status, 400, "{refused}");
+    assert!(
+        refused["error"].as_str().unwrap().contains("over"),
+        "{refused}"
+    );
 }
 
 /// A seat in a room: its game and its token.
@@ -649,6 +692,11 @@ impl Seat {
     fn act(&self, addr: SocketAddr, action: &str, body: &str) -> (u16, Value) {
         let path = format!("/api/{action}?id={}&seat={}", self.game, self.token);
         json(addr, "POST", &path, body)
+    }
+
+    fn state_status(&self, addr: SocketAddr) -> u16 {
+        let path = format!("/api/state?id={}&seat={}&after=0", self.game, self.token);
+        json(addr, "GET", &path, "").0
     }
 
     fn state(&self, addr: SocketAddr) -> Value {
@@ -742,6 +790,7 @@ fn two_browsers_play_one_game_in_a_room() {
     assert_eq!(status, 400, "one's own offer");
     let (status, _) = black.act(addr, "draw", "decline");
     assert_eq!(status, 200);
+    assert_eq!(white.state(addr)["drawDeclined"], "white");
     // Black resigns; the next game has the sides changed.
     let (status, _) = white.act(addr, "new", "");
     assert_eq!(status, 400, "the game goes on");
@@ -769,6 +818,50 @@ fn two_browsers_play_one_game_in_a_room() {
     let heard = waiting.join().expect("the long poll answers");
     assert_eq!(heard["room"]["you"], "white", "{heard}");
     assert_eq!(black.state(addr)["room"]["you"], "white");
+}
+
+#[test]
+fn a_room_waits_for_its_second_player_and_a_seat_left_is_free_again() {
+    let server = serve(morris(), None);
+    let addr = server.addr;
+    let (_, created) = json(
+        addr,
+        "POST",
+        "/api/room",
+        r#"{"color":"white","clock":{"kind":"turn","seconds":60}}"#,
+    );
+    let code = created["room"]["code"].as_str().unwrap().to_owned();
+    let white = Seat::of(&created);
+    // Alone: no clock running, no move.
+    assert!(created["clock"]["running"].is_null(), "{created}");
+    let (status, refused) = white.act(addr, "move", "a1");
+    assert_eq!(status, 400, "{refused}");
+    let join = |body: String| json(addr, "POST", "/api/join", &body);
+    let (_, joined) = join(format!(r#"{{"code":"{code}"}}"#));
+    let black = Seat::of(&joined);
+    assert_eq!(joined["clock"]["running"], "white", "{joined}");
+    white.act(addr, "move", "a1");
+    black.act(addr, "move", "b2");
+    // Black leaves in the middle of the game: it is lost, and White waits
+    // for whoever comes with the code.
+    let (status, _) = black.act(addr, "leave", "");
+    assert_eq!(status, 200);
+    let seen = white.state(addr);
+    assert_eq!(seen["outcome"], "white wins (black left the room)");
+    assert_eq!(seen["room"]["opponent"], "waiting");
+    assert_eq!(black.state_status(addr), 403, "the seat left is no way in");
+    let (status, again) = join(format!(r#"{{"code":"{code}","seat":"{}"}}"#, black.token));
+    assert_eq!(
+        (status, again["room"]["you"].clone()),
+        (200, "black".into())
+    );
+    let black = Seat::of(&again);
+    // Both gone: the room is closed and its code leads nowhere.
+    black.act(addr, "leave", "");
+    white.act(addr, "leave", "");
+    let (status, _) = join(format!(r#"{{"code":"{code}"}}"#));
+    assert_eq!(status, 404);
+    assert_eq!(server.handle.open_games(), 0);
 }
 
 #[test]
@@ -882,6 +975,8 @@ fn a_review_marks_the_move_that_threw_a_win_away_with_the_best_move() {
         s["review"]["toCome"] == 0 && engine_idle(s)
     });
     let points = judged["review"]["points"].as_array().unwrap().clone();
+    assert_eq!(judged["review"]["databases"], false);
+    assert_eq!(reviewed["review"]["databases"], true);
     assert_eq!(points.len(), 3);
     for point in &points {
         assert_eq!(point["exact"], false, "{point}");

@@ -153,15 +153,17 @@ pub(super) fn rematch(state: &mut State) -> Result<(), String> {
 }
 
 /// A game begun afresh: its clock at the settings' time (or the times
-/// `left`), nothing to play again.
+/// `left` of a game resumed, the turn's too), nothing to play again.
 fn start_game(state: &mut State, game: Game, left: Option<[Duration; 2]>) {
     let turn = game.position().side_to_move();
+    state.redo.clear();
+    replace_game(state, game);
+    let now = Instant::now();
     state.clock = state
         .settings
         .clock
-        .map(|control| Clock::new(control, turn, left, Instant::now()));
-    state.redo.clear();
-    replace_game(state, game);
+        .map(|control| Clock::new(control, turn, left, now));
+    state.stop_clock_unless_played(now);
 }
 
 /// A new line of play: the old one's engine answers no longer count, and
@@ -173,11 +175,12 @@ fn replace_game(state: &mut State, game: Game) {
     state.line += 1;
     state.ending = None;
     state.draw_offer = None;
+    state.draw_declined = None;
     let turn = state.game.position().side_to_move();
     if let Some(clock) = &mut state.clock {
         clock.restart(turn, now);
     }
-    state.stop_clock_if_over(now);
+    state.stop_clock_unless_played(now);
 }
 
 /// The side of the person asking: their seat's in a room, else the one
@@ -200,6 +203,9 @@ pub(super) fn play(state: &mut State, text: &str, seat: Option<Color>) -> Result
     let side = state.game.position().side_to_move();
     if seat.is_some_and(|color| color != side) && state.ended().is_none() {
         return Err("it is your opponent's turn".to_owned());
+    }
+    if state.waits_for_player() && state.ended().is_none() {
+        return Err(NOBODY_THERE.to_owned());
     }
     if state.ended().is_none()
         && state.settings.engine_side.plays(side)
@@ -226,17 +232,31 @@ fn engine_moves_at(state: &State, ply: usize) -> bool {
     engine.plays(mover_at(&state.game, ply)) && engine != EngineSide::Both
 }
 
+/// The moves an undo keeps: all before the last move a person made, so
+/// that it is a person's turn again; `None` when the game is over or no
+/// person has moved.
+fn undo_keeps(state: &State) -> Option<usize> {
+    if state.ended().is_some() {
+        return None;
+    }
+    (0..state.game.moves().len())
+        .rev()
+        .find(|&ply| !engine_moves_at(state, ply))
+}
+
+/// Whether an undo would take a person's move back.
+pub(super) fn can_undo(state: &State) -> bool {
+    undo_keeps(state).is_some()
+}
+
 /// Takes back the last move, and the engine's reply before it, so that it
 /// is a person's turn again; the moves taken back can be played again.
 pub(super) fn undo(state: &mut State) -> Result<(), String> {
+    if let Some(ended) = state.ended() {
+        return Err(format!("the game is over ({ended}): start a new one"));
+    }
     let moves = state.game.moves().to_vec();
-    if moves.is_empty() {
-        return Err("nothing to take back".to_owned());
-    }
-    let mut keep = moves.len() - 1;
-    while keep > 0 && engine_moves_at(state, keep) {
-        keep -= 1;
-    }
+    let keep = undo_keeps(state).ok_or("nothing of yours to take back")?;
     let mut game = Game::new(*state.game.start());
     for &mv in &moves[..keep] {
         game.try_play(mv).expect("a move played before");
@@ -268,14 +288,21 @@ pub(super) fn redo(state: &mut State) -> Result<(), String> {
     Ok(())
 }
 
+/// Why a room's game waiting for its second player takes no move, no
+/// resignation and no draw.
+const NOBODY_THERE: &str = "your friend is not here yet: send them the code";
+
 /// Refuses a resignation or a draw when nobody plays: the game is over,
-/// or the engine plays itself.
+/// the engine plays itself, or a room waits for its second player.
 fn in_play(state: &State) -> Result<(), String> {
     if let Some(ended) = state.ended() {
         return Err(format!("the game is over: {ended}"));
     }
     if state.settings.engine_side == EngineSide::Both {
         return Err("the engine plays both sides".to_owned());
+    }
+    if state.waits_for_player() {
+        return Err(NOBODY_THERE.to_owned());
     }
     Ok(())
 }
@@ -298,10 +325,11 @@ pub(super) fn draw(state: &mut State, answer: &str, seat: Option<Color>) -> Resu
     let engine = state.settings.engine_side;
     match answer {
         "offer" if engine.plays(side.opponent()) && engine != EngineSide::Both => {
-            if !engine_content_with_draw(state, side.opponent()) {
-                return Err("the engine declines the draw: it plays on".to_owned());
+            if engine_content_with_draw(state, side.opponent()) {
+                state.end(Ending::DrawAgreed, Instant::now());
+            } else {
+                state.draw_declined = Some(side);
             }
-            state.end(Ending::DrawAgreed, Instant::now());
         }
         "offer" => state.draw_offer = Some(side),
         "accept" | "decline" => {
@@ -317,11 +345,27 @@ pub(super) fn draw(state: &mut State, answer: &str, seat: Option<Color>) -> Resu
                 state.end(Ending::DrawAgreed, Instant::now());
             } else {
                 state.draw_offer = None;
+                state.draw_declined = Some(offering);
             }
         }
         _ => return Err(format!("'{answer}': offer, accept or decline")),
     }
     Ok(())
+}
+
+/// The seat `seat` leaves its room: a game in play with the other seat
+/// there is lost by it, and the seat is free for the next browser with
+/// the code; whether the room is empty now.
+pub(super) fn leave(state: &mut State, seat: Color) -> bool {
+    let now = Instant::now();
+    if state.ended().is_none() && !state.waits_for_player() {
+        state.end(Ending::Left(seat), now);
+    }
+    let room = state.room.as_mut().expect("a room's game");
+    room.leave(seat);
+    let empty = room.is_empty();
+    state.stop_clock_unless_played(now);
+    empty
 }
 
 /// Whether the engine, playing `color`, takes a draw: its last score for

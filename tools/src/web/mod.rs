@@ -254,7 +254,10 @@ impl Games {
         let session = Arc::new(Session::new(engine, settings));
         if let Some(room) = room(&open) {
             open.rooms.insert(room.code.clone(), id);
-            session.lock().room = Some(room);
+            let mut state = session.lock();
+            state.room = Some(room);
+            // The clock waits for the second player.
+            state.stop_clock_unless_played(Instant::now());
         }
         open.sessions.insert(id, Arc::clone(&session));
         Ok((id, session))
@@ -279,10 +282,12 @@ impl Games {
         let mut seated = Err(Refusal::RoomFull);
         let _ = session.change(|state| {
             let room = state.room.as_mut().expect("a room's game");
+            let now = Instant::now();
             seated = room
-                .join(token, Instant::now())
+                .join(token, now)
                 .map(|(_, token)| token)
                 .map_err(|RoomFull| Refusal::RoomFull);
+            state.start_clock_if_played(now);
             Ok(())
         });
         Ok((id, session, seated?))

@@ -149,6 +149,22 @@ impl Room {
         }
     }
 
+    /// Whether both seats are taken.
+    pub fn is_full(&self) -> bool {
+        self.seats.iter().all(Option::is_some)
+    }
+
+    /// Whether nobody sits in the room.
+    pub fn is_empty(&self) -> bool {
+        self.seats.iter().all(Option::is_none)
+    }
+
+    /// `color`'s browser leaves: its seat is free for the next to come
+    /// with the code.
+    pub fn leave(&mut self, color: Color) {
+        self.seats[color.index()] = None;
+    }
+
     /// The players change sides, for the next game.
     pub fn swap_sides(&mut self) {
         self.seats.swap(0, 1);
@@ -190,5 +206,24 @@ mod tests {
         room.swap_sides();
         assert_eq!(room.seat_of(&white), Some(Color::Black));
         assert_eq!(room.seat_of(&black), Some(Color::White));
+    }
+
+    #[test]
+    fn a_seat_left_is_free_for_the_next_to_come() {
+        let now = Instant::now();
+        let (mut room, white) = Room::new("ABCDEF".to_owned(), Color::White, now);
+        assert!(!room.is_full());
+        let (_, black) = room.join(None, now).expect("a free seat");
+        assert!(room.is_full());
+        room.leave(Color::Black);
+        assert!(!room.is_full() && !room.is_empty());
+        assert_eq!(room.seat_of(&black), None);
+        assert_eq!(room.presence(Color::Black, now), Presence::Waiting);
+        let (side, again) = room.join(None, now).expect("the seat left");
+        assert_eq!(side, Color::Black);
+        assert_ne!(again, black);
+        room.leave(Color::Black);
+        room.leave(room.seat_of(&white).expect("seated"));
+        assert!(room.is_empty());
     }
 }

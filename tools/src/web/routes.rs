@@ -132,7 +132,7 @@ fn route(games: &Games, method: &tiny_http::Method, url: &str, body: &str) -> Re
     if in_room && !ROOM_ACTIONS.contains(&(method, path)) {
         return Reply::error(
             403,
-            "a game between two browsers allows moves, resign, draw, the next game and the record only",
+            "a game between two browsers allows moves, resign, draw, the next game, leaving and the record only",
         );
     }
     // The seat's side after the change (the next game of a room swaps).
@@ -172,6 +172,19 @@ fn route(games: &Games, method: &tiny_http::Method, url: &str, body: &str) -> Re
         (Post, "/api/draw") => {
             done(session.change(|state| actions::draw(state, body.trim(), seated(state, token))))
         }
+        (Post, "/api/leave") if in_room => {
+            let mut empty = false;
+            let _ = session.change(|state| {
+                if let Some(color) = seated(state, token) {
+                    empty = actions::leave(state, color);
+                }
+                Ok(())
+            });
+            if empty {
+                games.close(id);
+            }
+            Reply::json(&ErrorView { error: "" })
+        }
         (Post, "/api/close") if !in_room => {
             games.close(id);
             Reply::json(&ErrorView { error: "" })
@@ -193,12 +206,13 @@ fn route(games: &Games, method: &tiny_http::Method, url: &str, body: &str) -> Re
 }
 
 /// What a room's seat may ask for.
-const ROOM_ACTIONS: [(&tiny_http::Method, &str); 6] = [
+const ROOM_ACTIONS: [(&tiny_http::Method, &str); 7] = [
     (&tiny_http::Method::Get, "/api/state"),
     (&tiny_http::Method::Post, "/api/move"),
     (&tiny_http::Method::Post, "/api/resign"),
     (&tiny_http::Method::Post, "/api/draw"),
     (&tiny_http::Method::Post, "/api/new"),
+    (&tiny_http::Method::Post, "/api/leave"),
     (&tiny_http::Method::Get, "/api/record"),
 ];
 

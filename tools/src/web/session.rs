@@ -135,6 +135,12 @@ impl Strength {
         }
     }
 
+    /// Whether it plays below the engine's full strength (its scores are
+    /// then a shallow search's, no judgement of the position).
+    pub fn weakened(self) -> bool {
+        !matches!(self, Strength::Full | Strength::Skill(MAX_SKILL))
+    }
+
     /// The options that set it, every one each time (the engine keeps
     /// them between games).
     fn options(self) -> [(String, String); 3] {
@@ -187,6 +193,8 @@ pub enum Ending {
     DrawAgreed,
     /// A side's time ran out.
     OnTime(Color),
+    /// A side left the room during the game.
+    Left(Color),
 }
 
 /// How a game ended: by the rules, or otherwise.
@@ -203,9 +211,9 @@ impl Ended {
     pub fn winner(self) -> Option<Color> {
         match self {
             Ended::Rules(outcome) => outcome.winner(),
-            Ended::Otherwise(Ending::Resigned(loser) | Ending::OnTime(loser)) => {
-                Some(loser.opponent())
-            }
+            Ended::Otherwise(
+                Ending::Resigned(loser) | Ending::OnTime(loser) | Ending::Left(loser),
+            ) => Some(loser.opponent()),
             Ended::Otherwise(Ending::DrawAgreed) => None,
         }
     }
@@ -229,6 +237,12 @@ impl fmt::Display for Ended {
             Ended::Otherwise(Ending::OnTime(loser)) => write!(
                 f,
                 "{} wins ({} ran out of time)",
+                loser.opponent().name(),
+                loser.name()
+            ),
+            Ended::Otherwise(Ending::Left(loser)) => write!(
+                f,
+                "{} wins ({} left the room)",
                 loser.opponent().name(),
                 loser.name()
             ),
@@ -346,6 +360,9 @@ pub struct EngineView {
     pub thinking: Info,
     /// The side that report's score is for (the side to move then).
     pub scored_side: Option<Color>,
+    /// Whether that report is a weakened engine's search, whose score the
+    /// page does not show as a judgement.
+    pub weakened: bool,
     /// Why it stopped playing (failed to start, crashed, illegal move);
     /// it plays again only when restarted.
     pub failure: Option<String>,
@@ -370,6 +387,8 @@ pub struct State {
     pub ending: Option<Ending>,
     /// The side offering a draw, until the other answers or moves.
     pub draw_offer: Option<Color>,
+    /// The side whose draw offer was declined, until the next move.
+    pub draw_declined: Option<Color>,
     /// The moves taken back, to be played again, the next first.
     pub redo: Vec<Move>,
     /// The game's clock, if it has one.
@@ -407,10 +426,11 @@ impl State {
             .map_err(|e| format!("{mv} is illegal: {}", e.reason))?;
         self.hint = None;
         self.draw_offer = None;
+        self.draw_declined = None;
         if let Some(clock) = &mut self.clock {
             clock.press(now);
         }
-        self.stop_clock_if_over(now);
+        self.stop_clock_unless_played(now);
         Ok(())
     }
 
@@ -431,12 +451,34 @@ impl State {
     pub fn end(&mut self, ending: Ending, now: Instant) {
         self.ending = Some(ending);
         self.draw_offer = None;
-        self.stop_clock_if_over(now);
+        self.draw_declined = None;
+        self.stop_clock_unless_played(now);
     }
 
-    /// Stops the clock at `now` if the game is over.
-    pub fn stop_clock_if_over(&mut self, now: Instant) {
-        if self.ended().is_some()
+    /// Whether a room's game waits for its second player (it has not
+    /// begun, or a player left).
+    pub fn waits_for_player(&self) -> bool {
+        self.room.as_ref().is_some_and(|room| !room.is_full())
+    }
+
+    /// Starts a stopped clock at `now` once the game is played again: a
+    /// room's second player sat down.
+    pub fn start_clock_if_played(&mut self, now: Instant) {
+        let turn = self.game.position().side_to_move();
+        let played = self.ended().is_none() && !self.waits_for_player();
+        if let Some(clock) = self
+            .clock
+            .as_mut()
+            .filter(|c| played && c.running().is_none())
+        {
+            clock.restart(turn, now);
+        }
+    }
+
+    /// Stops the clock at `now` unless the game is being played: it is
+    /// over, or a room waits for its second player.
+    pub fn stop_clock_unless_played(&mut self, now: Instant) {
+        if (self.ended().is_some() || self.waits_for_player())
             && let Some(clock) = &mut self.clock
         {
             clock.stop(now);
@@ -464,6 +506,8 @@ enum Search {
         movetime: Duration,
         /// The least time from the question to the move shown.
         pace: Duration,
+        /// Whether the engine plays below full strength.
+        weakened: bool,
     },
     /// The value of each position (its index in the game, and its
     /// `position` command) for the review of `line`.
@@ -510,6 +554,7 @@ impl Session {
                 hint: None,
                 ending: None,
                 draw_offer: None,
+                draw_declined: None,
                 redo: Vec::new(),
                 clock: settings
                     .clock
@@ -738,6 +783,7 @@ fn schedule(shared: &Shared, state: &mut State, task: Task) {
         } else {
             Duration::ZERO
         },
+        weakened: strength.weakened(),
     };
     let job = Job::Search(search, options);
     let sent = shared.jobs.lock().expect("not poisoned").send(job);
@@ -822,11 +868,12 @@ fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
                 position,
                 movetime,
                 pace,
+                weakened,
             } => search_move(
                 running,
                 shared,
                 (line, ply),
-                task,
+                (task, weakened),
                 &position,
                 movetime,
                 pace,
@@ -852,13 +899,13 @@ fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
 }
 
 /// Has the engine search `position`, the game's after `ply` moves of
-/// `line`, for `task`; its reports and its answer go to the state if the
+/// `line`, for `task` (`weakened`, or at full strength); its reports and its answer go to the state if the
 /// game is still there, no sooner than `pace` after the question.
 fn search_move(
     engine: &mut EngineProcess,
     shared: &Shared,
     (line, ply): (u64, usize),
-    task: Task,
+    (task, weakened): (Task, bool),
     position: &str,
     movetime: Duration,
     pace: Duration,
@@ -879,7 +926,7 @@ fn search_move(
             let mut state = shared.state.lock().expect("not poisoned");
             if current(&state) {
                 let side = state.game.position().side_to_move();
-                merge_info(&mut state.engine, info, side);
+                merge_info(&mut state.engine, info, side, weakened);
                 state.version += 1;
                 shared.changed.notify_all();
             }
@@ -990,9 +1037,10 @@ fn take_answer(state: &mut State, task: Task, token: &str) {
     }
 }
 
-/// Takes in a report on the position with `side` to move: one with a
-/// depth and a score replaces the last, its line too when it gives one.
-fn merge_info(engine: &mut EngineView, info: &Info, side: Color) {
+/// Takes in a report on the position with `side` to move, from a
+/// `weakened` search or not: one with a depth and a score replaces the
+/// last, its line too when it gives one.
+fn merge_info(engine: &mut EngineView, info: &Info, side: Color, weakened: bool) {
     if info.depth.is_some() && info.score.is_some() {
         let thinking = &mut engine.thinking;
         thinking.depth = info.depth;
@@ -1002,6 +1050,7 @@ fn merge_info(engine: &mut EngineView, info: &Info, side: Color) {
             thinking.pv.clone_from(&info.pv);
         }
         engine.scored_side = Some(side);
+        engine.weakened = weakened;
     }
 }
 

@@ -10,6 +10,7 @@ use morris::search::{DB_WIN, DB_WIN_BOUND};
 use morris::{Color, Move, Position, Square};
 use serde::Serialize;
 
+use super::actions;
 use super::clock::TimeControl;
 use super::session::{EngineJudgement, Review, State, Task, mover_at};
 use crate::client::EngineScore;
@@ -48,6 +49,10 @@ pub(super) struct StateView {
     winner: Option<Side>,
     /// The side offering a draw.
     draw_offer: Option<Side>,
+    /// The side whose draw offer was declined, until the next move.
+    draw_declined: Option<Side>,
+    /// Whether an undo would take a person's move back.
+    can_undo: bool,
     /// Whether there are moves taken back to play again.
     can_redo: bool,
     clock: Option<ClockView>,
@@ -180,6 +185,8 @@ struct ReviewView {
     marks: Vec<MarkView>,
     /// The engine's judgements still to come.
     to_come: usize,
+    /// Whether the databases hold any position of the game.
+    databases: bool,
 }
 
 /// A position's value in a review.
@@ -297,6 +304,11 @@ impl ReviewView {
             points,
             marks,
             to_come: review.to_judge - review.engine.iter().flatten().count(),
+            databases: review
+                .exact
+                .iter()
+                .flatten()
+                .any(|m| m.judgement.before.or(m.judgement.after).is_some()),
         }
     }
 }
@@ -355,11 +367,12 @@ struct EngineReport {
     /// `move`, `hint` or `review` while it thinks.
     thinking: Option<&'static str>,
     depth: Option<u32>,
+    /// Its score in words (none from a weakened search: no judgement).
     score: Option<String>,
     /// Its principal variation, the moves separated by spaces.
     pv: String,
     /// White's chances by its last report, in thousandths: win, draw,
-    /// loss.
+    /// loss (none from a weakened search).
     white_wdl: Option<[u32; 3]>,
     failure: Option<String>,
 }
@@ -409,7 +422,8 @@ fn score_words(score: EngineScore, side: Color) -> String {
     let leader = if value < 0 { side.opponent() } else { side }.name();
     let margin = value.abs();
     if matches!(score, EngineScore::Mate(_)) {
-        format!("{leader} wins in {margin} moves")
+        let moves = if margin == 1 { "move" } else { "moves" };
+        format!("{leader} wins in {margin} {moves}")
     } else if margin >= i64::from(DB_WIN_BOUND) {
         let plies = i64::from(DB_WIN) - margin;
         format!("{leader} wins (the databases: the next removal in {plies} plies)")
@@ -501,6 +515,8 @@ impl StateView {
             })
         });
         let engine = &state.engine;
+        // A weakened engine's score is a shallow search's, not a judgement.
+        let judged = engine.scored_side.filter(|_| !engine.weakened);
         StateView {
             id: id.to_string(),
             version: state.version,
@@ -519,6 +535,8 @@ impl StateView {
             outcome: ended.map(|e| e.to_string()),
             winner: ended.and_then(|e| e.winner()).map(Into::into),
             draw_offer: state.draw_offer.map(Into::into),
+            draw_declined: state.draw_declined.map(Into::into),
+            can_undo: state.room.is_none() && actions::can_undo(state),
             can_redo: !state.redo.is_empty(),
             review: state
                 .review
@@ -557,15 +575,17 @@ impl StateView {
                 score: engine
                     .thinking
                     .score
-                    .zip(engine.scored_side)
+                    .zip(judged)
                     .map(|(score, side)| score_words(score, side)),
                 pv: engine.thinking.pv.join(" "),
-                white_wdl: engine.thinking.wdl.zip(engine.scored_side).map(
-                    |([win, draw, loss], side)| match side {
+                white_wdl: engine
+                    .thinking
+                    .wdl
+                    .zip(judged)
+                    .map(|([win, draw, loss], side)| match side {
                         Color::White => [win, draw, loss],
                         Color::Black => [loss, draw, win],
-                    },
-                ),
+                    }),
                 failure: engine.failure.clone(),
             },
             hint: state.hint.map(Into::into),
@@ -610,6 +630,10 @@ mod tests {
         assert_eq!(
             words(EngineScore::Mate(-2), Color::Black),
             "white wins in 2 moves"
+        );
+        assert_eq!(
+            words(EngineScore::Mate(1), Color::White),
+            "white wins in 1 move"
         );
         assert_eq!(
             words(
