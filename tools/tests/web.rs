@@ -410,6 +410,7 @@ fn the_panel_tells_the_score_in_words_and_no_line_the_engine_did_not_play() {
     assert_eq!(played["engine"]["depth"], 3, "{played}");
     assert!(played["engine"]["score"].is_null(), "{played}");
     assert!(played["engine"]["whiteWdl"].is_null(), "{played}");
+    assert_eq!(played["settings"]["weakened"], true);
 }
 
 #[test]

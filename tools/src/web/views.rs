@@ -166,6 +166,8 @@ struct SettingsView {
     engine: &'static str,
     /// `easy`, `medium`, `hard`, `full` or a Skill Level's number.
     level: String,
+    /// Whether the level plays below full strength.
+    weakened: bool,
     /// Milliseconds.
     movetime: u64,
     variant: String,
@@ -560,6 +562,7 @@ impl StateView {
             settings: SettingsView {
                 engine: state.settings.engine_side.name(),
                 level: state.settings.strength.name(),
+                weakened: state.settings.strength.weakened(),
                 movetime: millis(state.settings.movetime),
                 variant: state.settings.variant.to_string(),
                 clock: state.settings.clock.map(Into::into),
