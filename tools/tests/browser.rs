@@ -169,9 +169,9 @@ impl Browser<'_> {
         call(self.driver, "POST", &self.path("/execute/sync"), &body)
     }
 
-    /// Waits until `script` returns true (at most 30 s).
+    /// Waits until `script` returns true (at most 90 s, for a machine under load).
     fn wait_for(&self, script: &str) {
-        let deadline = Instant::now() + Duration::from_secs(30);
+        let deadline = Instant::now() + Duration::from_secs(90);
         while self.script(script) != Value::Bool(true) {
             assert!(Instant::now() < deadline, "waited in vain for: {script}");
             std::thread::sleep(Duration::from_millis(50));
