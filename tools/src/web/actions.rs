@@ -233,20 +233,18 @@ fn engine_moves_at(state: &State, ply: usize) -> bool {
 }
 
 /// The moves an undo keeps: all before the last move a person made, so
-/// that it is a person's turn again; `None` when the game is over or no
-/// person has moved.
+/// that it is a person's turn again; `None` when no person has moved.
 fn undo_keeps(state: &State) -> Option<usize> {
-    if state.ended().is_some() {
-        return None;
-    }
     (0..state.game.moves().len())
         .rev()
         .find(|&ply| !engine_moves_at(state, ply))
 }
 
-/// Whether an undo would take a person's move back.
+/// Whether an undo would take a person's move back: the game goes on, a
+/// person has moved, and it is no room's (the players there take nothing
+/// back).
 pub(super) fn can_undo(state: &State) -> bool {
-    undo_keeps(state).is_some()
+    state.ended().is_none() && state.room.is_none() && undo_keeps(state).is_some()
 }
 
 /// Takes back the last move, and the engine's reply before it, so that it
@@ -358,7 +356,7 @@ pub(super) fn draw(state: &mut State, answer: &str, seat: Option<Color>) -> Resu
 /// the code; whether the room is empty now.
 pub(super) fn leave(state: &mut State, seat: Color) -> bool {
     let now = Instant::now();
-    if state.ended().is_none() && !state.waits_for_player() {
+    if state.is_played() {
         state.end(Ending::Left(seat), now);
     }
     let room = state.room.as_mut().expect("a room's game");

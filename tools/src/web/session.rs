@@ -461,11 +461,17 @@ impl State {
         self.room.as_ref().is_some_and(|room| !room.is_full())
     }
 
+    /// Whether the game is being played: not over, and not waiting for a
+    /// room's second player.
+    pub fn is_played(&self) -> bool {
+        self.ended().is_none() && !self.waits_for_player()
+    }
+
     /// Starts a stopped clock at `now` once the game is played again: a
     /// room's second player sat down.
     pub fn start_clock_if_played(&mut self, now: Instant) {
         let turn = self.game.position().side_to_move();
-        let played = self.ended().is_none() && !self.waits_for_player();
+        let played = self.is_played();
         if let Some(clock) = self
             .clock
             .as_mut()
@@ -478,7 +484,7 @@ impl State {
     /// Stops the clock at `now` unless the game is being played: it is
     /// over, or a room waits for its second player.
     pub fn stop_clock_unless_played(&mut self, now: Instant) {
-        if (self.ended().is_some() || self.waits_for_player())
+        if !self.is_played()
             && let Some(clock) = &mut self.clock
         {
             clock.stop(now);
@@ -899,8 +905,9 @@ fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
 }
 
 /// Has the engine search `position`, the game's after `ply` moves of
-/// `line`, for `task` (`weakened`, or at full strength); its reports and its answer go to the state if the
-/// game is still there, no sooner than `pace` after the question.
+/// `line`, for `task` (`weakened`, or at full strength); its reports and
+/// its answer go to the state if the game is still there, no sooner than
+/// `pace` after the question.
 fn search_move(
     engine: &mut EngineProcess,
     shared: &Shared,

@@ -538,7 +538,7 @@ impl StateView {
             winner: ended.and_then(|e| e.winner()).map(Into::into),
             draw_offer: state.draw_offer.map(Into::into),
             draw_declined: state.draw_declined.map(Into::into),
-            can_undo: state.room.is_none() && actions::can_undo(state),
+            can_undo: actions::can_undo(state),
             can_redo: !state.redo.is_empty(),
             review: state
                 .review
