@@ -661,12 +661,12 @@ fn long_searches_say_which_root_move_they_are_on() {
     let mut engine = EngineProcess::start();
     engine.send("position startpos moves d6 d2");
     engine.send("go infinite");
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // Wait for the report rather than a fixed time: the first root move of
+    // a depth may outlast any sleep on a loaded machine.
+    let mut lines = engine.read_until(|l| l.contains(" currmove "));
     engine.send("stop");
-    let lines = engine.read_until(|l| l.starts_with("bestmove"));
-    let current: Vec<&String> = lines.iter().filter(|l| l.contains(" currmove ")).collect();
-    assert!(!current.is_empty(), "{lines:?}");
-    for line in current {
+    lines.extend(engine.read_until(|l| l.starts_with("bestmove")));
+    for line in lines.iter().filter(|l| l.contains(" currmove ")) {
         let tokens: Vec<&str> = line.split(' ').collect();
         let ["info", "depth", _, "currmove", mv, "currmovenumber", number] = tokens[..] else {
             panic!("{line}");
