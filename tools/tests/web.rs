@@ -851,11 +851,31 @@ fn a_room_waits_for_its_second_player_and_a_seat_left_is_free_again() {
     assert_eq!(seen["outcome"], "white wins (black left the room)");
     assert_eq!(seen["room"]["opponent"], "waiting");
     assert_eq!(black.state_status(addr), 403, "the seat left is no way in");
+    // Whoever takes the free seat, the old token being no seat now, is
+    // given the next game, not the one lost before it sat down.
     let (status, again) = join(format!(r#"{{"code":"{code}","seat":"{}"}}"#, black.token));
     assert_eq!(
         (status, again["room"]["you"].clone()),
         (200, "black".into())
     );
+    assert_eq!(
+        (
+            again["outcome"].clone(),
+            again["history"].as_array().map(Vec::len),
+            again["clock"]["running"].clone()
+        ),
+        (Value::Null, Some(0), "white".into()),
+        "{again}"
+    );
+    // Leaving before the first move loses nothing.
+    Seat::of(&again).act(addr, "leave", "");
+    let seen = white.state(addr);
+    assert_eq!(
+        (seen["outcome"].clone(), seen["room"]["opponent"].clone()),
+        (Value::Null, "waiting".into()),
+        "{seen}"
+    );
+    let (_, again) = join(format!(r#"{{"code":"{code}"}}"#));
     let black = Seat::of(&again);
     // Both gone: the room is closed and its code leads nowhere.
     black.act(addr, "leave", "");

@@ -152,6 +152,18 @@ pub(super) fn rematch(state: &mut State) -> Result<(), String> {
     Ok(())
 }
 
+/// A browser sat down in the room at `now`, a `newcomer` if it took a
+/// free seat: a game already over is not the newcomer's, so the next
+/// begins, the sides as they are.
+pub(super) fn sat_down(state: &mut State, newcomer: bool, now: Instant) {
+    if newcomer && state.ended().is_some() {
+        let rules = Rules::new(state.settings.variant);
+        start_game(state, Game::new(Position::new(rules)), None);
+    } else {
+        state.start_clock_if_played(now);
+    }
+}
+
 /// A game begun afresh: its clock at the settings' time (or the times
 /// `left` of a game resumed, the turn's too), nothing to play again.
 fn start_game(state: &mut State, game: Game, left: Option<[Duration; 2]>) {
@@ -356,7 +368,8 @@ pub(super) fn draw(state: &mut State, answer: &str, seat: Option<Color>) -> Resu
 /// the code; whether the room is empty now.
 pub(super) fn leave(state: &mut State, seat: Color) -> bool {
     let now = Instant::now();
-    if state.is_played() {
+    // Before the first move there is nothing to lose.
+    if state.is_played() && !state.game.moves().is_empty() {
         state.end(Ending::Left(seat), now);
     }
     let room = state.room.as_mut().expect("a room's game");

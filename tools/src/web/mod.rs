@@ -251,14 +251,11 @@ impl Games {
         let id = std::iter::repeat_with(rand::random::<u64>)
             .find(|id| !open.sessions.contains_key(id))
             .expect("a free id");
-        let session = Arc::new(Session::new(engine, settings));
-        if let Some(room) = room(&open) {
+        let room = room(&open);
+        if let Some(room) = &room {
             open.rooms.insert(room.code.clone(), id);
-            let mut state = session.lock();
-            state.room = Some(room);
-            // The clock waits for the second player.
-            state.stop_clock_unless_played(Instant::now());
         }
+        let session = Arc::new(Session::new(engine, settings, room));
         open.sessions.insert(id, Arc::clone(&session));
         Ok((id, session))
     }
@@ -283,11 +280,14 @@ impl Games {
         let _ = session.change(|state| {
             let room = state.room.as_mut().expect("a room's game");
             let now = Instant::now();
+            let newcomer = token.and_then(|t| room.seat_of(t)).is_none();
             seated = room
                 .join(token, now)
                 .map(|(_, token)| token)
                 .map_err(|RoomFull| Refusal::RoomFull);
-            state.start_clock_if_played(now);
+            if seated.is_ok() {
+                actions::sat_down(state, newcomer, now);
+            }
             Ok(())
         });
         Ok((id, session, seated?))

@@ -547,28 +547,32 @@ const OVERRUN: Duration = Duration::from_secs(10);
 
 impl Session {
     /// A new game under `settings`, its engine started from `engine` (a
-    /// game between two browsers has none).
-    pub fn new(engine: Option<EngineConfig>, settings: Settings) -> Session {
+    /// game between two browsers has none), in `room` if it is a room's.
+    pub fn new(engine: Option<EngineConfig>, settings: Settings, room: Option<Room>) -> Session {
         let (jobs, receive) = channel();
+        let now = Instant::now();
+        let mut state = State {
+            version: 1,
+            line: 1,
+            game: Game::new(Position::new(Rules::new(settings.variant))),
+            settings,
+            engine: EngineView::default(),
+            hint: None,
+            ending: None,
+            draw_offer: None,
+            draw_declined: None,
+            redo: Vec::new(),
+            clock: settings
+                .clock
+                .map(|control| Clock::new(control, Color::White, None, now)),
+            room,
+            review: None,
+            last_seen: now,
+        };
+        // A room's clock waits for the second player.
+        state.stop_clock_unless_played(now);
         let shared = Arc::new(Shared {
-            state: Mutex::new(State {
-                version: 1,
-                line: 1,
-                game: Game::new(Position::new(Rules::new(settings.variant))),
-                settings,
-                engine: EngineView::default(),
-                hint: None,
-                ending: None,
-                draw_offer: None,
-                draw_declined: None,
-                redo: Vec::new(),
-                clock: settings
-                    .clock
-                    .map(|control| Clock::new(control, Color::White, None, Instant::now())),
-                room: None,
-                review: None,
-                last_seen: Instant::now(),
-            }),
+            state: Mutex::new(state),
             changed: Condvar::new(),
             cancel: AtomicBool::new(false),
             jobs: Mutex::new(jobs),
