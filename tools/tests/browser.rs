@@ -11,23 +11,31 @@
 mod common;
 
 use std::net::{SocketAddr, TcpListener};
+use std::os::unix::process::CommandExt as _;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use serde_json::{Value, json};
 
-use common::{WIN_IN_FIVE, morris, request, script, serve, small_databases_with_placing};
+use common::{
+    WIN_IN_FIVE, morris, request, script, serve, small_databases_with_placing, try_request,
+};
 
-/// chromedriver, killed when dropped.
+/// chromedriver, killed when dropped with the browsers it started.
 struct Driver {
     child: Child,
     addr: SocketAddr,
+    log: PathBuf,
 }
 
 impl Drop for Driver {
     fn drop(&mut self) {
-        let _ = self.child.kill();
+        // The whole process group: a test that failed leaves its Chromium
+        // running, which killing chromedriver alone would orphan.
+        let group = format!("-{}", self.child.id());
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
         let _ = self.child.wait();
     }
 }
@@ -53,24 +61,32 @@ fn driver() -> Option<Driver> {
 
 fn start_driver() -> Option<Driver> {
     let port = free_port();
+    let log = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("chromedriver-{port}.log"));
     let child = Command::new("chromedriver")
         .arg(format!("--port={port}"))
+        .arg(format!("--log-path={}", log.display()))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
+        .process_group(0)
         .spawn()
         .ok()?;
     let driver = Driver {
         child,
         addr: SocketAddr::from(([127, 0, 0, 1], port)),
+        log,
     };
+    // Ready when it says so: a bare connection, opened and dropped while
+    // chromedriver starts, was seen to leave it refusing the next.
     let deadline = Instant::now() + Duration::from_secs(20);
     while Instant::now() < deadline {
-        if std::net::TcpStream::connect(driver.addr).is_ok() {
+        if let Ok((200, text)) = try_request(driver.addr, "GET", "/status", "")
+            && serde_json::from_str::<Value>(&text).is_ok_and(|v| v["value"]["ready"] == true)
+        {
             return Some(driver);
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    panic!("chromedriver did not start listening");
+    panic!("chromedriver is not ready: see {}", driver.log.display());
 }
 
 /// One WebDriver call; its `value`.
@@ -80,7 +96,12 @@ fn call(driver: &Driver, method: &str, path: &str, body: &Value) -> Value {
     } else {
         body.to_string()
     };
-    let (status, text) = request(driver.addr, method, path, &body);
+    let (status, text) = try_request(driver.addr, method, path, &body).unwrap_or_else(|e| {
+        panic!(
+            "{method} {path}: {e}; chromedriver's log: {}",
+            driver.log.display()
+        )
+    });
     let answer: Value = serde_json::from_str(&text).expect("JSON from chromedriver");
     assert_eq!(status, 200, "{method} {path}: {answer}");
     answer["value"].clone()
@@ -98,7 +119,7 @@ impl Browser<'_> {
     fn open(driver: &Driver, server: SocketAddr) -> Browser<'_> {
         let url = format!("http://{server}/");
         let mut options = json!({ "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,850"] });
-        if std::path::Path::new("/usr/bin/chromium").exists() {
+        if Path::new("/usr/bin/chromium").exists() {
             options["binary"] = json!("/usr/bin/chromium");
         }
         let capabilities =
@@ -220,7 +241,7 @@ impl Browser<'_> {
         }
     }
 
-    fn screenshot(&self, width: u32, height: u32, name: &str) -> std::path::PathBuf {
+    fn screenshot(&self, width: u32, height: u32, name: &str) -> PathBuf {
         let rect = json!({ "width": width, "height": height });
         call(self.driver, "POST", &self.path("/window/rect"), &rect);
         std::thread::sleep(Duration::from_millis(300));
@@ -228,7 +249,7 @@ impl Browser<'_> {
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(png.as_str().expect("base64"))
             .expect("a PNG");
-        let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+        let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
         std::fs::write(&path, bytes).expect("the screenshot is saved");
         path
     }

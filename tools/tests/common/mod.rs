@@ -105,16 +105,26 @@ pub fn small_databases_with_placing(name: &str) -> (EndgameDb, TempDir) {
 
 /// One HTTP request; the status and the body.
 pub fn request(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {
-    let mut stream = TcpStream::connect(addr).expect("the server listens");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(60)))
-        .expect("a timeout");
-    write!(
-        stream,
+    try_request(addr, method, path, body)
+        .unwrap_or_else(|e| panic!("{method} {path} to {addr}: {e}"))
+}
+
+/// One HTTP request; the status and the body, or why there is no answer.
+pub fn try_request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: &str,
+) -> std::io::Result<(u16, String)> {
+    let closed = || std::io::Error::from(std::io::ErrorKind::UnexpectedEof);
+    let mut stream = TcpStream::connect(addr)?;
+    stream.set_read_timeout(Some(Duration::from_secs(60)))?;
+    // One write: the request whole, not a segment for each piece.
+    let request = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
-    )
-    .expect("the request is sent");
+    );
+    stream.write_all(request.as_bytes())?;
     // Read the head, then the body by its length: some servers keep the
     // connection open despite `Connection: close`.
     let mut bytes = Vec::new();
@@ -123,8 +133,10 @@ pub fn request(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, 
         if let Some(at) = bytes.windows(4).position(|w| w == b"\r\n\r\n") {
             break at;
         }
-        let n = stream.read(&mut buffer).expect("an answer");
-        assert!(n > 0, "the connection closed before the head ended");
+        let n = stream.read(&mut buffer)?;
+        if n == 0 {
+            return Err(closed());
+        }
         bytes.extend_from_slice(&buffer[..n]);
     };
     let head = String::from_utf8_lossy(&bytes[..head_end]).to_ascii_lowercase();
@@ -136,14 +148,16 @@ pub fn request(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, 
     match length {
         Some(length) => {
             while body.len() < length {
-                let n = stream.read(&mut buffer).expect("the body");
-                assert!(n > 0, "the connection closed before the body ended");
+                let n = stream.read(&mut buffer)?;
+                if n == 0 {
+                    return Err(closed());
+                }
                 body.extend_from_slice(&buffer[..n]);
             }
             body.truncate(length);
         }
         None => {
-            stream.read_to_end(&mut body).expect("the body");
+            stream.read_to_end(&mut body)?;
         }
     }
     let status = head
@@ -158,7 +172,7 @@ pub fn request(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, 
     } else {
         body
     };
-    (status, body)
+    Ok((status, body))
 }
 
 fn unchunk(mut body: &str) -> String {
