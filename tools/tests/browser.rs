@@ -781,6 +781,11 @@ fn two_browsers_play_each_other_in_a_room() {
     let host = Browser::open(&driver, server.addr);
     host.choose("color", "white");
     host.wait_for("return S.settings.engine === 'black';");
+    // Twelve stones a side and a game clock: the widest hands.
+    host.choose("variant", "twelve");
+    host.wait_for("return S.variant === 'twelve';");
+    host.choose("clock", "game:300");
+    host.wait_for("return S.clock !== null;");
     host.script("document.getElementById('createRoom').click();");
     host.wait_for("return S !== null && S.room !== null && S.room !== undefined;");
     let code = host.script("return document.getElementById('roomCode').textContent;");
@@ -812,6 +817,20 @@ fn two_browsers_play_each_other_in_a_room() {
         ),
         json!(["Your friend is thinking", true]),
         "Black's board is turned"
+    );
+    // On a phone the status is read whole, not cut to fit the header.
+    let whole = "const s = document.getElementById('status'); \
+        return s.scrollWidth <= s.clientWidth && s.scrollHeight <= s.clientHeight;";
+    guest.screenshot(390, 844, "morris-web-room-phone.png");
+    assert_eq!(guest.script(whole), json!(true));
+    // Its hands, twelve stones and a clock, are one line each, nothing
+    // cut: the board does not move as stones leave them.
+    assert_eq!(
+        guest.script(
+            "return ['handTop', 'handBottom'].map((id) => { const h = document.getElementById(id); \
+             return h.parentElement.getBoundingClientRect().height < 36 && h.scrollWidth <= h.clientWidth; });"
+        ),
+        json!([true, true])
     );
     // Each sees the other's move at once.
     host.play(&["a1"], 1);
@@ -857,6 +876,7 @@ fn two_browsers_play_each_other_in_a_room() {
     host.wait_for("return !document.getElementById('ask').hidden;");
     host.script("document.getElementById('askYes').click();");
     guest.wait_for("return document.getElementById('resultHead').textContent === 'You won';");
+    assert_eq!(guest.script(whole), json!(true), "Game over: …");
     guest.script("document.getElementById('again').click();");
     host.wait_for("return S.history.length === 0 && S.room.you === 'black';");
     // The guest leaves: the seat is free, and the host waits for it.
