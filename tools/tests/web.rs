@@ -387,6 +387,30 @@ fn a_hint_is_the_full_engines_at_any_level() {
 }
 
 #[test]
+fn a_move_made_while_a_hint_is_sought_stops_the_hint() {
+    // Thinks about the start position until stopped (the hint), and
+    // answers any other at once (the reply to White's move).
+    let stubborn = "while read line; do case $line in uci) echo uciok;; isready) echo readyok;; \
+                    position*moves) start=1;; position*) start=0;; \
+                    go*) if [ $start = 1 ]; then echo 'info depth 1 score cp 0 pv d6'; else echo 'bestmove b2'; fi;; \
+                    stop) echo 'bestmove d6';; esac; done";
+    let server = serve(script(stubborn), None);
+    let addr = server.addr;
+    let state = new_game(addr, r#"{"engine":"black","movetime":10000}"#);
+    let (status, asked) = json(addr, "POST", &format!("/api/hint?id={}", id(&state)), "");
+    assert_eq!(status, 200, "{asked}");
+    let seeking = wait_until(addr, &asked, |s| s["engine"]["depth"] == 1);
+    let (status, moved) = act(addr, &seeking, "move", "a1");
+    assert_eq!(status, 200, "{moved}");
+    // The reply comes without waiting for the hint's search to end, which
+    // this engine would not do on its own.
+    let replied = wait_until(addr, &moved, |s| plies(s) == 2 && engine_idle(s));
+    assert_eq!(replied["history"][1]["move"]["text"], "b2", "{replied}");
+    assert!(replied["engine"]["failure"].is_null(), "{replied}");
+    assert!(replied["hint"].is_null(), "{replied}");
+}
+
+#[test]
 fn the_panel_tells_the_score_in_words_and_no_line_the_engine_did_not_play() {
     // Reports a best line starting d6 for White, then plays a1, as a
     // weakened engine may.

@@ -623,15 +623,26 @@ impl Session {
     ) -> Result<(), String> {
         let mut state = self.lock();
         state.last_seen = Instant::now();
-        let line = state.line;
+        let (line, ply) = (state.line, state.game.moves().len());
         let result = edit(&mut state);
-        if state.line != line {
+        let replaced = state.line != line;
+        if replaced {
             state.hint = None;
             state.engine.thinking = Info::default();
             state.review = None;
         }
-        // A search for a line replaced, or a game ended, is not wanted.
-        if (state.line != line || state.ended().is_some()) && state.engine.task.is_some() {
+        // A search for a line replaced, or a game ended, is not wanted; nor
+        // a move or a hint for a position moved on from (a move made while
+        // a hint is sought), which would hold up the engine's reply.
+        let moved = state.game.moves().len() != ply;
+        let stale = state
+            .engine
+            .task
+            .is_some_and(|task| moved && task != Task::Review);
+        if stale {
+            state.engine.thinking = Info::default();
+        }
+        if stale || (state.engine.task.is_some() && (replaced || state.ended().is_some())) {
             self.shared.cancel.store(true, Ordering::Relaxed);
         }
         state.version += 1;
