@@ -164,9 +164,17 @@ impl Browser<'_> {
     /// Opens the page at `tail` after the server's address (a link with
     /// a `#room=` code, say), loaded afresh.
     fn visit(&self, tail: &str) {
+        // From another page, so that a `#` alone is a page loaded too.
+        let blank = json!({ "url": "about:blank" });
+        call(self.driver, "POST", &self.path("/url"), &blank);
+        self.follow(tail);
+    }
+
+    /// Follows a link to `tail` after the server's address, as a person
+    /// opens it in the tab: a `#` alone does not load the page again.
+    fn follow(&self, tail: &str) {
         let url = json!({ "url": format!("{}{tail}", self.url) });
         call(self.driver, "POST", &self.path("/url"), &url);
-        call(self.driver, "POST", &self.path("/refresh"), &json!({}));
     }
 
     /// Presses `key` with Ctrl held.
@@ -457,7 +465,10 @@ fn the_databases_values_show_on_the_board() {
     let browser = Browser::open(&driver, server.addr);
     browser.set_up(WIN_IN_FIVE);
     let exact = browser.script("return document.getElementById('exact').textContent;");
-    assert_eq!(exact, json!("Databases: white to move, win in 5"));
+    assert_eq!(
+        exact,
+        json!("Databases: white to move, win, the next removal in 5 plies")
+    );
     // Each label by the point it stands over: its kind and its text.
     let labels = "const at = {};
         for (const t of document.querySelectorAll('#board text.dbv')) {
@@ -663,6 +674,49 @@ fn a_game_against_easy_is_played_to_its_end_and_counted() {
     assert_eq!(
         browser.script("return document.getElementById('record').textContent;"),
         json!("Against Easy: 0 wins, 0 draws, 0 losses")
+    );
+    // Two games that go alike count twice; one from a position set up
+    // counts not at all.
+    let resign = || {
+        browser.wait_for("return S.outcome === null && S.engine.thinking === null;");
+        browser.script("document.getElementById('resign').click();");
+        browser.wait_for("return !document.getElementById('ask').hidden;");
+        browser.script("document.getElementById('askYes').click();");
+        browser.wait_for("return S.outcome !== null;");
+    };
+    let two_losses = json!("Against Easy: 0 wins, 0 draws, 2 losses");
+    resign();
+    browser.script("document.getElementById('again').click();");
+    resign();
+    let record = "return document.getElementById('record').textContent;";
+    assert_eq!(browser.script(record), two_losses);
+    browser.set_up(WIN_IN_FIVE);
+    resign();
+    assert_eq!(browser.script(record), two_losses);
+    browser.close();
+}
+
+#[test]
+fn a_refusal_is_seen_however_far_a_phone_has_scrolled() {
+    let Some(driver) = driver() else { return };
+    let server = serve(morris(), None);
+    let browser = Browser::open(&driver, server.addr);
+    browser.screenshot(390, 844, "morris-web-phone-paste.png");
+    // The paste box is a few screens below the board on a phone.
+    browser.script(
+        "const box = document.getElementById('paste'); box.scrollIntoView(); box.value = 'xyz'; \
+         document.getElementById('setup').click();",
+    );
+    browser.wait_for("return document.getElementById('message').textContent.includes('xyz');");
+    let seen = "const r = document.getElementById('message').getBoundingClientRect(); \
+        return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;";
+    assert_eq!(browser.script(seen), json!(true));
+    // A good one shows the board it set up.
+    browser.set_up(WIN_IN_FIVE);
+    browser.wait_for("return S.history.length === 0 && S.start.fen.startsWith('W');");
+    browser.wait_for(
+        "const r = document.getElementById('board').getBoundingClientRect(); \
+         return r.bottom > 0 && r.top < window.innerHeight;",
     );
     browser.close();
 }
@@ -883,10 +937,9 @@ fn two_browsers_play_each_other_in_a_room() {
     guest.script("document.getElementById('leave').click();");
     host.wait_for("return S.room.opponent === 'waiting';");
     guest.wait_for("return S !== null && !S.room;");
-    guest.script(&format!(
-        "document.getElementById('code').value = '{code}'; document.getElementById('join').click();"
-    ));
-    guest.wait_for("return S.room && S.room.you === 'white';");
+    // The room's link, opened in the tab where the page already is.
+    guest.follow(&format!("#room={code}"));
+    guest.wait_for("return S !== null && S.room && S.room.you === 'white';");
     guest.close();
     host.close();
 }

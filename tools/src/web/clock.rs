@@ -84,6 +84,10 @@ impl Clock {
 
     /// `color`'s time left at `now`.
     pub fn left(&self, color: Color, now: Instant) -> Duration {
+        if self.control.kind == ClockKind::Turn && color != self.turn {
+            // Waiting, it has its next turn's whole time.
+            return self.control.time;
+        }
         let left = self.left[color.index()];
         if self.running() == Some(color) {
             left.saturating_sub(now.saturating_duration_since(self.since))
@@ -172,6 +176,8 @@ mod tests {
         clock.press(start + 8 * SECOND);
         assert_eq!(clock.running(), Some(Color::White));
         assert_eq!(clock.left(Color::White, start + 12 * SECOND), SECOND);
+        // Black, who took a second, waits with its next turn's whole time.
+        assert_eq!(clock.left(Color::Black, start + 12 * SECOND), 5 * SECOND);
         assert_eq!(clock.flagged(start + 13 * SECOND), Some(Color::White));
         // Moves taken back: the side to move begins a whole turn again.
         clock.restart(Color::Black, start + 13 * SECOND);

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use morris::Color;
 
 /// The letters of a room code: no two that a person may read alike (no
-/// I, O, 0 or 1).
-const CODE_LETTERS: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+/// I, O, 0 or 1), and no vowel, so that a code spells no word.
+const CODE_LETTERS: &[u8] = b"BCDFGHJKLMNPQRSTVWXZ23456789";
 
 /// The length of a room code.
 const CODE_LENGTH: usize = 6;
@@ -180,6 +180,8 @@ mod tests {
         let code = new_code();
         assert_eq!(code.len(), CODE_LENGTH);
         assert!(code.bytes().all(|b| CODE_LETTERS.contains(&b)), "{code}");
+        // Letters a person may misread, and the vowels that make words.
+        assert!(!CODE_LETTERS.iter().any(|b| b"AEIOUY01".contains(b)));
         let typed = format!(" {}-{} ", &code[..3].to_lowercase(), &code[3..]);
         assert_eq!(normalize_code(&typed), code);
     }

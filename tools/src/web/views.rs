@@ -35,7 +35,12 @@ pub(super) struct StateView {
     lines: Vec<[String; 2]>,
     /// The variant's mills, each its three points.
     mills: Vec<Vec<String>>,
+    /// The line of play: a new one with each game begun and each move
+    /// taken back.
+    line: u64,
     start: PositionView,
+    /// Whether the game began at the variant's start, not set up.
+    from_start: bool,
     /// The position on the board.
     #[serde(flatten)]
     now: PositionView,
@@ -530,7 +535,9 @@ impl StateView {
                 .iter()
                 .map(|mill| mill.into_iter().map(|sq| sq.to_string()).collect())
                 .collect(),
+            line: state.line,
             start: PositionView::of(game.start()),
+            from_start: *game.start() == Position::new(game.start().rules()),
             now: PositionView::of(position),
             legal,
             history,
