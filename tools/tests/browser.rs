@@ -36,6 +36,7 @@ impl Drop for Driver {
         // running, which killing chromedriver alone would orphan.
         let group = format!("-{}", self.child.id());
         let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+        let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }
@@ -198,13 +199,32 @@ impl Browser<'_> {
         call(self.driver, "POST", &self.path("/execute/sync"), &body)
     }
 
-    /// Waits until `script` returns true (at most 90 s, for a machine under load).
+    /// Waits until `script` returns true (at most 90 s, for a machine
+    /// under load); a script refused while the page loads anew counts as
+    /// not yet.
     fn wait_for(&self, script: &str) {
         let deadline = Instant::now() + Duration::from_secs(90);
-        while self.script(script) != Value::Bool(true) {
+        let body = json!({ "script": script, "args": [] });
+        let path = self.path("/execute/sync");
+        loop {
+            let answer = try_request(self.driver.addr, "POST", &path, &body.to_string());
+            let done = answer.is_ok_and(|(status, text)| {
+                status == 200
+                    && serde_json::from_str::<Value>(&text)
+                        .is_ok_and(|v| v["value"] == Value::Bool(true))
+            });
+            if done {
+                return;
+            }
             assert!(Instant::now() < deadline, "waited in vain for: {script}");
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    /// Sets the window's size, as a phone's or a desktop's.
+    fn resize(&self, width: u32, height: u32) {
+        let rect = json!({ "width": width, "height": height });
+        call(self.driver, "POST", &self.path("/window/rect"), &rect);
     }
 
     /// Clicks a point of the board, finding it again if the page drew the
@@ -250,8 +270,7 @@ impl Browser<'_> {
     }
 
     fn screenshot(&self, width: u32, height: u32, name: &str) -> PathBuf {
-        let rect = json!({ "width": width, "height": height });
-        call(self.driver, "POST", &self.path("/window/rect"), &rect);
+        self.resize(width, height);
         std::thread::sleep(Duration::from_millis(300));
         let png = call(self.driver, "GET", &self.path("/screenshot"), &Value::Null);
         let bytes = base64::engine::general_purpose::STANDARD
@@ -693,6 +712,13 @@ fn a_game_against_easy_is_played_to_its_end_and_counted() {
     browser.set_up(WIN_IN_FIVE);
     resign();
     assert_eq!(browser.script(record), two_losses);
+    // Nor a game from moves pasted, though it starts at the start.
+    browser.script(
+        "document.getElementById('paste').value = 'a1 b2'; document.getElementById('setup').click();",
+    );
+    browser.wait_for("return S.history.length === 2 && S.setUp;");
+    resign();
+    assert_eq!(browser.script(record), two_losses);
     browser.close();
 }
 
@@ -701,7 +727,7 @@ fn a_refusal_is_seen_however_far_a_phone_has_scrolled() {
     let Some(driver) = driver() else { return };
     let server = serve(morris(), None);
     let browser = Browser::open(&driver, server.addr);
-    browser.screenshot(390, 844, "morris-web-phone-paste.png");
+    browser.resize(390, 844);
     // The paste box is a few screens below the board on a phone.
     browser.script(
         "const box = document.getElementById('paste'); box.scrollIntoView(); box.value = 'xyz'; \
@@ -930,7 +956,7 @@ fn two_browsers_play_each_other_in_a_room() {
     host.wait_for("return !document.getElementById('ask').hidden;");
     host.script("document.getElementById('askYes').click();");
     guest.wait_for("return document.getElementById('resultHead').textContent === 'You won';");
-    assert_eq!(guest.script(whole), json!(true), "Game over: …");
+    assert_eq!(guest.script(whole), json!(true), "the result's status cut");
     guest.script("document.getElementById('again').click();");
     host.wait_for("return S.history.length === 0 && S.room.you === 'black';");
     // The guest leaves: the seat is free, and the host waits for it.

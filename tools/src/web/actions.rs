@@ -77,8 +77,9 @@ pub(super) fn settings_from(body: &str, base: Settings) -> Result<Settings, Stri
 }
 
 /// A new game under the settings the body gives; with `start` (a
-/// position string), `moves` (a list of moves) and `clockLeft` (`{"white":
-/// MS, "black": MS}`) too, a game resumed where it was left.
+/// position string), `moves` (a list of moves), `clockLeft` (`{"white":
+/// MS, "black": MS}`) and `setUp` (whether it was set up) too, a game
+/// resumed where it was left.
 pub(super) fn new_game(state: &mut State, body: &str) -> Result<(), String> {
     let settings = settings_from(body, state.settings)?;
     let value = object(body)?;
@@ -105,6 +106,7 @@ pub(super) fn new_game(state: &mut State, body: &str) -> Result<(), String> {
     });
     state.settings = settings;
     start_game(state, game, left);
+    state.set_up = value.get("setUp") == Some(&Value::Bool(true));
     Ok(())
 }
 
@@ -125,6 +127,7 @@ pub(super) fn settings(state: &mut State, body: &str) -> Result<(), String> {
 pub(super) fn setup(state: &mut State, text: &str) -> Result<(), String> {
     let game = game_from(text, state.settings.variant)?;
     start_game(state, game, None);
+    state.set_up = true;
     Ok(())
 }
 
@@ -135,6 +138,7 @@ pub(super) fn open_record(state: &mut State, text: &str) -> Result<(), String> {
     state.settings.variant = game.position().rules().variant;
     state.settings.engine_side = EngineSide::Neither;
     start_game(state, game, None);
+    state.set_up = true;
     Ok(())
 }
 
@@ -153,10 +157,11 @@ pub(super) fn rematch(state: &mut State) -> Result<(), String> {
 }
 
 /// A browser sat down in the room at `now`, a `newcomer` if it took a
-/// free seat: a game already over is not the newcomer's, so the next
-/// begins, the sides as they are.
+/// free seat: a game over, or one not begun (its clock, a draw offered,
+/// left by whoever sat there before), is not the newcomer's, so a fresh
+/// one begins, the sides as they are.
 pub(super) fn sat_down(state: &mut State, newcomer: bool, now: Instant) {
-    if newcomer && state.ended().is_some() {
+    if newcomer && (state.ended().is_some() || state.game.moves().is_empty()) {
         let rules = Rules::new(state.settings.variant);
         start_game(state, Game::new(Position::new(rules)), None);
     } else {
@@ -164,10 +169,12 @@ pub(super) fn sat_down(state: &mut State, newcomer: bool, now: Instant) {
     }
 }
 
-/// A game begun afresh: its clock at the settings' time (or the times
-/// `left` of a game resumed, the turn's too), nothing to play again.
+/// A game begun afresh, from the start unless its caller says it was set
+/// up: its clock at the settings' time (or the times `left` of a game
+/// resumed, the turn's too), nothing to play again.
 fn start_game(state: &mut State, game: Game, left: Option<[Duration; 2]>) {
     let turn = game.position().side_to_move();
+    state.set_up = false;
     state.redo.clear();
     replace_game(state, game);
     let now = Instant::now();

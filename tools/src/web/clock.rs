@@ -176,7 +176,8 @@ mod tests {
         clock.press(start + 8 * SECOND);
         assert_eq!(clock.running(), Some(Color::White));
         assert_eq!(clock.left(Color::White, start + 12 * SECOND), SECOND);
-        // Black, who took a second, waits with its next turn's whole time.
+        // Black, who used four seconds of its last turn, waits with its
+        // next turn's whole time.
         assert_eq!(clock.left(Color::Black, start + 12 * SECOND), 5 * SECOND);
         assert_eq!(clock.flagged(start + 13 * SECOND), Some(Color::White));
         // Moves taken back: the side to move begins a whole turn again.

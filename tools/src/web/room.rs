@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use morris::Color;
 
 /// The letters of a room code: no two that a person may read alike (no
-/// I, O, 0 or 1), and no vowel, so that a code spells no word.
+/// I, O, 0 or 1), and no vowel, so that a code is seldom a word.
 const CODE_LETTERS: &[u8] = b"BCDFGHJKLMNPQRSTVWXZ23456789";
 
 /// The length of a room code.

@@ -397,6 +397,9 @@ pub struct State {
     pub room: Option<Room>,
     /// The review of the game, once asked for.
     pub review: Option<Review>,
+    /// Whether the game was set up (a position or moves pasted, a record
+    /// opened) rather than played from the start.
+    pub set_up: bool,
     /// When a browser last asked about this game.
     pub last_seen: Instant,
 }
@@ -567,6 +570,7 @@ impl Session {
                 .map(|control| Clock::new(control, Color::White, None, now)),
             room,
             review: None,
+            set_up: false,
             last_seen: now,
         };
         // A room's clock waits for the second player.
@@ -611,7 +615,8 @@ impl Session {
 
     /// Applies `edit` to the state; on success the page is told and the
     /// engine is asked to move if it is its turn. An engine thinking
-    /// about a line that `edit` replaced is stopped.
+    /// about a line that `edit` replaced, a game it ended, or a position
+    /// it moved on from is stopped.
     ///
     /// # Errors
     ///
@@ -628,7 +633,6 @@ impl Session {
         let replaced = state.line != line;
         if replaced {
             state.hint = None;
-            state.engine.thinking = Info::default();
             state.review = None;
         }
         // A search for a line replaced, or a game ended, is not wanted; nor
@@ -639,7 +643,7 @@ impl Session {
             .engine
             .task
             .is_some_and(|task| moved && task != Task::Review);
-        if stale {
+        if replaced || stale {
             state.engine.thinking = Info::default();
         }
         if stale || (state.engine.task.is_some() && (replaced || state.ended().is_some())) {

@@ -35,12 +35,12 @@ pub(super) struct StateView {
     lines: Vec<[String; 2]>,
     /// The variant's mills, each its three points.
     mills: Vec<Vec<String>>,
-    /// The line of play: a new one with each game begun and each move
-    /// taken back.
+    /// The line of play: a new one whenever the game is replaced (a game
+    /// begun, set up or opened, moves taken back or played again).
     line: u64,
     start: PositionView,
-    /// Whether the game began at the variant's start, not set up.
-    from_start: bool,
+    /// Whether the game was set up rather than played from the start.
+    set_up: bool,
     /// The position on the board.
     #[serde(flatten)]
     now: PositionView,
@@ -537,7 +537,7 @@ impl StateView {
                 .collect(),
             line: state.line,
             start: PositionView::of(game.start()),
-            from_start: *game.start() == Position::new(game.start().rules()),
+            set_up: state.set_up,
             now: PositionView::of(position),
             legal,
             history,
