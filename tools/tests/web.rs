@@ -411,6 +411,34 @@ fn a_move_made_while_a_hint_is_sought_stops_the_hint() {
 }
 
 #[test]
+fn a_move_made_during_a_review_stops_the_review() {
+    // Thinks about the start position until stopped (the review's first
+    // position), and answers any other at once: b2, then b4.
+    let stubborn = "n=0; while read line; do case $line in uci) echo uciok;; isready) echo readyok;; \
+                    position*moves) start=1;; position*) start=0;; \
+                    go*) if [ $start = 1 ]; then echo 'info depth 1 score cp 0 pv d6'; \
+                         else n=$((n+1)); [ $n = 1 ] && echo 'bestmove b2' || echo 'bestmove b4'; fi;; \
+                    stop) echo 'bestmove d6';; esac; done";
+    let server = serve(script(stubborn), None);
+    let addr = server.addr;
+    let state = new_game(addr, r#"{"engine":"black","movetime":10000}"#);
+    let (_, moved) = act(addr, &state, "move", "a1");
+    let replied = wait_until(addr, &moved, |s| plies(s) == 2 && engine_idle(s));
+    let (status, asked) = act(addr, &replied, "review", "");
+    assert_eq!(status, 200, "{asked}");
+    assert_eq!(asked["engine"]["thinking"], "review", "{asked}");
+    let (status, moved) = act(addr, &asked, "move", "a4");
+    assert_eq!(status, 200, "{moved}");
+    // The engine replies without waiting for the review to end, which
+    // this engine would not do on its own; the review keeps what it has
+    // and waits for nothing more.
+    let replied = wait_until(addr, &moved, |s| plies(s) == 4 && engine_idle(s));
+    assert_eq!(replied["history"][3]["move"]["text"], "b4", "{replied}");
+    assert!(replied["engine"]["failure"].is_null(), "{replied}");
+    assert_eq!(replied["review"]["toCome"], 0, "{replied}");
+}
+
+#[test]
 fn the_panel_tells_the_score_in_words_and_no_line_the_engine_did_not_play() {
     // Reports a best line starting d6 for White, then plays a1, as a
     // weakened engine may.

@@ -636,15 +636,20 @@ impl Session {
             state.review = None;
         }
         // A search for a line replaced, or a game ended, is not wanted; nor
-        // a move or a hint for a position moved on from (a move made while
-        // a hint is sought), which would hold up the engine's reply.
+        // a hint for a position moved on from, or the rest of a review of
+        // the game before the move: a person who plays on wants the
+        // engine's reply, not to wait for them.
         let moved = state.game.moves().len() != ply;
-        let stale = state
-            .engine
-            .task
-            .is_some_and(|task| moved && task != Task::Review);
+        let stale = moved && state.engine.task.is_some();
         if replaced || stale {
             state.engine.thinking = Info::default();
+        }
+        if stale
+            && state.engine.task == Some(Task::Review)
+            && let Some(review) = &mut state.review
+        {
+            // The review ends with the positions judged so far.
+            review.to_judge = review.engine.iter().flatten().count();
         }
         if stale || (state.engine.task.is_some() && (replaced || state.ended().is_some())) {
             self.shared.cancel.store(true, Ordering::Relaxed);
@@ -981,7 +986,18 @@ fn review(
     positions: &[(usize, String)],
 ) -> Result<(), EngineFailure> {
     let go = format!("go movetime {}", REVIEW_TIME.as_millis());
+    // The game as reviewed: once it changes (a move made, a line
+    // replaced), the rest is not wanted.
+    let reviewed = |state: &State| {
+        state
+            .review
+            .as_ref()
+            .is_some_and(|r| r.line == line && r.exact.len() == state.game.moves().len())
+    };
     for (index, position) in positions {
+        if !reviewed(&shared.state.lock().expect("not poisoned")) {
+            break;
+        }
         let mut last = Info::default();
         let token = engine.think(
             position,
@@ -995,12 +1011,10 @@ fn review(
             },
         )?;
         let mut state = shared.state.lock().expect("not poisoned");
-        let Some(review) = state.review.as_mut().filter(|r| r.line == line) else {
-            // The game changed: the rest is not wanted.
-            drop(state);
-            finish(shared, |_| {});
-            return Ok(());
-        };
+        if !reviewed(&state) {
+            break;
+        }
+        let review = state.review.as_mut().expect("the review, still current");
         review.engine[*index] = last.score.map(|score| EngineJudgement {
             score,
             wdl: last.wdl,

@@ -310,7 +310,9 @@ impl ReviewView {
         ReviewView {
             points,
             marks,
-            to_come: review.to_judge - review.engine.iter().flatten().count(),
+            to_come: review
+                .to_judge
+                .saturating_sub(review.engine.iter().flatten().count()),
             databases: review
                 .exact
                 .iter()
