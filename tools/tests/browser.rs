@@ -19,9 +19,7 @@ use std::time::{Duration, Instant};
 use base64::Engine as _;
 use serde_json::{Value, json};
 
-use common::{
-    WIN_IN_FIVE, morris, request, script, serve, small_databases_with_placing, try_request,
-};
+use common::{WIN_IN_FIVE, morris, script, serve, small_databases_with_placing, try_request};
 
 /// chromedriver, killed when dropped with the browsers it started.
 struct Driver {
@@ -80,9 +78,7 @@ fn start_driver() -> Option<Driver> {
     // chromedriver starts, was seen to leave it refusing the next.
     let deadline = Instant::now() + Duration::from_secs(20);
     while Instant::now() < deadline {
-        if let Ok((200, text)) = try_request(driver.addr, "GET", "/status", "")
-            && serde_json::from_str::<Value>(&text).is_ok_and(|v| v["value"]["ready"] == true)
-        {
+        if try_call(&driver, "GET", "/status", &Value::Null).is_ok_and(|v| v["ready"] == true) {
             return Some(driver);
         }
         std::thread::sleep(Duration::from_millis(50));
@@ -90,22 +86,30 @@ fn start_driver() -> Option<Driver> {
     panic!("chromedriver is not ready: see {}", driver.log.display());
 }
 
-/// One WebDriver call; its `value`.
-fn call(driver: &Driver, method: &str, path: &str, body: &Value) -> Value {
+/// One WebDriver call; its `value`, or why there is none.
+fn try_call(driver: &Driver, method: &str, path: &str, body: &Value) -> Result<Value, String> {
     let body = if method == "GET" || method == "DELETE" {
         String::new()
     } else {
         body.to_string()
     };
-    let (status, text) = try_request(driver.addr, method, path, &body).unwrap_or_else(|e| {
-        panic!(
+    let (status, text) = try_request(driver.addr, method, path, &body).map_err(|e| {
+        format!(
             "{method} {path}: {e}; chromedriver's log: {}",
             driver.log.display()
         )
-    });
-    let answer: Value = serde_json::from_str(&text).expect("JSON from chromedriver");
-    assert_eq!(status, 200, "{method} {path}: {answer}");
-    answer["value"].clone()
+    })?;
+    let answer: Value = serde_json::from_str(&text)
+        .map_err(|e| format!("{method} {path}: not JSON ({e}): {text}"))?;
+    if status != 200 {
+        return Err(format!("{method} {path}: {answer}"));
+    }
+    Ok(answer["value"].clone())
+}
+
+/// One WebDriver call; its `value`.
+fn call(driver: &Driver, method: &str, path: &str, body: &Value) -> Value {
+    try_call(driver, method, path, body).unwrap_or_else(|e| panic!("{e}"))
 }
 
 struct Browser<'a> {
@@ -194,9 +198,13 @@ impl Browser<'_> {
         format!("/session/{}{tail}", self.session)
     }
 
-    fn script(&self, script: &str) -> Value {
+    fn try_script(&self, script: &str) -> Result<Value, String> {
         let body = json!({ "script": script, "args": [] });
-        call(self.driver, "POST", &self.path("/execute/sync"), &body)
+        try_call(self.driver, "POST", &self.path("/execute/sync"), &body)
+    }
+
+    fn script(&self, script: &str) -> Value {
+        self.try_script(script).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// Waits until `script` returns true (at most 90 s, for a machine
@@ -204,18 +212,7 @@ impl Browser<'_> {
     /// not yet.
     fn wait_for(&self, script: &str) {
         let deadline = Instant::now() + Duration::from_secs(90);
-        let body = json!({ "script": script, "args": [] });
-        let path = self.path("/execute/sync");
-        loop {
-            let answer = try_request(self.driver.addr, "POST", &path, &body.to_string());
-            let done = answer.is_ok_and(|(status, text)| {
-                status == 200
-                    && serde_json::from_str::<Value>(&text)
-                        .is_ok_and(|v| v["value"] == Value::Bool(true))
-            });
-            if done {
-                return;
-            }
+        while self.try_script(script) != Ok(Value::Bool(true)) {
             assert!(Instant::now() < deadline, "waited in vain for: {script}");
             std::thread::sleep(Duration::from_millis(50));
         }
@@ -241,11 +238,10 @@ impl Browser<'_> {
                 .expect("an element")
                 .to_owned();
             let path = self.path(&format!("/element/{id}/click"));
-            let (status, text) = request(self.driver.addr, "POST", &path, "{}");
-            if status == 200 {
-                return;
+            match try_call(self.driver, "POST", &path, &json!({})) {
+                Ok(_) => return,
+                Err(e) => assert!(e.contains("stale element"), "clicking {point}: {e}"),
             }
-            assert!(text.contains("stale element"), "clicking {point}: {text}");
         }
         panic!("{point} kept going stale");
     }

@@ -10,10 +10,16 @@ use morris_tools::client::EngineConfig;
 use serde_json::Value;
 
 use common::{
-    WIN_IN_FIVE, morris, request, script, serve, serve_with, small_databases,
-    small_databases_with_placing,
+    WIN_IN_FIVE, morris, script, serve, serve_with, small_databases, small_databases_with_placing,
+    try_request,
 };
 use morris_tools::web::WebConfig;
+
+/// One HTTP request; the status and the body.
+fn request(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {
+    try_request(addr, method, path, body)
+        .unwrap_or_else(|e| panic!("{method} {path} to {addr}: {e}"))
+}
 
 fn json(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, Value) {
     let (status, text) = request(addr, method, path, body);
@@ -386,16 +392,23 @@ fn a_hint_is_the_full_engines_at_any_level() {
     assert_eq!(levels, ["20"], "{sent}");
 }
 
+/// An engine that thinks about the start position until stopped (it
+/// then answers d6), and answers any other at once: b2, then b4. The
+/// start's `position` line alone ends in `moves`, with no move after it.
+fn stubborn_at_the_start() -> EngineConfig {
+    script(
+        "n=0; while read line; do case $line in uci) echo uciok;; isready) echo readyok;; \
+         position*moves) start=1;; position*) start=0;; \
+         go*) if [ $start = 1 ]; then echo 'info depth 1 score cp 0 pv d6'; \
+              else n=$((n+1)); [ $n = 1 ] && echo 'bestmove b2' || echo 'bestmove b4'; fi;; \
+         stop) echo 'bestmove d6';; esac; done",
+    )
+}
+
 #[test]
 fn a_move_made_while_a_hint_is_sought_stops_the_hint() {
-    // Thinks about the start position until stopped (the hint), and
-    // answers any other at once (the reply to White's move): the start's
-    // `position` line alone ends in `moves`, with no move after it.
-    let stubborn = "while read line; do case $line in uci) echo uciok;; isready) echo readyok;; \
-                    position*moves) start=1;; position*) start=0;; \
-                    go*) if [ $start = 1 ]; then echo 'info depth 1 score cp 0 pv d6'; else echo 'bestmove b2'; fi;; \
-                    stop) echo 'bestmove d6';; esac; done";
-    let server = serve(script(stubborn), None);
+    // The hint is sought for the start position, the reply is b2.
+    let server = serve(stubborn_at_the_start(), None);
     let addr = server.addr;
     let state = new_game(addr, r#"{"engine":"black","movetime":10000}"#);
     let (status, asked) = json(addr, "POST", &format!("/api/hint?id={}", id(&state)), "");
@@ -412,14 +425,8 @@ fn a_move_made_while_a_hint_is_sought_stops_the_hint() {
 
 #[test]
 fn a_move_made_during_a_review_stops_the_review() {
-    // Thinks about the start position until stopped (the review's first
-    // position), and answers any other at once: b2, then b4.
-    let stubborn = "n=0; while read line; do case $line in uci) echo uciok;; isready) echo readyok;; \
-                    position*moves) start=1;; position*) start=0;; \
-                    go*) if [ $start = 1 ]; then echo 'info depth 1 score cp 0 pv d6'; \
-                         else n=$((n+1)); [ $n = 1 ] && echo 'bestmove b2' || echo 'bestmove b4'; fi;; \
-                    stop) echo 'bestmove d6';; esac; done";
-    let server = serve(script(stubborn), None);
+    // The review's first position is the start; the replies b2 and b4.
+    let server = serve(stubborn_at_the_start(), None);
     let addr = server.addr;
     let state = new_game(addr, r#"{"engine":"black","movetime":10000}"#);
     let (_, moved) = act(addr, &state, "move", "a1");

@@ -105,8 +105,8 @@ pub(super) fn new_game(state: &mut State, body: &str) -> Result<(), String> {
         [ms(Color::White), ms(Color::Black)]
     });
     state.settings = settings;
-    start_game(state, game, left);
-    state.set_up = value.get("setUp") == Some(&Value::Bool(true));
+    let set_up = value.get("setUp") == Some(&Value::Bool(true));
+    start_game(state, game, left, set_up);
     Ok(())
 }
 
@@ -126,8 +126,7 @@ pub(super) fn settings(state: &mut State, body: &str) -> Result<(), String> {
 /// The game of a position string or a list of moves.
 pub(super) fn setup(state: &mut State, text: &str) -> Result<(), String> {
     let game = game_from(text, state.settings.variant)?;
-    start_game(state, game, None);
-    state.set_up = true;
+    start_game(state, game, None, true);
     Ok(())
 }
 
@@ -137,8 +136,7 @@ pub(super) fn open_record(state: &mut State, text: &str) -> Result<(), String> {
     let game = load_record(text)?;
     state.settings.variant = game.position().rules().variant;
     state.settings.engine_side = EngineSide::Neither;
-    start_game(state, game, None);
-    state.set_up = true;
+    start_game(state, game, None, true);
     Ok(())
 }
 
@@ -148,11 +146,10 @@ pub(super) fn rematch(state: &mut State) -> Result<(), String> {
     if state.ended().is_none() {
         return Err("the game is not over: resign or offer a draw first".to_owned());
     }
-    let rules = Rules::new(state.settings.variant);
     if let Some(room) = &mut state.room {
         room.swap_sides();
     }
-    start_game(state, Game::new(Position::new(rules)), None);
+    start_afresh(state);
     Ok(())
 }
 
@@ -162,19 +159,24 @@ pub(super) fn rematch(state: &mut State) -> Result<(), String> {
 /// one begins, the sides as they are.
 pub(super) fn sat_down(state: &mut State, newcomer: bool, now: Instant) {
     if newcomer && (state.ended().is_some() || state.game.moves().is_empty()) {
-        let rules = Rules::new(state.settings.variant);
-        start_game(state, Game::new(Position::new(rules)), None);
+        start_afresh(state);
     } else {
         state.start_clock_if_played(now);
     }
 }
 
-/// A game begun afresh, from the start unless its caller says it was set
-/// up: its clock at the settings' time (or the times `left` of a game
-/// resumed, the turn's too), nothing to play again.
-fn start_game(state: &mut State, game: Game, left: Option<[Duration; 2]>) {
+/// A game of the settings' variant begun from its start.
+fn start_afresh(state: &mut State) {
+    let rules = Rules::new(state.settings.variant);
+    start_game(state, Game::new(Position::new(rules)), None, false);
+}
+
+/// A game begun afresh, `set_up` or played from the start: its clock at
+/// the settings' time (or the times `left` of a game resumed, the turn's
+/// too), nothing to play again.
+fn start_game(state: &mut State, game: Game, left: Option<[Duration; 2]>, set_up: bool) {
     let turn = game.position().side_to_move();
-    state.set_up = false;
+    state.set_up = set_up;
     state.redo.clear();
     replace_game(state, game);
     let now = Instant::now();

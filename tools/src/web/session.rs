@@ -644,13 +644,6 @@ impl Session {
         if replaced || stale {
             state.engine.thinking = Info::default();
         }
-        if stale
-            && state.engine.task == Some(Task::Review)
-            && let Some(review) = &mut state.review
-        {
-            // The review ends with the positions judged so far.
-            review.to_judge = review.engine.iter().flatten().count();
-        }
         if stale || (state.engine.task.is_some() && (replaced || state.ended().is_some())) {
             self.shared.cancel.store(true, Ordering::Relaxed);
         }

@@ -226,7 +226,9 @@ struct MarkView {
 const MARKED_DROP: f64 = 0.2;
 
 impl ReviewView {
-    fn of(review: &Review, game: &morris::Game) -> ReviewView {
+    /// The view of `review` of `game`, the engine still `judging` its
+    /// positions or not (done, or stopped by a move).
+    fn of(review: &Review, game: &morris::Game, judging: bool) -> ReviewView {
         let mover = |ply: usize| mover_at(game, ply);
         let worth = |outcome: DbOutcome| match outcome {
             DbOutcome::Win => 1.0,
@@ -310,9 +312,11 @@ impl ReviewView {
         ReviewView {
             points,
             marks,
-            to_come: review
-                .to_judge
-                .saturating_sub(review.engine.iter().flatten().count()),
+            to_come: if judging {
+                review.to_judge - review.engine.iter().flatten().count()
+            } else {
+                0
+            },
             databases: review
                 .exact
                 .iter()
@@ -553,7 +557,9 @@ impl StateView {
                 .review
                 .as_ref()
                 .filter(|review| review.line == state.line)
-                .map(|review| ReviewView::of(review, game)),
+                .map(|review| {
+                    ReviewView::of(review, game, state.engine.task == Some(Task::Review))
+                }),
             room: state.room.as_ref().zip(seat).map(|(room, you)| RoomView {
                 code: room.code.clone(),
                 you: you.into(),

@@ -103,12 +103,6 @@ pub fn small_databases_with_placing(name: &str) -> (EndgameDb, TempDir) {
     (db, dir)
 }
 
-/// One HTTP request; the status and the body.
-pub fn request(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {
-    try_request(addr, method, path, body)
-        .unwrap_or_else(|e| panic!("{method} {path} to {addr}: {e}"))
-}
-
 /// One HTTP request; the status and the body, or why there is no answer.
 pub fn try_request(
     addr: SocketAddr,
