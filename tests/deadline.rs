@@ -1,9 +1,11 @@
-//! The clock holds when database reads stall: with the database files on
-//! a disk throttled by a cgroup (cgroup v1 `blkio`) and the page cache
-//! dropped, every `go movetime` on an end-of-placing position is answered
-//! by its deadline. Needs root and builds the databases up to 6 stones a
-//! side (about a minute), so it is ignored by default:
-//! `cargo test --release --test deadline -- --ignored --nocapture`.
+//! The clock holds when database reads stall, and no move is blind: with
+//! the database files on a disk throttled by a cgroup (cgroup v1 `blkio`)
+//! and the page cache dropped, every `go movetime` on an end-of-placing
+//! position is answered by its deadline, and with a move that keeps the
+//! databases' value (judged afterwards, the cache warm), on positions
+//! where the first move generated does not. Needs root and builds the
+//! databases up to 6 stones a side (about a minute), so it is ignored by
+//! default: `cargo test --release --test deadline -- --ignored --nocapture`.
 //! `MORRIS_DEADLINE_DB` names a folder of databases to use instead.
 
 use std::io::{BufRead, BufReader, Write};
@@ -12,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use morris::{DbOutcome, EndgameDb, Move, Position, Rules};
 use rand::rngs::StdRng;
 use rand::seq::index::sample;
 use rand::{Rng, SeedableRng};
@@ -21,6 +24,14 @@ const READS_A_SECOND: u32 = 100;
 const BYTES_A_SECOND: u32 = 4 << 20;
 const MOVETIME_MS: u64 = 300;
 const MOVES: usize = 40;
+
+/// Whether the first move generated in `pos` gives away the databases'
+/// value, and that value (the draw rules left out, as stored).
+fn first_move_errs(db: &EndgameDb, pos: &Position) -> Option<DbOutcome> {
+    let value = db.outcome(pos)?;
+    let first = *pos.legal_moves().first()?;
+    (db.outcome_after(pos, first)? < value).then_some(value)
+}
 
 /// A cgroup whose reads from one device are throttled; removed on drop.
 struct Throttle {
@@ -149,6 +160,28 @@ fn every_move_is_on_time_when_database_reads_stall() {
         })
         .max()
         .expect("database files");
+    // Placing ends in the largest sectors built; the positions are chosen
+    // now, before the cache is dropped.
+    let (db, refused) = EndgameDb::open(&dir).expect("the databases");
+    assert!(refused.is_empty(), "{refused:?}");
+    let mut rng = StdRng::seed_from_u64(21);
+    let mut positions = Vec::new();
+    for tries in 0.. {
+        assert!(
+            tries < 1_000_000,
+            "no position found whose first move errs: has {} the placing phase?",
+            dir.display()
+        );
+        if positions.len() == MOVES {
+            break;
+        }
+        let hand = rng.random_range(1..=2);
+        let fen = end_of_placing(&mut rng, stones - hand as usize, hand);
+        let pos = Position::from_fen(&fen, Rules::default()).expect("a position");
+        if pos.terminal_outcome().is_none() && first_move_errs(&db, &pos).is_some() {
+            positions.push(fen);
+        }
+    }
     let throttle = Throttle::new(&device_of(&dir));
     let mut engine = Engine::start();
     throttle.enter(engine.child.id());
@@ -160,32 +193,49 @@ fn every_move_is_on_time_when_database_reads_stall() {
     // Every read from now on goes to the throttled disk.
     Command::new("sync").status().expect("sync");
     std::fs::write("/proc/sys/vm/drop_caches", "3").expect("the page cache dropped");
-    let mut rng = StdRng::seed_from_u64(21);
-    let mut times = Vec::new();
-    for _ in 0..MOVES {
-        // Placing ends in the largest sectors built.
-        let hand = rng.random_range(1..=2);
-        let fen = end_of_placing(&mut rng, stones - hand as usize, hand);
+    let mut answers = Vec::new();
+    for fen in &positions {
         engine.send("ucinewgame");
         engine.send(&format!("position fen {fen}"));
         engine.send("isready");
         engine.until("readyok");
         let start = Instant::now();
         engine.send(&format!("go movetime {MOVETIME_MS}"));
-        engine.until("bestmove");
-        times.push((start.elapsed(), fen));
+        let answer = engine.until("bestmove");
+        let time = start.elapsed();
+        let best: Move = answer
+            .split_whitespace()
+            .nth(1)
+            .and_then(|mv| mv.parse().ok())
+            .unwrap_or_else(|| panic!("a move in {answer:?}"));
+        answers.push((time, fen.clone(), best));
     }
     engine.send("quit");
+    // Judged with the cache warm again.
+    let blind: Vec<_> = answers
+        .iter()
+        .filter(|(_, fen, best)| {
+            let pos = Position::from_fen(fen, Rules::default()).unwrap();
+            db.outcome_after(&pos, *best) < db.outcome(&pos)
+        })
+        .collect();
+    let mut times: Vec<_> = answers.iter().map(|(time, fen, _)| (*time, fen)).collect();
     times.sort();
     let median = times[times.len() / 2].0;
     let (slowest, fen) = times.last().unwrap();
     println!(
         "{MOVES} moves at go movetime {MOVETIME_MS}, reads throttled to \
-         {READS_A_SECOND}/s and {BYTES_A_SECOND} B/s: median {median:?}, slowest {slowest:?} ({fen})"
+         {READS_A_SECOND}/s and {BYTES_A_SECOND} B/s: median {median:?}, slowest {slowest:?} \
+         ({fen}); {} gave the value away",
+        blind.len()
     );
     let late: Vec<_> = times
         .iter()
         .filter(|(time, _)| *time > Duration::from_millis(MOVETIME_MS))
         .collect();
     assert!(late.is_empty(), "late answers: {late:?}");
+    assert!(
+        blind.is_empty(),
+        "moves that gave the value away: {blind:?}"
+    );
 }

@@ -1082,19 +1082,18 @@ fn placing_values_equal_the_end_of_placing_solver_without_the_n_move_rule() {
     assert!(compared.iter().sum::<usize>() > 100, "{compared:?}");
 }
 
-#[test]
-fn with_the_placing_phase_the_engine_plays_only_moves_that_keep_the_value() {
-    let (dir, _) = placing_database();
-    let db = std::sync::Arc::new(EndgameDb::open(dir).unwrap().0);
-    // Without the N-move rule the end-of-placing solver is left out, and
-    // the placing phase's databases alone choose.
+/// About `per_sector` positions of each sector of `placing_database()`
+/// where a move throws the value away, and that value, under rules
+/// without the N-move rule: the end-of-placing solver is then left out,
+/// and the placing phase's databases alone choose.
+fn placing_positions_that_can_err(db: &EndgameDb, per_sector: u64) -> Vec<(Position, DbOutcome)> {
     let rules = morris::Rules {
         n_move_rule: 0,
         ..morris::Rules::default()
     };
-    let mut checked = 0;
+    let mut found = Vec::new();
     for sector in PlacingSector::within(4) {
-        let step = (sector.len() / 50).max(1);
+        let step = (sector.len() / per_sector).max(1);
         for index in (0..sector.len()).step_by(step as usize) {
             let (mover, other) = sector.board.decode(index);
             let fen = placing_position(sector, mover, other).fen();
@@ -1103,18 +1102,109 @@ fn with_the_placing_phase_the_engine_plays_only_moves_that_keep_the_value() {
                 continue;
             }
             let value = db.placing_outcome(&pos).unwrap();
-            let outcomes = db.move_outcomes(&pos);
-            // Only the positions where a move can throw the value away.
-            if outcomes.iter().all(|&(_, o)| o == Some(value)) {
-                continue;
+            if db
+                .move_outcomes(&pos)
+                .iter()
+                .any(|&(_, outcome)| outcome != Some(value))
+            {
+                found.push((pos, value));
             }
-            let mv = engine_move(&morris::Game::new(pos), &db);
-            let (_, kept) = outcomes.iter().find(|&&(m, _)| m == mv).unwrap();
-            assert_eq!(*kept, Some(value), "{fen} {mv}");
-            checked += 1;
         }
     }
-    assert!(checked >= 20, "{checked}");
+    found
+}
+
+#[test]
+fn with_the_placing_phase_the_engine_plays_only_moves_that_keep_the_value() {
+    let (dir, _) = placing_database();
+    let db = std::sync::Arc::new(EndgameDb::open(dir).unwrap().0);
+    let positions = placing_positions_that_can_err(&db, 50);
+    for (pos, value) in &positions {
+        let mv = engine_move(&morris::Game::new(*pos), &db);
+        assert_eq!(
+            db.outcome_after(pos, mv),
+            Some(*value),
+            "{} {mv}",
+            pos.fen()
+        );
+    }
+    assert!(positions.len() >= 20, "{}", positions.len());
+}
+
+#[test]
+fn on_the_clock_the_placing_phase_chooses_the_move_too() {
+    // A search on the clock reads the databases from memory only; the
+    // root's values are read (or waited for) before it decides.
+    let (dir, _) = placing_database();
+    let db = std::sync::Arc::new(EndgameDb::open(dir).unwrap().0);
+    let mut checked = 0;
+    for (pos, value) in placing_positions_that_can_err(&db, 8) {
+        // Only where the first move generated throws the value away.
+        if db.outcome_after(&pos, pos.legal_moves()[0]) == Some(value) {
+            continue;
+        }
+        let limits = morris::search::SearchLimits {
+            limits: vec![morris::search::Limit::MoveTime(
+                std::time::Duration::from_millis(40),
+            )],
+            ..morris::search::SearchLimits::default()
+        };
+        let request = morris::search::SearchRequest {
+            endgame: Some(std::sync::Arc::clone(&db)),
+            ..morris::search::SearchRequest::new(pos, &[pos.key()], limits)
+        };
+        let tt = std::sync::Arc::new(morris::search::TranspositionTable::new(1).unwrap());
+        let mv = request.run(tt).best.unwrap();
+        assert_eq!(
+            db.outcome_after(&pos, mv),
+            Some(value),
+            "{} {mv}",
+            pos.fen()
+        );
+        checked += 1;
+    }
+    assert!(checked >= 10, "{checked}");
+}
+
+#[test]
+fn values_read_in_the_background_are_those_read_waiting() {
+    use morris::endgame::{Reads, Urgency, blocks_read, wait_for_reads_after};
+    let (dir, _) = placing_database();
+    // A database of its own, so that no other test has read its blocks.
+    let db = EndgameDb::open(dir).unwrap().0;
+    let positions: Vec<Position> = PlacingSector::within(4)
+        .into_iter()
+        .flat_map(|sector| {
+            let step = (sector.len() / 4).max(1);
+            (0..sector.len())
+                .step_by(step as usize)
+                .map(move |index| {
+                    let (mover, other) = sector.board.decode(index);
+                    placing_position(sector, mover, other)
+                })
+                .collect::<Vec<_>>()
+        })
+        .chain((0..400).map(|seed| {
+            let (mover, other) = SectorIndex::new(4, 4).decode(seed * 9_000);
+            position(mover, other)
+        }))
+        .collect();
+    // Read ahead, none is read while asked for: the reader reads them.
+    for pos in &positions {
+        db.in_memory(pos, Urgency::Game);
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let seen = blocks_read();
+        if positions.iter().all(|pos| db.in_memory(pos, Urgency::Now)) {
+            break;
+        }
+        assert!(wait_for_reads_after(seen, deadline), "blocks never read");
+    }
+    for pos in &positions {
+        assert_eq!(db.probe_with(pos, Reads::InMemory), Ok(db.probe(pos)));
+    }
+    assert!(positions.iter().any(|pos| db.probe(pos).is_some()));
 }
 
 #[test]

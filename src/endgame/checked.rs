@@ -7,12 +7,14 @@
 use std::fs;
 use std::io::{BufWriter, Write};
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 use bytemuck::Pod;
 use rayon::prelude::*;
 
 use super::file::{DbError, DbProblem};
+use super::reader::{self, NotInMemory, Reads, Urgency};
 
 /// Payload bytes per checksummed block.
 pub(super) const BLOCK: usize = 1 << 16;
@@ -157,10 +159,13 @@ fn load_file(mut file: &fs::File, _: Loading) -> std::io::Result<Storage> {
     Ok(Storage::Owned(words))
 }
 
-/// A block's state: not read yet, checked, or damaged.
+/// A block's state: not read yet, asked of the background reader (for a
+/// search, or read ahead), checked, or damaged.
 const UNCHECKED: u8 = 0;
 const GOOD: u8 = 1;
 const DAMAGED: u8 = 2;
+const ASKED_NOW: u8 = 3;
+const ASKED_LATER: u8 = 4;
 
 /// A file whose payload is checked block by block against the table of
 /// block checksums it holds, each block the first time it is read.
@@ -168,7 +173,9 @@ pub(super) struct Checked {
     storage: Storage,
     payload_at: usize,
     payload_len: usize,
-    sums_at: usize,
+    /// The blocks' checksums, copied at open: checking a block in memory
+    /// never waits for the disk to read its sum.
+    sums: Box<[u64]>,
     blocks: Vec<AtomicU8>,
     damaged: AtomicBool,
 }
@@ -183,22 +190,20 @@ impl Checked {
         payload_len: usize,
         sums_at: usize,
     ) -> Checked {
-        let blocks = (0..payload_len.div_ceil(BLOCK))
-            .map(|_| AtomicU8::new(UNCHECKED))
+        let count = payload_len.div_ceil(BLOCK);
+        let blocks = (0..count).map(|_| AtomicU8::new(UNCHECKED)).collect();
+        let sums = storage.bytes()[sums_at..sums_at + 8 * count]
+            .chunks_exact(8)
+            .map(|sum| u64::from_ne_bytes(sum.try_into().expect("eight bytes")))
             .collect();
         Checked {
             storage,
             payload_at,
             payload_len,
-            sums_at,
+            sums,
             blocks,
             damaged: AtomicBool::new(false),
         }
-    }
-
-    /// The whole file.
-    pub(super) fn bytes(&self) -> &[u8] {
-        self.storage.bytes()
     }
 
     /// The payload, unchecked.
@@ -207,14 +212,10 @@ impl Checked {
         &self.storage.bytes()[self.payload_at..self.payload_at + self.payload_len]
     }
 
-    /// The checksum the file gives for a block.
-    fn block_sum(&self, block: usize) -> u64 {
-        let at = self.sums_at + 8 * block;
-        u64::from_ne_bytes(
-            self.storage.bytes()[at..at + 8]
-                .try_into()
-                .expect("eight bytes"),
-        )
+    /// The payload bytes of a block.
+    fn block_bytes(&self, block: usize) -> &[u8] {
+        let start = block * BLOCK;
+        &self.payload()[start..(start + BLOCK).min(self.payload_len)]
     }
 
     /// Whether the block holding payload byte `at` matches its checksum,
@@ -225,16 +226,140 @@ impl Checked {
         match self.blocks[block].load(Ordering::Relaxed) {
             GOOD => true,
             DAMAGED => false,
-            _ => {
-                let start = block * BLOCK;
-                let bytes = &self.payload()[start..(start + BLOCK).min(self.payload_len)];
-                let good = checksum(bytes) == self.block_sum(block);
-                self.blocks[block].store(if good { GOOD } else { DAMAGED }, Ordering::Relaxed);
-                if !good {
-                    self.damaged.store(true, Ordering::Relaxed);
-                }
-                good
+            _ => self.check_block(block),
+        }
+    }
+
+    /// [`Checked::is_good`] as `reads` allows: reading from memory only,
+    /// a block that is not there is asked of the background reader and
+    /// [`NotInMemory`] returned.
+    #[inline]
+    pub(super) fn is_good_with(
+        self: &Arc<Self>,
+        at: usize,
+        reads: Reads,
+    ) -> Result<bool, NotInMemory> {
+        let block = at / BLOCK;
+        match self.blocks[block].load(Ordering::Relaxed) {
+            GOOD => Ok(true),
+            DAMAGED => Ok(false),
+            _ if reads == Reads::Wait => Ok(self.check_block(block)),
+            _ if self.in_memory(at, Urgency::Now) => Ok(self.is_good(at)),
+            _ => Err(NotInMemory),
+        }
+    }
+
+    /// Whether the block holding payload byte `at` can be read at once:
+    /// checked already, or in memory (then checked now, for a search). If
+    /// not, it is asked of the background reader.
+    #[cold]
+    pub(super) fn in_memory(self: &Arc<Self>, at: usize, urgency: Urgency) -> bool {
+        let block = at / BLOCK;
+        let state = &self.blocks[block];
+        match (state.load(Ordering::Relaxed), urgency) {
+            (GOOD | DAMAGED, _) => true,
+            (UNCHECKED, Urgency::Now) if self.is_resident(block) => {
+                self.check_block(block);
+                true
             }
+            (UNCHECKED, _) => {
+                let asked = match urgency {
+                    Urgency::Now => ASKED_NOW,
+                    Urgency::NextMove | Urgency::Game => ASKED_LATER,
+                };
+                self.ask(block, UNCHECKED, asked, urgency);
+                false
+            }
+            (ASKED_LATER, Urgency::Now) => {
+                self.ask(block, ASKED_LATER, ASKED_NOW, urgency);
+                false
+            }
+            _ => false,
+        }
+    }
+
+    /// Moves a block from state `from` to `to` and asks the reader for it;
+    /// should its queue be full, the block is left as it was, to be asked
+    /// for again.
+    fn ask(self: &Arc<Self>, block: usize, from: u8, to: u8, urgency: Urgency) {
+        let state = &self.blocks[block];
+        let moved = state
+            .compare_exchange(from, to, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok();
+        if moved && !reader::ask(self, block, urgency) {
+            let _ = state.compare_exchange(to, from, Ordering::Relaxed, Ordering::Relaxed);
+        }
+    }
+
+    /// Asks the background reader for every block not read yet, as
+    /// `urgency` says.
+    pub(super) fn read_ahead(self: &Arc<Self>, urgency: Urgency) {
+        for block in 0..self.blocks.len() {
+            self.in_memory(block * BLOCK, urgency);
+        }
+    }
+
+    /// The bytes of the payload.
+    pub(super) fn payload_len(&self) -> usize {
+        self.payload_len
+    }
+
+    /// Whether a block was asked to be read ahead and is not read yet.
+    pub(super) fn is_asked_later(&self, block: usize) -> bool {
+        self.blocks[block].load(Ordering::Relaxed) == ASKED_LATER
+    }
+
+    /// Takes back a request to read a block ahead.
+    pub(super) fn forget_asked(&self, block: usize) {
+        let _ = self.blocks[block].compare_exchange(
+            ASKED_LATER,
+            UNCHECKED,
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+        );
+    }
+
+    /// Checks a block against its checksum, unless that was done, and
+    /// whether it is good.
+    pub(super) fn check_block(&self, block: usize) -> bool {
+        match self.blocks[block].load(Ordering::Relaxed) {
+            GOOD => return true,
+            DAMAGED => return false,
+            _ => {}
+        }
+        let good = checksum(self.block_bytes(block)) == self.sums[block];
+        self.blocks[block].store(if good { GOOD } else { DAMAGED }, Ordering::Relaxed);
+        if !good {
+            self.damaged.store(true, Ordering::Relaxed);
+        }
+        good
+    }
+
+    /// Tells the system that a block will be read soon, so that its pages
+    /// are read from the disk together with those of the other blocks
+    /// asked for.
+    pub(super) fn advise_will_need(&self, block: usize) {
+        #[cfg(all(feature = "mmap", unix))]
+        if let Storage::Mapped(map) = &self.storage {
+            let start = self.payload_at + block * BLOCK;
+            let len = BLOCK.min(self.payload_len - block * BLOCK);
+            // Advice only: a refusal changes nothing but the speed.
+            let _ = map.advise_range(memmap2::Advice::WillNeed, start, len);
+        }
+        #[cfg(not(all(feature = "mmap", unix)))]
+        let _ = block;
+    }
+
+    /// Whether every page of a block is in memory, so that reading it
+    /// does not wait for the disk.
+    fn is_resident(&self, block: usize) -> bool {
+        match &self.storage {
+            #[cfg(feature = "mmap")]
+            Storage::Mapped(_) => pages_resident(self.block_bytes(block)),
+            #[cfg(feature = "mmap")]
+            Storage::Copied(_) => true,
+            #[cfg(not(feature = "mmap"))]
+            Storage::Owned(_) => true,
         }
     }
 
@@ -276,4 +401,29 @@ pub(super) fn write_whole(path: &Path, parts: &[&[u8]]) -> Result<(), DbError> {
     file.sync_all().map_err(io)?;
     drop(file);
     fs::rename(&partial, path).map_err(io)
+}
+
+/// Whether every page of `bytes`, a part of a mapped file, is in memory.
+#[cfg(all(feature = "mmap", unix))]
+fn pages_resident(bytes: &[u8]) -> bool {
+    // SAFETY: sysconf has no preconditions.
+    let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096);
+    let start = bytes.as_ptr() as usize;
+    let aligned = start - start % page;
+    let len = start + bytes.len() - aligned;
+    let mut resident = [0u8; 256];
+    let Some(pages) = resident.get_mut(..len.div_ceil(page)) else {
+        return false;
+    };
+    // SAFETY: the range lies in a live mapping (page-aligned down, which
+    // stays in the mapping as it begins on a page), and `pages` has one
+    // byte for each of its pages.
+    let done = unsafe { libc::mincore(aligned as *mut libc::c_void, len, pages.as_mut_ptr()) };
+    done == 0 && pages.iter().all(|page| page & 1 != 0)
+}
+
+/// Without a way to ask the system, a mapped block is taken to be on disk.
+#[cfg(all(feature = "mmap", not(unix)))]
+fn pages_resident(_: &[u8]) -> bool {
+    false
 }

@@ -24,6 +24,7 @@ use super::checked::{
     BLOCK, Checked, FileHeader, Loading, NINE, block_sums, checksum, load, read_header, write_whole,
 };
 use super::index::SectorIndex;
+use super::reader::{NotInMemory, Reads, Urgency};
 use super::{DbOutcome, DbValue};
 use thiserror::Error;
 
@@ -245,8 +246,11 @@ pub struct SectorFile {
     pub sector: SectorIndex,
     /// Where it came from.
     pub path: PathBuf,
-    layout: Layout,
-    data: Checked,
+    /// The sorted (index, encoded value) pairs of the distances that do
+    /// not fit a byte, copied at open: a probe never waits for the disk
+    /// to read them.
+    exceptions: Box<[[u64; 2]]>,
+    data: Arc<Checked>,
 }
 
 impl SectorFile {
@@ -316,8 +320,8 @@ impl SectorFile {
             header,
             sector,
             path: path.to_owned(),
-            layout,
-            data: Checked::new(storage, HEADER_BYTES, entries, block_sums_at),
+            exceptions: bytemuck::pod_collect_to_vec(exceptions_bytes).into_boxed_slice(),
+            data: Arc::new(Checked::new(storage, HEADER_BYTES, entries, block_sums_at)),
         })
     }
 
@@ -350,21 +354,36 @@ impl SectorFile {
     /// is not a position, or in a damaged block.
     #[inline]
     pub fn value(&self, index: u64) -> Option<DbValue> {
-        let index = usize::try_from(index).ok()?;
-        if index >= self.sector.len() as usize || !self.data.is_good(index) {
-            return None;
+        self.value_with(index, Reads::Wait).unwrap_or(None)
+    }
+
+    /// [`SectorFile::value`], read as `reads` allows.
+    ///
+    /// # Errors
+    ///
+    /// [`NotInMemory`] when reading from memory only and the value's
+    /// block is not there: it is then read in the background.
+    #[inline]
+    pub fn value_with(&self, index: u64, reads: Reads) -> Result<Option<DbValue>, NotInMemory> {
+        let Ok(index) = usize::try_from(index) else {
+            return Ok(None);
+        };
+        if index >= self.sector.len() as usize || !self.data.is_good_with(index, reads)? {
+            return Ok(None);
         }
         let byte = self.data.payload()[index];
         if byte != EXCEPTION {
-            return from_byte(byte);
+            return Ok(from_byte(byte));
         }
-        let table: &[[u64; 2]] = bytemuck::cast_slice(
-            &self.data.bytes()[self.layout.exceptions_at..self.layout.block_sums_at],
-        );
-        let at = table
-            .binary_search_by_key(&(index as u64), |pair| pair[0])
-            .ok()?;
-        DbValue::decode(table[at][1] as u16)
+        let table = &self.exceptions;
+        let at = table.binary_search_by_key(&(index as u64), |pair| pair[0]);
+        Ok(at.ok().and_then(|at| DbValue::decode(table[at][1] as u16)))
+    }
+
+    /// Whether the value at `index` can be read at once, without waiting
+    /// for the disk; if not, its block is asked of the background reader.
+    pub(crate) fn in_memory(&self, index: u64, urgency: Urgency) -> bool {
+        index >= self.sector.len() || self.data.in_memory(index as usize, urgency)
     }
 }
 

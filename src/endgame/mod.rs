@@ -19,6 +19,7 @@ mod placing;
 mod placing_file;
 mod placing_phase;
 mod probe;
+mod reader;
 mod review;
 mod verify;
 
@@ -35,6 +36,9 @@ pub use placing_phase::{
     MissingSuccessor, NextSector, PlacingCounts, PlacingSector, PlacingValues, build_placing_sector,
 };
 pub use probe::EndgameDb;
+pub use reader::{
+    NotInMemory, Reads, Urgency, blocks_read, cancel_read_ahead, wait_for_reads_after,
+};
 pub use review::{JudgedMove, Judgement, judge_game};
 pub use verify::{SectorCheck, check_placing_sector, check_sector};
 

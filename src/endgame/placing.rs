@@ -11,8 +11,8 @@ use std::time::Instant;
 
 use arrayvec::ArrayVec;
 
-use super::build::SmallerSectors;
 use super::probe::EndgameDb;
+use super::reader::Reads;
 use super::{DbOutcome, DbValue};
 use crate::board::{Bitboard, MAX_MOVES, Move, MoveList, Position};
 
@@ -66,6 +66,9 @@ pub enum Unsolved {
     Unknown,
     /// The deadline or the node budget was reached first.
     OutOfTime,
+    /// A leaf was not in memory, and the solver reads from memory only
+    /// (it is read in the background meanwhile).
+    NotInMemory,
 }
 
 /// What the solver settled of a position's moves.
@@ -164,6 +167,8 @@ pub struct PlacingSolver<'a> {
     node_budget: Option<u64>,
     /// Set by others to make the solver give up.
     stop: Option<Arc<AtomicBool>>,
+    /// Whether a leaf may wait for the disk.
+    reads: Reads,
 }
 
 impl<'a> PlacingSolver<'a> {
@@ -199,6 +204,7 @@ impl<'a> PlacingSolver<'a> {
             deadline,
             node_budget,
             stop: None,
+            reads: Reads::Wait,
         }
     }
 
@@ -208,6 +214,12 @@ impl<'a> PlacingSolver<'a> {
             stop: Some(stop),
             ..self
         }
+    }
+
+    /// The solver, reading its leaves as `reads` allows: from memory only,
+    /// it gives up at the first leaf that is not there, as at its deadline.
+    pub fn reading(self, reads: Reads) -> PlacingSolver<'a> {
+        PlacingSolver { reads, ..self }
     }
 
     /// The nodes searched so far, the leaves counted.
@@ -284,7 +296,7 @@ impl<'a> PlacingSolver<'a> {
             let value = match self.move_value(&child, (!kept.is_empty()).then_some(best)) {
                 Ok(Some(value)) => value,
                 Ok(None) => continue,
-                Err(Unsolved::OutOfTime) if !kept.is_empty() => {
+                Err(Unsolved::OutOfTime | Unsolved::NotInMemory) if !kept.is_empty() => {
                     // A move not decided may beat every one decided,
                     // unless a win is proven already.
                     if best < 1 {
@@ -342,7 +354,11 @@ impl<'a> PlacingSolver<'a> {
         }
         let to_place = pos.stones_to_place() as usize;
         if to_place == 0 {
-            let value = self.db.probe(pos).ok_or(Unsolved::Unknown)?;
+            let value = self
+                .db
+                .probe_with(pos, self.reads)
+                .map_err(|_| Unsolved::NotInMemory)?
+                .ok_or(Unsolved::Unknown)?;
             return Ok(score(value.outcome_at(pos)));
         }
         let key = table_key(pos);
@@ -453,7 +469,9 @@ impl<'a> PlacingSolver<'a> {
                 children.push(child);
             }
             self.leaf_values.clear();
-            self.db.values(&self.leaves, &mut self.leaf_values);
+            self.db
+                .values_with(&self.leaves, &mut self.leaf_values, self.reads)
+                .map_err(|_| Unsolved::NotInMemory)?;
             self.look_at_clock()?;
             self.look_at_limits()?;
             for (child, value) in children.iter().zip(&self.leaf_values) {

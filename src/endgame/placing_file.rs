@@ -12,6 +12,7 @@
 //! (see `checked`), and [`PlacingFile::verify`] checks every block.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use bytemuck::{Pod, Zeroable};
 
@@ -21,6 +22,7 @@ use super::checked::{
 };
 use super::file::{DbError, DbProblem};
 use super::placing_phase::{PlacingSector, PlacingValues, outcome_of};
+use super::reader::Urgency;
 
 const MAGIC: [u8; 8] = *b"MORRISPL";
 /// The format version this build writes and reads.
@@ -146,7 +148,7 @@ pub struct PlacingFile {
     pub sector: PlacingSector,
     /// Where it came from.
     pub path: PathBuf,
-    data: Checked,
+    data: Arc<Checked>,
 }
 
 impl PlacingFile {
@@ -207,7 +209,7 @@ impl PlacingFile {
             header,
             sector,
             path: path.to_owned(),
-            data: Checked::new(storage, HEADER_BYTES, values, sums_at),
+            data: Arc::new(Checked::new(storage, HEADER_BYTES, values, sums_at)),
         })
     }
 
@@ -237,5 +239,18 @@ impl PlacingFile {
             return None;
         }
         outcome_of(self.data.payload()[at] >> (2 * (index % 4)) & 3)
+    }
+
+    /// Whether the outcome at `index` can be read at once, without waiting
+    /// for the disk; if not, its block is asked of the background reader.
+    pub(crate) fn in_memory(&self, index: u64, urgency: Urgency) -> bool {
+        index >= self.sector.len() || self.data.in_memory((index / 4) as usize, urgency)
+    }
+
+    /// Asks the background reader for the whole file, as `urgency` says,
+    /// and how many bytes that is.
+    pub(crate) fn read_ahead(&self, urgency: Urgency) -> usize {
+        self.data.read_ahead(urgency);
+        self.data.payload_len()
     }
 }

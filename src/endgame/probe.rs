@@ -8,6 +8,7 @@ use super::build::SmallerSectors;
 use super::file::{Header, SectorFile};
 use super::placing_file::PlacingFile;
 use super::placing_phase::PlacingSector;
+use super::reader::{NotInMemory, Reads, Urgency};
 use super::{DbOutcome, DbValue};
 use crate::board::{Bitboard, Color, Move, Position, Rules, Variant};
 use crate::endgame::{DbError, DbProblem};
@@ -135,9 +136,74 @@ impl EndgameDb {
     /// The value of the position with `mover` to move against `other`, if
     /// its sector is loaded.
     pub fn value(&self, mover: Bitboard, other: Bitboard) -> Option<DbValue> {
-        let file = self.file(mover.len() as usize, other.len() as usize)?;
-        let canonical = file.sector.canonical(mover, other);
-        file.value(canonical.index)
+        self.value_with(mover, other, Reads::Wait).unwrap_or(None)
+    }
+
+    /// [`EndgameDb::value`], read as `reads` allows.
+    ///
+    /// # Errors
+    ///
+    /// [`NotInMemory`] when reading from memory only and the value is not
+    /// there: it is then read in the background.
+    pub fn value_with(
+        &self,
+        mover: Bitboard,
+        other: Bitboard,
+        reads: Reads,
+    ) -> Result<Option<DbValue>, NotInMemory> {
+        match self.file(mover.len() as usize, other.len() as usize) {
+            Some(file) => file.value_with(file.sector.canonical(mover, other).index, reads),
+            None => Ok(None),
+        }
+    }
+
+    /// The values of `positions` (each the stones of the side to move and
+    /// of the other side) appended to `values`, read as `reads` allows;
+    /// every entry is touched before any is used, so that the memory
+    /// fetches overlap.
+    ///
+    /// # Errors
+    ///
+    /// [`NotInMemory`] when reading from memory only and a value is not
+    /// there: every one missing is then read in the background, and
+    /// `values` is left as it was.
+    pub fn values_with(
+        &self,
+        positions: &[(Bitboard, Bitboard)],
+        values: &mut Vec<Option<DbValue>>,
+        reads: Reads,
+    ) -> Result<(), NotInMemory> {
+        let stored: Vec<Option<(&SectorFile, u64)>> = positions
+            .iter()
+            .map(|&(mover, other)| {
+                let file = self.file(mover.len() as usize, other.len() as usize)?;
+                Some((file, file.sector.canonical(mover, other).index))
+            })
+            .collect();
+        if reads == Reads::InMemory {
+            // Every entry is asked for, so that all are read together.
+            let missing = stored
+                .iter()
+                .flatten()
+                .filter(|&&(file, index)| !file.in_memory(index, Urgency::Now))
+                .count();
+            if missing > 0 {
+                return Err(NotInMemory);
+            }
+        }
+        let touched = stored
+            .iter()
+            .flatten()
+            .fold(0u8, |acc, &(file, index)| acc | file.raw_byte(index));
+        std::hint::black_box(touched);
+        for at in stored {
+            let value = match at {
+                Some((file, index)) => file.value_with(index, reads)?,
+                None => None,
+            };
+            values.push(value);
+        }
+        Ok(())
     }
 
     /// Whether the databases are of these rules: Nine Men's Morris with
@@ -159,17 +225,40 @@ impl EndgameDb {
     /// The value of a position, if it is one the databases hold: their
     /// rules, nothing in hand, its sector loaded.
     pub fn probe(&self, pos: &Position) -> Option<DbValue> {
-        if !EndgameDb::holds_rules(pos.rules()) || pos.stones_to_place() > 0 {
-            return None;
-        }
-        let us = pos.side_to_move();
-        self.value(pos.stones(us), pos.stones(us.opponent()))
+        self.probe_with(pos, Reads::Wait).unwrap_or(None)
     }
 
-    /// The outcome for the side to move of a placing position, if its
-    /// sector is loaded; like the moving phase's values it leaves the draw
-    /// rules out, as a published solution does.
-    pub fn placing_outcome(&self, pos: &Position) -> Option<DbOutcome> {
+    /// [`EndgameDb::probe`], read as `reads` allows.
+    ///
+    /// # Errors
+    ///
+    /// [`NotInMemory`] when reading from memory only and the value is not
+    /// there: it is then read in the background.
+    pub fn probe_with(&self, pos: &Position, reads: Reads) -> Result<Option<DbValue>, NotInMemory> {
+        if !EndgameDb::holds_rules(pos.rules()) || pos.stones_to_place() > 0 {
+            return Ok(None);
+        }
+        let us = pos.side_to_move();
+        self.value_with(pos.stones(us), pos.stones(us.opponent()), reads)
+    }
+
+    /// Asks the background reader for the placing phase's first sectors,
+    /// the fewest stones placed first, up to about `bytes`: what the first
+    /// moves of a game will read.
+    pub fn read_ahead_opening(&self, bytes: usize) {
+        let mut files = self.placing_files();
+        files.reverse();
+        let mut asked = 0;
+        for file in files {
+            if asked >= bytes {
+                break;
+            }
+            asked += file.read_ahead(Urgency::Game);
+        }
+    }
+
+    /// The file and index of a placing position, if its sector is loaded.
+    fn placing_entry(&self, pos: &Position) -> Option<(&PlacingFile, u64)> {
         if !EndgameDb::holds_rules(pos.rules()) || pos.stones_to_place() == 0 {
             return None;
         }
@@ -181,7 +270,34 @@ impl EndgameDb {
             .board
             .canonical(pos.stones(us), pos.stones(them))
             .index;
-        self.placing_file(sector)?.outcome(index)
+        Some((self.placing_file(sector)?, index))
+    }
+
+    /// The outcome for the side to move of a placing position, if its
+    /// sector is loaded; like the moving phase's values it leaves the draw
+    /// rules out, as a published solution does.
+    pub fn placing_outcome(&self, pos: &Position) -> Option<DbOutcome> {
+        let (file, index) = self.placing_entry(pos)?;
+        file.outcome(index)
+    }
+
+    /// Whether the value of `pos` can be read at once, without waiting for
+    /// the disk: its block is in memory, or the databases do not hold it.
+    /// If not, its block is asked of the background reader, as soon as
+    /// `urgency` says.
+    pub fn in_memory(&self, pos: &Position, urgency: Urgency) -> bool {
+        if let Some((file, index)) = self.placing_entry(pos) {
+            return file.in_memory(index, urgency);
+        }
+        if !EndgameDb::holds_rules(pos.rules()) || pos.stones_to_place() > 0 {
+            return true;
+        }
+        let us = pos.side_to_move();
+        let (mover, other) = (pos.stones(us), pos.stones(us.opponent()));
+        match self.file(mover.len() as usize, other.len() as usize) {
+            Some(file) => file.in_memory(file.sector.canonical(mover, other).index, urgency),
+            None => true,
+        }
     }
 
     /// The outcome for the side to move of any position the databases
@@ -236,28 +352,7 @@ impl EndgameDb {
         let mut ranked: Vec<(Move, Option<DbValue>)> = pos
             .legal_moves()
             .into_iter()
-            .map(|mv| {
-                let mut child = *pos;
-                child.play_unchecked(mv);
-                let value = match child.terminal_outcome() {
-                    Some(outcome) if outcome.winner().is_some() => Some(DbValue::win(1)),
-                    Some(_) => Some(DbValue::draw()),
-                    None => self.probe(&child).map(|theirs| {
-                        // The next removal is this move's, or one ply
-                        // further than theirs.
-                        let distance = if mv.removal.is_some() {
-                            1
-                        } else {
-                            theirs.distance + 1
-                        };
-                        match -theirs.outcome {
-                            DbOutcome::Draw => DbValue::draw(),
-                            outcome => DbValue { outcome, distance },
-                        }
-                    }),
-                };
-                (mv, value)
-            })
+            .map(|mv| (mv, self.value_after(pos, mv)))
             .collect();
         ranked.sort_by_key(|&(_, value)| match value {
             Some(DbValue {
@@ -276,6 +371,31 @@ impl EndgameDb {
         });
         ranked
     }
+
+    /// The value for the side making the legal move `mv` in `pos`, if the
+    /// databases know it: a move that wins the game at once is a win in 1,
+    /// as a removal into a lost position is.
+    pub fn value_after(&self, pos: &Position, mv: Move) -> Option<DbValue> {
+        let mut child = *pos;
+        child.play_unchecked(mv);
+        match child.terminal_outcome() {
+            Some(outcome) if outcome.winner().is_some() => Some(DbValue::win(1)),
+            Some(_) => Some(DbValue::draw()),
+            None => self.probe(&child).map(|theirs| {
+                // The next removal is this move's, or one ply further
+                // than theirs.
+                let distance = if mv.removal.is_some() {
+                    1
+                } else {
+                    theirs.distance + 1
+                };
+                match -theirs.outcome {
+                    DbOutcome::Draw => DbValue::draw(),
+                    outcome => DbValue { outcome, distance },
+                }
+            }),
+        }
+    }
 }
 
 impl std::fmt::Debug for EndgameDb {
@@ -293,25 +413,8 @@ impl std::fmt::Debug for EndgameDb {
 
 impl SmallerSectors for EndgameDb {
     fn values(&self, positions: &[(Bitboard, Bitboard)], values: &mut Vec<Option<DbValue>>) {
-        let stored: Vec<Option<(&SectorFile, u64)>> = positions
-            .iter()
-            .map(|&(mover, other)| {
-                let file = self.file(mover.len() as usize, other.len() as usize)?;
-                Some((file, file.sector.canonical(mover, other).index))
-            })
-            .collect();
-        // Read every entry once before using any: the reads do not wait
-        // for one another, so their cache misses overlap.
-        let touched = stored
-            .iter()
-            .flatten()
-            .fold(0u8, |acc, &(file, index)| acc | file.raw_byte(index));
-        std::hint::black_box(touched);
-        values.extend(
-            stored
-                .into_iter()
-                .map(|at| at.and_then(|(file, index)| file.value(index))),
-        );
+        // Waiting for the disk, every value is read.
+        let _ = self.values_with(positions, values, Reads::Wait);
     }
 }
 

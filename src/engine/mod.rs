@@ -17,7 +17,7 @@ use crate::board::{
     FenError, Game, IllegalMoveError, IllegalReason, Move, MoveToken, Outcome, Position,
 };
 use crate::endgame::{EndgameDb, SharedPlacingTable};
-use crate::search::root::{SearchControl, run_search};
+use crate::search::root::{SearchControl, first_choice, run_search};
 use crate::search::{
     Bound, HashAllocError, SearchEvent, SearchLimits, SearchRequest, TranspositionTable,
 };
@@ -26,6 +26,11 @@ pub use options::{
     ELO_OF_SKILL, EngineOption, EngineOptions, MoveNotation, OptionError, OptionKind, OptionNote,
     ParseNotationError,
 };
+
+/// Bytes of the placing phase's first sectors read into memory in the
+/// background at the start of a game (with `ReadAhead`): the first moves'
+/// values then never wait for the disk.
+const OPENING_READ_AHEAD: usize = 64 << 20;
 
 /// How a `go` began.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,6 +187,9 @@ impl Engine {
         self.clear_hash();
         self.game = Game::new(Position::new(self.options.rules));
         self.pending = None;
+        if let Some(db) = self.endgame.as_deref().filter(|_| self.options.read_ahead) {
+            db.read_ahead_opening(OPENING_READ_AHEAD);
+        }
         Ok(())
     }
 
@@ -288,6 +296,7 @@ impl Engine {
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),
             endgame: self.endgame.clone(),
             placing_table: self.placing_table.clone(),
+            read_ahead: self.options.read_ahead,
         };
         self.launch(
             request,
@@ -313,7 +322,7 @@ impl Engine {
             .store(request.limits.ponder, Ordering::Relaxed);
         self.stragglers.retain(|thread| !thread.is_finished());
         let tt = Arc::clone(&self.tt);
-        let answer = Arc::new(Answer::new(events, fallback_move(&request)));
+        let answer = Arc::new(Answer::new(events, first_choice(&request, &tt)));
         let (running, done) = crossbeam_channel::bounded::<()>(0);
         if let Some(maximum) = request.time_manager(start).maximum() {
             let watch = ClockWatch {
@@ -394,15 +403,6 @@ type SearchFn = fn(
     &mut dyn FnMut(SearchEvent),
 );
 
-/// The move to play if the search fails before it finds one: the first it
-/// would have searched.
-fn fallback_move(request: &SearchRequest) -> Option<Move> {
-    match request.limits.search_moves.first() {
-        Some(&mv) => Some(mv),
-        None => request.root.legal_moves().first().copied(),
-    }
-}
-
 /// The one answer of a search: its events pass through here on their way
 /// to the protocol, so that the clock's watchdog can answer in its place
 /// when it is stuck, after which what the search sends is dropped.
@@ -440,6 +440,7 @@ impl Answer {
             SearchEvent::Info(info) if info.multipv == 1 && info.bound == Bound::Exact => {
                 state.best_so_far = info.pv.first().copied().or(state.best_so_far);
             }
+            SearchEvent::Choice { best } => state.best_so_far = Some(*best),
             SearchEvent::BestMove { .. } => state.answered = true,
             _ => {}
         }
@@ -448,11 +449,15 @@ impl Answer {
         let _ = self.events.send(event);
     }
 
-    /// Answers with the best move so far, unless the answer was given.
-    fn give_best_so_far(&self) {
+    /// Answers with the best move so far, unless the answer was given;
+    /// `overdue` when the search is late, so that the log says so.
+    fn give_best_so_far(&self, overdue: bool) {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         if !state.answered {
             state.answered = true;
+            if overdue {
+                let _ = self.events.send(SearchEvent::Overdue);
+            }
             let _ = self.events.send(SearchEvent::BestMove {
                 best: state.best_so_far,
                 ponder: None,
@@ -491,7 +496,7 @@ impl ClockWatch {
         }
         self.control.stop.store(true, Ordering::Relaxed);
         if !ended(done.recv_deadline(self.deadline + self.grace)) {
-            self.answer.give_best_so_far();
+            self.answer.give_best_so_far(true);
         }
     }
 }
@@ -514,7 +519,7 @@ fn spawn_guarded(
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "a search thread panicked".to_owned());
             answer.send(SearchEvent::Failed { reason });
-            answer.give_best_so_far();
+            answer.give_best_so_far(false);
         }
     })
 }
@@ -632,10 +637,10 @@ mod tests {
     fn a_search_stuck_past_its_deadline_is_answered_for_and_its_late_answer_dropped() {
         let disk = DISK.lock().unwrap();
         let request = timed(Duration::from_millis(40), Duration::from_millis(20));
-        let fallback = fallback_move(&request);
+        let fallback = first_choice(&request, &TranspositionTable::new(1).unwrap());
         let ((mut engine, events), received) = events_of_request(request, stuck_search);
-        // Answered while the search still waits.
-        let [SearchEvent::BestMove { best, ponder }] = events[..] else {
+        // Answered while the search still waits, and said to be late.
+        let [SearchEvent::Overdue, SearchEvent::BestMove { best, ponder }] = events[..] else {
             panic!("{events:?}");
         };
         assert_eq!(best, fallback);
@@ -645,6 +650,39 @@ mod tests {
         // The search's own answer, once its read returns, is not passed on:
         // the channel ends with nothing more.
         assert_eq!(received.recv().ok(), None);
+        engine.shut_down();
+    }
+
+    /// Sends the databases' choice, then waits as [`stuck_search`] does.
+    fn stuck_after_a_choice(
+        _: &SearchRequest,
+        _: Arc<TranspositionTable>,
+        _: &SearchControl,
+        _: Instant,
+        send: &mut dyn FnMut(SearchEvent),
+    ) {
+        send(SearchEvent::Choice {
+            best: "a7".parse().unwrap(),
+        });
+        drop(DISK.lock());
+    }
+
+    #[test]
+    fn a_search_stuck_after_the_databases_chose_is_answered_with_their_choice() {
+        let disk = DISK.lock().unwrap();
+        let request = timed(Duration::from_millis(40), Duration::from_millis(20));
+        let ((mut engine, events), _) = events_of_request(request, stuck_after_a_choice);
+        let [
+            SearchEvent::Choice { .. },
+            SearchEvent::Overdue,
+            SearchEvent::BestMove { best, ponder },
+        ] = events[..]
+        else {
+            panic!("{events:?}");
+        };
+        assert_eq!(best, Some("a7".parse().unwrap()));
+        engine.finish_search(best, ponder);
+        drop(disk);
         engine.shut_down();
     }
 

@@ -103,6 +103,9 @@ pub struct EngineOptions {
     pub rules: Rules,
     /// Folder of endgame database files, if any.
     pub endgame_db: Option<PathBuf>,
+    /// Whether database blocks the next moves may need are read into
+    /// memory while the engine waits.
+    pub read_ahead: bool,
     /// How mill-closing moves are written.
     pub notation: MoveNotation,
 }
@@ -121,6 +124,7 @@ impl Default for EngineOptions {
             show_wdl: false,
             rules: Rules::default(),
             endgame_db: None,
+            read_ahead: true,
             notation: MoveNotation::Compound,
         }
     }
@@ -226,6 +230,9 @@ pub enum EngineOption {
     NMoveRule,
     /// `EndgameDB`: the folder of endgame databases.
     EndgameDb,
+    /// `ReadAhead`: read database blocks the next moves may need while
+    /// the engine waits.
+    ReadAhead,
     /// `MoveNotation`: how mill-closing moves are written.
     MoveNotation,
 }
@@ -235,7 +242,7 @@ const NOTATIONS: [&str; 2] = [MoveNotation::Compound.name(), MoveNotation::Split
 
 impl EngineOption {
     /// Every option, in the order `uci` lists them.
-    pub const ALL: [EngineOption; 15] = [
+    pub const ALL: [EngineOption; 16] = [
         EngineOption::Hash,
         EngineOption::ClearHash,
         EngineOption::Threads,
@@ -250,6 +257,7 @@ impl EngineOption {
         EngineOption::Flying,
         EngineOption::NMoveRule,
         EngineOption::EndgameDb,
+        EngineOption::ReadAhead,
         EngineOption::MoveNotation,
     ];
 
@@ -270,6 +278,7 @@ impl EngineOption {
             EngineOption::Flying => "Flying",
             EngineOption::NMoveRule => "NMoveRule",
             EngineOption::EndgameDb => "EndgameDB",
+            EngineOption::ReadAhead => "ReadAhead",
             EngineOption::MoveNotation => "MoveNotation",
         }
     }
@@ -316,6 +325,9 @@ impl EngineOption {
             },
             EngineOption::NMoveRule => spin(i64::from(defaults.rules.n_move_rule), 0, 1000),
             EngineOption::EndgameDb => OptionKind::Text,
+            EngineOption::ReadAhead => OptionKind::Check {
+                default: defaults.read_ahead,
+            },
             EngineOption::MoveNotation => OptionKind::Combo {
                 default: defaults.notation.name(),
                 vars: &NOTATIONS,
@@ -415,6 +427,7 @@ impl EngineOptions {
                     folder => Some(PathBuf::from(folder)),
                 };
             }
+            EngineOption::ReadAhead => self.read_ahead = option.flag(value)?,
             EngineOption::MoveNotation => {
                 self.notation = value
                     .parse()

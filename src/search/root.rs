@@ -7,9 +7,14 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::board::{Move, Position};
-use crate::endgame::{DbOutcome, EndgameDb, PlacingSolver, SharedPlacingTable};
+use crate::board::{Move, MoveList, Position};
+use crate::endgame::{
+    DbOutcome, EndgameDb, PlacingSolver, Reads, SharedPlacingTable, Urgency, blocks_read,
+    cancel_read_ahead, wait_for_reads_after,
+};
+use crate::search::eval::evaluate;
 use crate::search::limits::TimeManager;
+use crate::search::ordering::MoveOrdering;
 use crate::search::skill::{self, MAX_SKILL};
 use crate::search::worker::{RootMove, SearchContext, Worker};
 use crate::search::{Bound, Limit, SearchEvent, SearchInfo, SearchLimits, TranspositionTable};
@@ -36,6 +41,9 @@ pub struct SearchRequest {
     /// What solving the end of placing proved in earlier searches over
     /// these databases and rules.
     pub placing_table: SharedPlacingTable,
+    /// Whether, once it has answered, the search reads ahead the database
+    /// blocks the next move may need.
+    pub read_ahead: bool,
 }
 
 /// What a search run to its end found.
@@ -63,6 +71,7 @@ impl SearchRequest {
             move_overhead: Duration::ZERO,
             endgame: None,
             placing_table: SharedPlacingTable::default(),
+            read_ahead: false,
         }
     }
 
@@ -107,6 +116,9 @@ impl SearchRequest {
                 }
                 SearchEvent::CurrMove { .. }
                 | SearchEvent::PlacingSolved { .. }
+                | SearchEvent::ValuesMissing { .. }
+                | SearchEvent::Choice { .. }
+                | SearchEvent::Overdue
                 | SearchEvent::Failed { .. } => {}
             },
         );
@@ -121,6 +133,16 @@ pub(crate) struct SearchControl {
     pub stop: Arc<AtomicBool>,
     /// Set while pondering, cleared by `ponderhit`.
     pub pondering: Arc<AtomicBool>,
+}
+
+/// How a search on `time` reads the databases: one on the clock never
+/// waits for the disk.
+fn reads_on(time: &TimeManager) -> Reads {
+    if time.maximum().is_some() {
+        Reads::InMemory
+    } else {
+        Reads::Wait
+    }
 }
 
 /// The most stones left to place (both sides together) at which the end
@@ -170,7 +192,8 @@ fn keep_best_placing_moves(
         solver_time.map(|time| start + time),
         solver_time.is_none().then_some(PLACING_SOLVE_NODES),
     )
-    .stopped_by(Arc::clone(stop));
+    .stopped_by(Arc::clone(stop))
+    .reading(reads_on(time));
     let solved = solver.best_moves(root, &moves);
     let nodes = solver.nodes();
     if let Some(table) = table.as_deref_mut() {
@@ -189,74 +212,181 @@ fn keep_best_placing_moves(
     (choice.kept, choice.complete.then_some(choice.outcome))
 }
 
-/// The root moves the databases rank best when they hold the root: the
-/// wins with the fewest plies to the next removal (so that every move
-/// makes progress: a search free to pick any win could trade a removal now
-/// for a shorter count later and go round in circles into a repetition),
-/// every drawing move (the search picks among them), or the losses that
-/// hold out longest, each outcome as the N-move rule leaves the position
-/// the move leads to, and that outcome. All of `moves`, and no outcome, when the databases do not know
-/// them all.
+/// What of the databases' values at the root can be read without waiting
+/// for the disk.
+struct Readable {
+    /// The root's own value.
+    root: bool,
+    /// The root moves whose values (those of the positions they lead to)
+    /// can be read.
+    moves: Vec<Move>,
+}
+
+impl Readable {
+    /// Everything, read by a search that may wait for the disk.
+    fn everything(moves: &[Move]) -> Readable {
+        Readable {
+            root: true,
+            moves: moves.to_vec(),
+        }
+    }
+
+    /// What of the root and of the positions `moves` lead to can be read
+    /// at once; the rest is asked of the background reader, all at once.
+    fn now(db: &EndgameDb, root: &Position, moves: &[Move]) -> Readable {
+        Readable {
+            root: db.in_memory(root, Urgency::Now),
+            moves: moves
+                .iter()
+                .copied()
+                .filter(|&mv| {
+                    let mut child = *root;
+                    child.play_unchecked(mv);
+                    db.in_memory(&child, Urgency::Now)
+                })
+                .collect(),
+        }
+    }
+
+    /// Whether the root and every one of `moves` can be read.
+    fn is_complete(&self, moves: &[Move]) -> bool {
+        self.root && moves.iter().all(|mv| self.moves.contains(mv))
+    }
+
+    /// How many of the root and of `moves` can be read.
+    fn count(&self, moves: &[Move]) -> usize {
+        usize::from(self.root) + moves.iter().filter(|mv| self.moves.contains(mv)).count()
+    }
+}
+
+/// What of the values the root decision needs can be read by `deadline`:
+/// they are all asked for at once, and waited for as they arrive. A
+/// search that may wait for the disk reads them all.
+fn read_root_values(
+    db: &EndgameDb,
+    root: &Position,
+    moves: &[Move],
+    reads: Reads,
+    deadline: Instant,
+) -> Readable {
+    if reads == Reads::Wait {
+        return Readable::everything(moves);
+    }
+    loop {
+        let seen = blocks_read();
+        let readable = Readable::now(db, root, moves);
+        if readable.is_complete(moves) || !wait_for_reads_after(seen, deadline) {
+            return readable;
+        }
+    }
+}
+
+/// How a moving-phase move's outcome (as the N-move rule leaves it) and
+/// plies to the next removal rank: wins by the fewest plies, draws, losses
+/// by the most.
+fn preference(outcome: DbOutcome, distance: u16) -> (DbOutcome, i32) {
+    let distance = match outcome {
+        DbOutcome::Win => -i32::from(distance),
+        DbOutcome::Draw => 0,
+        DbOutcome::Loss => i32::from(distance),
+    };
+    (outcome, distance)
+}
+
+/// The root moves the databases rank best when they hold the root, a
+/// moving position: the wins with the fewest plies to the next removal
+/// (so that every move makes progress: a search free to pick any win
+/// could trade a removal now for a shorter count later and go round in
+/// circles into a repetition), every drawing move (the search picks among
+/// them), or the losses that hold out longest, each outcome as the N-move
+/// rule leaves the position the move leads to, and that outcome. When
+/// values could not be read in time, the best of the moves read, if they
+/// are proven best anyway: a win, or as good as the root's own value. All
+/// of `moves`, and no outcome, otherwise.
 fn keep_best_db_moves(
     root: &Position,
     moves: Vec<Move>,
     db: &EndgameDb,
+    readable: &Readable,
 ) -> (Vec<Move>, Option<DbOutcome>) {
-    if db.probe(root).is_none() {
+    if root.stones_to_place() > 0 {
         return (moves, None);
     }
-    let Some(values) = values_of(&moves, db.rank_moves(root)) else {
-        return (moves, None);
+    let root_value = if readable.root {
+        match db.probe(root) {
+            Some(value) => Some(value),
+            None => return (moves, None),
+        }
+    } else {
+        None
     };
     // Each move's outcome is what the N-move rule leaves of the position it
     // leads to: after a removal the rule counts afresh, so the next removal
     // must come in time too.
-    let Some(mut valued) = values
-        .into_iter()
-        .map(|(mv, value)| {
-            db.outcome_after_with_rule(root, mv)
-                .map(|outcome| (mv, outcome, value.distance))
+    let Some(mut valued) = moves
+        .iter()
+        .filter(|mv| readable.moves.contains(mv))
+        .map(|&mv| {
+            let distance = db.value_after(root, mv)?.distance;
+            let outcome = db.outcome_after_with_rule(root, mv)?;
+            Some((mv, preference(outcome, distance)))
         })
-        .collect::<Option<Vec<(Move, DbOutcome, u16)>>>()
+        .collect::<Option<Vec<(Move, (DbOutcome, i32))>>>()
     else {
         return (moves, None);
     };
-    // Wins by the fewest plies, draws, losses by the most.
-    let preference = |&(_, outcome, distance): &(Move, DbOutcome, u16)| {
-        let distance = match outcome {
-            DbOutcome::Win => -i32::from(distance),
-            DbOutcome::Draw => 0,
-            DbOutcome::Loss => i32::from(distance),
-        };
-        (outcome, distance)
-    };
-    let Some(best) = valued.iter().map(preference).max() else {
+    let Some(best) = valued.iter().map(|&(_, rank)| rank).max() else {
         return (moves, None);
     };
-    valued.retain(|v| preference(v) == best);
-    let outcome = valued.first().map(|&(_, outcome, _)| outcome);
-    (valued.into_iter().map(|(mv, ..)| mv).collect(), outcome)
+    if !readable.is_complete(&moves) {
+        let as_good_as_root = root_value
+            .is_some_and(|value| best >= preference(value.outcome_at(root), value.distance));
+        if best.0 != DbOutcome::Win && !as_good_as_root {
+            return (moves, None);
+        }
+    }
+    valued.retain(|&(_, rank)| rank == best);
+    (valued.into_iter().map(|(mv, _)| mv).collect(), Some(best.0))
 }
 
 /// The root moves that keep the value of a placing position held by the
 /// placing phase's databases, and that value (the draw rules left out: a
 /// move that keeps it is never worse under them than one that does not,
-/// and the end-of-placing solver applies them where it can). All of
-/// `moves`, and no outcome, when the databases do not know them all.
+/// and the end-of-placing solver applies them where it can). When values
+/// could not be read in time, the best of the moves read, if they are
+/// proven best anyway: a win, or the root's own value. All of `moves`,
+/// and no outcome, otherwise.
 fn keep_best_placing_db_moves(
     root: &Position,
     moves: Vec<Move>,
     db: &EndgameDb,
+    readable: &Readable,
 ) -> (Vec<Move>, Option<DbOutcome>) {
-    if db.placing_outcome(root).is_none() {
+    if root.stones_to_place() == 0 {
         return (moves, None);
     }
-    let Some(valued) = values_of(&moves, db.move_outcomes(root)) else {
+    let root_outcome = if readable.root {
+        match db.placing_outcome(root) {
+            Some(outcome) => Some(outcome),
+            None => return (moves, None),
+        }
+    } else {
+        None
+    };
+    let Some(valued) = moves
+        .iter()
+        .filter(|mv| readable.moves.contains(mv))
+        .map(|&mv| db.outcome_after(root, mv).map(|outcome| (mv, outcome)))
+        .collect::<Option<Vec<(Move, DbOutcome)>>>()
+    else {
         return (moves, None);
     };
     let Some(best) = valued.iter().map(|&(_, outcome)| outcome).max() else {
         return (moves, None);
     };
+    if !readable.is_complete(&moves) && best != DbOutcome::Win && root_outcome != Some(best) {
+        return (moves, None);
+    }
     let kept = valued
         .into_iter()
         .filter(|&(_, outcome)| outcome == best)
@@ -265,14 +395,46 @@ fn keep_best_placing_db_moves(
     (kept, Some(best))
 }
 
-/// The value of each of `moves` in `valued` (every root move with its
-/// value, if known), or `None` if one of them is not known.
-fn values_of<T>(moves: &[Move], valued: Vec<(Move, Option<T>)>) -> Option<Vec<(Move, T)>> {
-    valued
+/// The root moves the databases keep, if every value they need can now
+/// be read at once (a search that decided without some of them asks
+/// again when it ends).
+fn keep_read_late(request: &SearchRequest, moves: &[Move], db: &EndgameDb) -> Option<Vec<Move>> {
+    let readable = Readable::now(db, &request.root, moves);
+    if !readable.is_complete(moves) {
+        return None;
+    }
+    let (kept, db_outcome) = keep_best_db_moves(&request.root, moves.to_vec(), db, &readable);
+    let (kept, placing_outcome) = keep_best_placing_db_moves(&request.root, kept, db, &readable);
+    db_outcome.or(placing_outcome).map(|_| kept)
+}
+
+/// The move to play should a search give none (stopped before it knows
+/// anything): the table's move for the root, or the move the ordering
+/// tries first, the static evaluation breaking ties; never the first move
+/// generated for want of a better one.
+pub(crate) fn first_choice(request: &SearchRequest, tt: &TranspositionTable) -> Option<Move> {
+    let root = &request.root;
+    let moves: MoveList = root
+        .legal_moves()
         .into_iter()
-        .filter(|(mv, _)| moves.contains(mv))
-        .map(|(mv, value)| value.map(|value| (mv, value)))
-        .collect()
+        .filter(|mv| {
+            request.limits.search_moves.is_empty() || request.limits.search_moves.contains(mv)
+        })
+        .collect();
+    let table_move = tt.probe(root.key()).and_then(|entry| entry.mv);
+    if let Some(mv) = table_move.filter(|mv| moves.contains(mv)) {
+        return Some(mv);
+    }
+    let scores = MoveOrdering::new().score_moves(root, &moves, None, 0);
+    moves
+        .iter()
+        .zip(scores)
+        .max_by_key(|&(&mv, score)| {
+            let mut child = *root;
+            child.play_unchecked(mv);
+            (score, -evaluate(&child))
+        })
+        .map(|(&mv, _)| mv)
 }
 
 /// Searches `request` on the calling thread and its helpers until a limit,
@@ -303,11 +465,27 @@ pub(crate) fn run_search(
     let weakened = request.is_weakened();
     let exact = request.exact_databases();
     let time = request.time_manager(start);
+    let reads = reads_on(&time);
+    // What was read ahead for this move and not read yet is asked for
+    // anew below, as this search needs it.
+    cancel_read_ahead();
+    let legal_moves = root_moves.clone();
+    let mut decided_without = None;
     let (root_moves, root_outcome) = match exact {
         Some(db) => {
-            let (root_moves, db_outcome) = keep_best_db_moves(&request.root, root_moves, db);
+            let read_by = start + time.optimum().or(time.maximum()).unwrap_or_default() / 2;
+            let readable = read_root_values(db, &request.root, &root_moves, reads, read_by);
+            if !readable.is_complete(&root_moves) {
+                send(SearchEvent::ValuesMissing {
+                    read: readable.count(&root_moves),
+                    of: root_moves.len() + 1,
+                });
+                decided_without = Some(db);
+            }
+            let (root_moves, db_outcome) =
+                keep_best_db_moves(&request.root, root_moves, db, &readable);
             let (root_moves, placing_db_outcome) =
-                keep_best_placing_db_moves(&request.root, root_moves, db);
+                keep_best_placing_db_moves(&request.root, root_moves, db, &readable);
             // Without the N-move rule the placing phase's databases know
             // all the solver could tell.
             let solved =
@@ -328,6 +506,11 @@ pub(crate) fn run_search(
             // The solver applies the N-move rule; the placing phase's
             // databases leave it out.
             let outcome = db_outcome.or(placing_outcome).or(placing_db_outcome);
+            if outcome.is_some() {
+                send(SearchEvent::Choice {
+                    best: root_moves[0],
+                });
+            }
             (root_moves, outcome)
         }
         None => (root_moves, None),
@@ -348,6 +531,7 @@ pub(crate) fn run_search(
         nodes: AtomicU64::new(0),
         endgame: request.endgame.clone(),
         dbhits: AtomicU64::new(0),
+        reads,
         root_outcome,
         multipv: if weakened {
             request.multipv.max(skill::WEAKENED_LINES)
@@ -391,7 +575,15 @@ pub(crate) fn run_search(
         } else if ctx.multipv > 1 {
             main.root_moves()[0].clone()
         } else {
-            let (depth, chosen) = finished.swap_remove(best_thread(&finished));
+            let (depth, mut chosen) = finished.swap_remove(best_thread(&finished));
+            // Values read too late for the start of the search may still
+            // overrule its choice.
+            let kept = decided_without.and_then(|db| keep_read_late(request, &legal_moves, db));
+            if let Some(kept) = kept.filter(|kept| !kept.contains(&chosen.mv)) {
+                if let Some(rm) = main.root_moves().iter().find(|rm| kept.contains(&rm.mv)) {
+                    chosen = rm.clone();
+                }
+            }
             // The last report names the line played.
             if chosen.mv != main.root_moves()[0].mv {
                 send(SearchEvent::Info(main.line_info(
@@ -404,10 +596,60 @@ pub(crate) fn run_search(
             chosen
         }
     });
+    let ponder = chosen.pv.get(1).copied();
     send(SearchEvent::BestMove {
         best: Some(chosen.mv),
-        ponder: chosen.pv.get(1).copied(),
+        ponder,
     });
+    if let Some(db) = request.endgame.as_deref().filter(|_| request.read_ahead) {
+        read_ahead_next_move(db, &request.root, chosen.mv, ponder);
+    }
+}
+
+/// Asks the background reader for what the search of the next move may
+/// read while the opponent thinks: after `best` is played in `root`, for
+/// each reply (`ponder` first), the value of the position it leads to,
+/// then of each move there.
+fn read_ahead_next_move(db: &EndgameDb, root: &Position, best: Move, ponder: Option<Move>) {
+    let mut after = *root;
+    after.play_unchecked(best);
+    if after.terminal_outcome().is_some() {
+        return;
+    }
+    let mut replies = after.legal_moves();
+    replies.sort_by_key(|&mv| Some(mv) != ponder);
+    let next_roots: Vec<Position> = replies
+        .iter()
+        .map(|&reply| {
+            let mut next = after;
+            next.play_unchecked(reply);
+            next
+        })
+        .filter(|next| next.terminal_outcome().is_none())
+        .collect();
+    let read = |pos: &Position| {
+        db.in_memory(pos, Urgency::NextMove);
+    };
+    // The expected reply's position whole first, then each reply's own
+    // value, then the rest.
+    for (i, next) in next_roots.iter().enumerate() {
+        read(next);
+        if i == 0 {
+            read_moves(next, read);
+        }
+    }
+    for next in next_roots.iter().skip(1) {
+        read_moves(next, read);
+    }
+}
+
+/// Calls `read` on each position a move of `pos` leads to.
+fn read_moves(pos: &Position, read: impl Fn(&Position)) {
+    for mv in pos.legal_moves() {
+        let mut child = *pos;
+        child.play_unchecked(mv);
+        read(&child);
+    }
 }
 
 /// Which thread's best move to play, given each thread's completed depth
@@ -437,6 +679,34 @@ mod tests {
             previous_score: score,
             pv: Line::new(),
         }
+    }
+
+    fn first_choice_in(fen: &str, tt: &TranspositionTable) -> Move {
+        let root = Position::from_fen(fen, crate::board::Rules::default()).unwrap();
+        first_choice(&SearchRequest::new(root, &[], SearchLimits::default()), tt).unwrap()
+    }
+
+    #[test]
+    fn with_nothing_searched_the_choice_is_the_orderings_not_the_first_generated() {
+        let tt = TranspositionTable::new(1).unwrap();
+        // White closes a1-d1-g1 by placing on g1, the last point (the first
+        // move generated is elsewhere).
+        let fen = "B../.B./.../....../.../.../WW. w 7 7 4 3";
+        let root = Position::from_fen(fen, crate::board::Rules::default()).unwrap();
+        let chosen = first_choice_in(fen, &tt);
+        assert_ne!(chosen, root.legal_moves()[0]);
+        assert_eq!(chosen.to, "g1".parse().unwrap());
+        assert!(chosen.removal.is_some());
+        // A move the table knows for the root comes first.
+        let known = root.legal_moves()[3];
+        let entry = crate::search::tt::Entry {
+            mv: Some(known),
+            score: 0,
+            depth: 1,
+            bound: Bound::Exact,
+        };
+        tt.store(root.key(), entry);
+        assert_eq!(first_choice_in(fen, &tt), known);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::time::Duration;
 use arrayvec::ArrayVec;
 
 use crate::board::{MAX_MOVES, Move, Position};
-use crate::endgame::{DbOutcome, EndgameDb};
+use crate::endgame::{DbOutcome, EndgameDb, Reads};
 use crate::search::eval::{STONE, evaluate};
 use crate::search::limits::TimeManager;
 use crate::search::ordering::{MoveOrdering, pick_next};
@@ -97,6 +97,24 @@ pub enum SearchEvent {
         /// Nodes of the solving search.
         nodes: u64,
     },
+    /// The databases chose the root moves with some of their values
+    /// missing: the disk had not read them in time.
+    ValuesMissing {
+        /// Values read in time, of the root and of the positions its moves
+        /// lead to.
+        read: usize,
+        /// Values needed.
+        of: usize,
+    },
+    /// The move to play should the search be stopped before it completes
+    /// a depth: the databases' choice at the root.
+    Choice {
+        /// The move.
+        best: Move,
+    },
+    /// The search did not answer by its deadline (a read of the disk or
+    /// the machine's load held it): the best move known is played for it.
+    Overdue,
     /// The search failed (a thread panicked); a best move still follows.
     Failed {
         /// What went wrong.
@@ -131,6 +149,8 @@ pub(crate) struct SearchContext {
     pub endgame: Option<Arc<EndgameDb>>,
     /// Positions answered by the databases.
     pub dbhits: AtomicU64,
+    /// Whether a probe may wait for the disk.
+    pub reads: Reads,
     /// The root's value by the databases, when they know it (the root
     /// moves are those that keep it). When it is a draw, positions the
     /// databases call drawn are searched on as if they were not known, so
@@ -749,7 +769,13 @@ impl<'a> Worker<'a> {
     /// has drawn the game is a draw, and so is such a loss. None for a
     /// draw while draws are searched on.
     fn probe_endgame(&self, pos: &Position, ply: usize) -> Option<i32> {
-        let value = self.ctx.endgame.as_ref()?.probe(pos)?;
+        // A value not in memory is read in the background meanwhile.
+        let value = self
+            .ctx
+            .endgame
+            .as_ref()?
+            .probe_with(pos, self.ctx.reads)
+            .ok()??;
         let outcome = value.outcome_at(pos);
         if outcome == DbOutcome::Draw && self.ctx.root_outcome == Some(DbOutcome::Draw) {
             return None;
@@ -877,6 +903,7 @@ mod tests {
             multipv: 1,
             endgame: None,
             dbhits: AtomicU64::new(0),
+            reads: Reads::Wait,
             root_outcome: None,
         }
     }

@@ -161,6 +161,13 @@ impl<W: Write> Session<'_, W> {
                     )
                 })
             }
+            SearchEvent::ValuesMissing { read, of } => self.say(&format!(
+                "info string database values missing: {read} of {of} read in time; the move is chosen without the rest"
+            )),
+            SearchEvent::Choice { .. } => Ok(()),
+            SearchEvent::Overdue => {
+                self.say("info string search overdue: the best move known is played for it")
+            }
             SearchEvent::Failed { reason } => self.error(&format!("search failed: {reason}")),
             SearchEvent::BestMove { best, ponder } => {
                 let answer = self.engine.finish_search(best, ponder);
