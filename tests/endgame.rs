@@ -1191,12 +1191,15 @@ fn values_read_in_the_background_are_those_read_waiting() {
         .collect();
     // Read ahead, none is read while asked for: the reader reads them.
     for pos in &positions {
-        db.in_memory(pos, Urgency::Game);
+        db.ready_or_ask(pos, Urgency::Game);
     }
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     loop {
         let seen = blocks_read();
-        if positions.iter().all(|pos| db.in_memory(pos, Urgency::Now)) {
+        if positions
+            .iter()
+            .all(|pos| db.ready_or_ask(pos, Urgency::Root))
+        {
             break;
         }
         assert!(wait_for_reads_after(seen, deadline), "blocks never read");

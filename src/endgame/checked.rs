@@ -137,6 +137,11 @@ fn load_file(mut file: &fs::File, loading: Loading) -> std::io::Result<Storage> 
             // mapped would be a fault of the machine's administration, as
             // for any mapped file.
             let map = unsafe { memmap2::Mmap::map(file)? };
+            // Probes read at random: without this, the system reads
+            // megabytes around each page a probe touches. Each block is
+            // read whole when it is checked (see `advise_will_need`).
+            #[cfg(unix)]
+            let _ = map.advise(memmap2::Advice::Random);
             Ok(Storage::Mapped(map))
         }
         Loading::Whole => {
@@ -159,13 +164,23 @@ fn load_file(mut file: &fs::File, _: Loading) -> std::io::Result<Storage> {
     Ok(Storage::Owned(words))
 }
 
-/// A block's state: not read yet, asked of the background reader (for a
-/// search, or read ahead), checked, or damaged.
+/// A block's state: not read yet, checked, damaged, or asked of the
+/// background reader (read ahead, for a search's tree, for its root).
 const UNCHECKED: u8 = 0;
 const GOOD: u8 = 1;
 const DAMAGED: u8 = 2;
-const ASKED_NOW: u8 = 3;
-const ASKED_LATER: u8 = 4;
+const ASKED_LATER: u8 = 3;
+const ASKED_SEARCH: u8 = 4;
+const ASKED_ROOT: u8 = 5;
+
+/// The state of a block asked for as `urgency` says.
+fn asked(urgency: Urgency) -> u8 {
+    match urgency {
+        Urgency::Game | Urgency::NextMove => ASKED_LATER,
+        Urgency::Search => ASKED_SEARCH,
+        Urgency::Root => ASKED_ROOT,
+    }
+}
 
 /// A file whose payload is checked block by block against the table of
 /// block checksums it holds, each block the first time it is read.
@@ -244,50 +259,56 @@ impl Checked {
             GOOD => Ok(true),
             DAMAGED => Ok(false),
             _ if reads == Reads::Wait => Ok(self.check_block(block)),
-            _ if self.in_memory(at, Urgency::Now) => Ok(self.is_good(at)),
+            _ if self.ready_or_ask(at, Urgency::Search) => Ok(self.is_good(at)),
             _ => Err(NotInMemory),
         }
     }
 
     /// Whether the block holding payload byte `at` can be read at once:
     /// checked already, or in memory (then checked now, for a search). If
-    /// not, it is asked of the background reader.
+    /// not, it is asked of the background reader, or asked again sooner.
     #[cold]
-    pub(super) fn in_memory(self: &Arc<Self>, at: usize, urgency: Urgency) -> bool {
+    pub(super) fn ready_or_ask(self: &Arc<Self>, at: usize, urgency: Urgency) -> bool {
         let block = at / BLOCK;
         let state = &self.blocks[block];
-        match (state.load(Ordering::Relaxed), urgency) {
-            (GOOD | DAMAGED, _) => true,
-            (UNCHECKED, Urgency::Now) if self.is_resident(block) => {
-                self.check_block(block);
-                true
+        let wanted = asked(urgency);
+        let mut seen = state.load(Ordering::Relaxed);
+        loop {
+            let ask = match seen {
+                GOOD | DAMAGED => return true,
+                UNCHECKED if urgency >= Urgency::Search && self.is_resident(block) => {
+                    self.check_block(block);
+                    return true;
+                }
+                UNCHECKED => true,
+                // A block asked for sooner is not asked again; one read
+                // ahead is asked again by each round of reading ahead, as
+                // the last round's request is dropped.
+                asked_before => {
+                    asked_before < wanted
+                        || (asked_before == wanted && urgency == Urgency::NextMove)
+                }
+            };
+            if !ask {
+                return false;
             }
-            (UNCHECKED, _) => {
-                let asked = match urgency {
-                    Urgency::Now => ASKED_NOW,
-                    Urgency::NextMove | Urgency::Game => ASKED_LATER,
-                };
-                self.ask(block, UNCHECKED, asked, urgency);
-                false
+            match state.compare_exchange(seen, wanted, Ordering::Relaxed, Ordering::Relaxed) {
+                Ok(_) => {
+                    if !reader::ask(self, block, urgency) {
+                        // The queue is full: left as it was, to be asked
+                        // for again.
+                        let _ = state.compare_exchange(
+                            wanted,
+                            seen,
+                            Ordering::Relaxed,
+                            Ordering::Relaxed,
+                        );
+                    }
+                    return false;
+                }
+                // Changed meanwhile (read, or asked for): decide again.
+                Err(now) => seen = now,
             }
-            (ASKED_LATER, Urgency::Now) => {
-                self.ask(block, ASKED_LATER, ASKED_NOW, urgency);
-                false
-            }
-            _ => false,
-        }
-    }
-
-    /// Moves a block from state `from` to `to` and asks the reader for it;
-    /// should its queue be full, the block is left as it was, to be asked
-    /// for again.
-    fn ask(self: &Arc<Self>, block: usize, from: u8, to: u8, urgency: Urgency) {
-        let state = &self.blocks[block];
-        let moved = state
-            .compare_exchange(from, to, Ordering::Relaxed, Ordering::Relaxed)
-            .is_ok();
-        if moved && !reader::ask(self, block, urgency) {
-            let _ = state.compare_exchange(to, from, Ordering::Relaxed, Ordering::Relaxed);
         }
     }
 
@@ -295,7 +316,7 @@ impl Checked {
     /// `urgency` says.
     pub(super) fn read_ahead(self: &Arc<Self>, urgency: Urgency) {
         for block in 0..self.blocks.len() {
-            self.in_memory(block * BLOCK, urgency);
+            self.ready_or_ask(block * BLOCK, urgency);
         }
     }
 
@@ -304,15 +325,11 @@ impl Checked {
         self.payload_len
     }
 
-    /// Whether a block was asked to be read ahead and is not read yet.
-    pub(super) fn is_asked_later(&self, block: usize) -> bool {
-        self.blocks[block].load(Ordering::Relaxed) == ASKED_LATER
-    }
-
-    /// Takes back a request to read a block ahead.
-    pub(super) fn forget_asked(&self, block: usize) {
+    /// Takes back a request to read a block for a search round that is
+    /// over, unless the block was asked for more urgently since.
+    pub(super) fn forget_asked(&self, block: usize, urgency: Urgency) {
         let _ = self.blocks[block].compare_exchange(
-            ASKED_LATER,
+            asked(urgency),
             UNCHECKED,
             Ordering::Relaxed,
             Ordering::Relaxed,
@@ -327,6 +344,7 @@ impl Checked {
             DAMAGED => return false,
             _ => {}
         }
+        self.advise_will_need(block);
         let good = checksum(self.block_bytes(block)) == self.sums[block];
         self.blocks[block].store(if good { GOOD } else { DAMAGED }, Ordering::Relaxed);
         if !good {
@@ -418,7 +436,7 @@ fn pages_resident(bytes: &[u8]) -> bool {
     // SAFETY: the range lies in a live mapping (page-aligned down, which
     // stays in the mapping as it begins on a page), and `pages` has one
     // byte for each of its pages.
-    let done = unsafe { libc::mincore(aligned as *mut libc::c_void, len, pages.as_mut_ptr()) };
+    let done = unsafe { libc::mincore(aligned as *mut _, len, pages.as_mut_ptr().cast()) };
     done == 0 && pages.iter().all(|page| page & 1 != 0)
 }
 

@@ -37,7 +37,8 @@ pub use placing_phase::{
 };
 pub use probe::EndgameDb;
 pub use reader::{
-    NotInMemory, Reads, Urgency, blocks_read, cancel_read_ahead, wait_for_reads_after,
+    NotInMemory, Reads, Urgency, begin_search_round, blocks_read, search_round,
+    wait_for_reads_after,
 };
 pub use review::{JudgedMove, Judgement, judge_game};
 pub use verify::{SectorCheck, check_placing_sector, check_sector};

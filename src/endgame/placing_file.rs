@@ -243,8 +243,8 @@ impl PlacingFile {
 
     /// Whether the outcome at `index` can be read at once, without waiting
     /// for the disk; if not, its block is asked of the background reader.
-    pub(crate) fn in_memory(&self, index: u64, urgency: Urgency) -> bool {
-        index >= self.sector.len() || self.data.in_memory((index / 4) as usize, urgency)
+    pub(crate) fn ready_or_ask(&self, index: u64, urgency: Urgency) -> bool {
+        index >= self.sector.len() || self.data.ready_or_ask((index / 4) as usize, urgency)
     }
 
     /// Asks the background reader for the whole file, as `urgency` says,

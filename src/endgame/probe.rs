@@ -185,7 +185,7 @@ impl EndgameDb {
             let missing = stored
                 .iter()
                 .flatten()
-                .filter(|&&(file, index)| !file.in_memory(index, Urgency::Now))
+                .filter(|&&(file, index)| !file.ready_or_ask(index, Urgency::Search))
                 .count();
             if missing > 0 {
                 return Err(NotInMemory);
@@ -285,9 +285,9 @@ impl EndgameDb {
     /// the disk: its block is in memory, or the databases do not hold it.
     /// If not, its block is asked of the background reader, as soon as
     /// `urgency` says.
-    pub fn in_memory(&self, pos: &Position, urgency: Urgency) -> bool {
+    pub fn ready_or_ask(&self, pos: &Position, urgency: Urgency) -> bool {
         if let Some((file, index)) = self.placing_entry(pos) {
-            return file.in_memory(index, urgency);
+            return file.ready_or_ask(index, urgency);
         }
         if !EndgameDb::holds_rules(pos.rules()) || pos.stones_to_place() > 0 {
             return true;
@@ -295,7 +295,7 @@ impl EndgameDb {
         let us = pos.side_to_move();
         let (mover, other) = (pos.stones(us), pos.stones(us.opponent()));
         match self.file(mover.len() as usize, other.len() as usize) {
-            Some(file) => file.in_memory(file.sector.canonical(mover, other).index, urgency),
+            Some(file) => file.ready_or_ask(file.sector.canonical(mover, other).index, urgency),
             None => true,
         }
     }

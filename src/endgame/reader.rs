@@ -1,15 +1,17 @@
 //! Reading database blocks without waiting for the disk. A search on the
 //! clock does not stop for a block that is not in memory: it asks for it
 //! and searches the position instead of probing it. One background thread
-//! reads the blocks asked for, all that are queued at once (so that the
-//! disk serves them together), and checks them; the blocks a search wants
-//! now go before those read ahead for the next move.
+//! reads the blocks asked for and checks them. The root decision's blocks
+//! come first, all that are queued at once (so that the disk serves them
+//! together); then, one at a time, those the search's tree met, and those
+//! read ahead for the next move or the game. One at a time, so that a
+//! slow disk never holds a backlog of reads in front of the next root's.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock, PoisonError};
 use std::time::Instant;
 
-use crossbeam_channel::{Receiver, Sender, TrySendError};
+use crossbeam_channel::{Receiver, Sender};
 use thiserror::Error;
 
 use super::checked::Checked;
@@ -31,58 +33,67 @@ pub enum Reads {
 #[error("the database block is not in memory yet")]
 pub struct NotInMemory;
 
-/// How soon a block asked for is wanted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How soon a block asked for is wanted, the most urgent first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Urgency {
-    /// By a search on the clock: read before anything read ahead.
-    Now,
+    /// Read ahead for the game (the early placements), kept until read.
+    Game,
     /// Read ahead while the engine waits for the opponent, for the next
     /// search; dropped if not read when a search begins.
     NextMove,
-    /// Read ahead for the game: the early placements, kept until read.
-    Game,
+    /// Met in a search's tree; dropped if not read when the next search
+    /// begins.
+    Search,
+    /// Waited for by the root decision: read before anything else.
+    Root,
+}
+
+impl Urgency {
+    /// Whether a block asked for so is dropped when a new search begins.
+    fn is_for_one_search(self) -> bool {
+        matches!(self, Urgency::NextMove | Urgency::Search)
+    }
 }
 
 /// Requests each queue holds; one that does not fit is dropped, and its
 /// block asked for again by the next probe that needs it.
 const QUEUE: usize = 1 << 14;
 
-/// Blocks read ahead at once: few, so that a block wanted now waits for
-/// little.
-const LATER_BATCH: usize = 8;
-
 /// A block of a file, to read.
 struct Request {
     file: Arc<Checked>,
     block: usize,
-    /// For a block read ahead for the next move, the round that asked
-    /// for it (for the game, a round never over).
+    urgency: Urgency,
+    /// The search round that asked for it.
     round: u64,
 }
 
 /// The background reader: its queues, and what it has read.
 struct Reader {
-    now: Sender<Request>,
+    root: Sender<Request>,
+    search: Sender<Request>,
     later: Sender<Request>,
     /// Blocks read so far, and a signal for each, for those who wait.
     read: Mutex<u64>,
     progress: Condvar,
-    /// The read-ahead round: blocks asked for in an earlier one are
-    /// dropped (the game has moved on).
+    /// The search round: what was asked for one search in an earlier
+    /// round is dropped.
     round: AtomicU64,
 }
 
 fn reader() -> &'static Reader {
     static READER: OnceLock<Reader> = OnceLock::new();
     READER.get_or_init(|| {
-        let (now, now_queue) = crossbeam_channel::bounded(QUEUE);
+        let (root, root_queue) = crossbeam_channel::bounded(QUEUE);
+        let (search, search_queue) = crossbeam_channel::bounded(QUEUE);
         let (later, later_queue) = crossbeam_channel::bounded(QUEUE);
         std::thread::Builder::new()
             .name("morris-db-reader".to_owned())
-            .spawn(move || run(&now_queue, &later_queue))
+            .spawn(move || run(&root_queue, &search_queue, &later_queue))
             .expect("a thread for the database reader");
         Reader {
-            now,
+            root,
+            search,
             later,
             read: Mutex::new(0),
             progress: Condvar::new(),
@@ -95,29 +106,29 @@ fn reader() -> &'static Reader {
 /// is full.
 pub(super) fn ask(file: &Arc<Checked>, block: usize, urgency: Urgency) -> bool {
     let reader = reader();
-    let round = match urgency {
-        Urgency::Game => u64::MAX,
-        Urgency::Now | Urgency::NextMove => reader.round.load(Ordering::Relaxed),
-    };
     let request = Request {
         file: Arc::clone(file),
         block,
-        round,
+        urgency,
+        round: reader.round.load(Ordering::Relaxed),
     };
     let queue = match urgency {
-        Urgency::Now => &reader.now,
+        Urgency::Root => &reader.root,
+        Urgency::Search => &reader.search,
         Urgency::NextMove | Urgency::Game => &reader.later,
     };
-    match queue.try_send(request) {
-        Ok(()) => true,
-        Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => false,
-    }
+    queue.try_send(request).is_ok()
 }
 
-/// Drops the blocks asked to be read ahead for the next move and not read
-/// yet: a new search has begun, and what it needs is asked for anew.
-pub fn cancel_read_ahead() {
+/// Drops what was asked for the last search and the next move and is not
+/// read yet: a new search has begun, and what it needs is asked for anew.
+pub fn begin_search_round() {
     reader().round.fetch_add(1, Ordering::Relaxed);
+}
+
+/// The search round: it changes when a search begins.
+pub fn search_round() -> u64 {
+    reader().round.load(Ordering::Relaxed)
 }
 
 /// How many blocks the background reader has read so far.
@@ -139,34 +150,53 @@ pub fn wait_for_reads_after(seen: u64, deadline: Instant) -> bool {
     *read > seen
 }
 
-/// The reader's loop: the blocks wanted now, all that are queued, then a
-/// few read ahead, and again.
-fn run(now: &Receiver<Request>, later: &Receiver<Request>) {
-    let reader = reader();
+/// The reader's loop: every root block queued, together; else one block
+/// met by a search; else one read ahead.
+fn run(root: &Receiver<Request>, search: &Receiver<Request>, later: &Receiver<Request>) {
     loop {
-        let mut batch: Vec<Request> = now.try_iter().collect();
-        if batch.is_empty() {
-            batch.extend(later.try_iter().take(LATER_BATCH));
-        }
-        if batch.is_empty() {
-            crossbeam_channel::select! {
-                recv(now) -> request => batch.extend(request),
-                recv(later) -> request => batch.extend(request),
+        let queued = root
+            .try_recv()
+            .or_else(|_| search.try_recv())
+            .or_else(|_| later.try_recv());
+        let first = match queued {
+            Ok(request) => request,
+            Err(_) => {
+                let waited = crossbeam_channel::select! {
+                    recv(root) -> request => request,
+                    recv(search) -> request => request,
+                    recv(later) -> request => request,
+                };
+                match waited {
+                    Ok(request) => request,
+                    Err(_) => return,
+                }
             }
-        }
-        let round = reader.round.load(Ordering::Relaxed);
-        for request in &batch {
-            request.file.advise_will_need(request.block);
+        };
+        let mut batch = vec![first];
+        if batch[0].urgency == Urgency::Root {
+            batch.extend(root.try_iter());
+            for request in &batch {
+                request.file.advise_will_need(request.block);
+            }
         }
         for request in batch {
-            if request.file.is_asked_later(request.block) && request.round < round {
-                request.file.forget_asked(request.block);
-                continue;
-            }
-            request.file.check_block(request.block);
-            let mut read = reader.read.lock().unwrap_or_else(PoisonError::into_inner);
-            *read += 1;
-            reader.progress.notify_all();
+            serve(request);
         }
     }
+}
+
+/// Reads and checks the block of `request`, unless it was asked for a
+/// search round that is over.
+fn serve(request: Request) {
+    let reader = reader();
+    let stale =
+        request.urgency.is_for_one_search() && request.round < reader.round.load(Ordering::Relaxed);
+    if stale {
+        request.file.forget_asked(request.block, request.urgency);
+        return;
+    }
+    request.file.check_block(request.block);
+    let mut read = reader.read.lock().unwrap_or_else(PoisonError::into_inner);
+    *read += 1;
+    reader.progress.notify_all();
 }

@@ -28,8 +28,8 @@ pub use options::{
 };
 
 /// Bytes of the placing phase's first sectors read into memory in the
-/// background at the start of a game (with `ReadAhead`): the first moves'
-/// values then never wait for the disk.
+/// background at the start of a game (with `ReadAhead`), so that the first
+/// moves find their values there.
 const OPENING_READ_AHEAD: usize = 64 << 20;
 
 /// How a `go` began.
@@ -365,8 +365,9 @@ impl Engine {
         let Some(search) = self.search.take() else {
             return BestMove::default();
         };
-        // The thread has sent its last event and is returning, unless the
-        // watchdog answered for it: then it is not waited for.
+        // The thread has sent its last event and is returning (after it
+        // asks for what to read ahead), unless the watchdog answered for
+        // it: then it is not waited for.
         self.stragglers.push(search.thread);
         self.stragglers.retain(|thread| !thread.is_finished());
         BestMove {

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use crate::board::{Move, MoveList, Position};
 use crate::endgame::{
-    DbOutcome, EndgameDb, PlacingSolver, Reads, SharedPlacingTable, Urgency, blocks_read,
-    cancel_read_ahead, wait_for_reads_after,
+    DbOutcome, EndgameDb, PlacingSolver, Reads, SharedPlacingTable, Urgency, begin_search_round,
+    blocks_read, search_round, wait_for_reads_after,
 };
 use crate::search::eval::evaluate;
 use crate::search::limits::TimeManager;
@@ -233,24 +233,26 @@ impl Readable {
 
     /// What of the root and of the positions `moves` lead to can be read
     /// at once; the rest is asked of the background reader, all at once.
+    /// A move that ends the game needs no value.
     fn now(db: &EndgameDb, root: &Position, moves: &[Move]) -> Readable {
         Readable {
-            root: db.in_memory(root, Urgency::Now),
+            root: db.ready_or_ask(root, Urgency::Root),
             moves: moves
                 .iter()
                 .copied()
                 .filter(|&mv| {
                     let mut child = *root;
                     child.play_unchecked(mv);
-                    db.in_memory(&child, Urgency::Now)
+                    child.terminal_outcome().is_some() || db.ready_or_ask(&child, Urgency::Root)
                 })
                 .collect(),
         }
     }
 
-    /// Whether the root and every one of `moves` can be read.
-    fn is_complete(&self, moves: &[Move]) -> bool {
-        self.root && moves.iter().all(|mv| self.moves.contains(mv))
+    /// Whether every one of `moves` can be read: the decision is then
+    /// exact, whether the root's own value is read or not.
+    fn has_every_move(&self, moves: &[Move]) -> bool {
+        moves.iter().all(|mv| self.moves.contains(mv))
     }
 
     /// How many of the root and of `moves` can be read.
@@ -259,25 +261,37 @@ impl Readable {
     }
 }
 
-/// What of the values the root decision needs can be read by `deadline`:
-/// they are all asked for at once, and waited for as they arrive. A
-/// search that may wait for the disk reads them all.
+/// How long a root decision waits for the values it needs, at most: half
+/// the move's time, which leaves the end-of-placing solver (whose deadline
+/// is the same) only what the reads leave of it.
+fn root_read_time(time: &TimeManager) -> Duration {
+    time.optimum().or(time.maximum()).unwrap_or_default() / 2
+}
+
+/// What of the values the root decision needs can be read by `deadline`
+/// (or when `stop` is set): they are all asked for at once, and waited
+/// for as they arrive. A search that may wait for the disk reads them all.
 fn read_root_values(
     db: &EndgameDb,
     root: &Position,
     moves: &[Move],
     reads: Reads,
     deadline: Instant,
+    stop: &AtomicBool,
 ) -> Readable {
     if reads == Reads::Wait {
         return Readable::everything(moves);
     }
+    // Short waits, so that `stop` is seen soon.
+    const LOOK: Duration = Duration::from_millis(5);
     loop {
         let seen = blocks_read();
         let readable = Readable::now(db, root, moves);
-        if readable.is_complete(moves) || !wait_for_reads_after(seen, deadline) {
+        let now = Instant::now();
+        if readable.has_every_move(moves) || now >= deadline || stop.load(Ordering::Relaxed) {
             return readable;
         }
+        wait_for_reads_after(seen, deadline.min(now + LOOK));
     }
 }
 
@@ -301,8 +315,8 @@ fn preference(outcome: DbOutcome, distance: u16) -> (DbOutcome, i32) {
 /// them), or the losses that hold out longest, each outcome as the N-move
 /// rule leaves the position the move leads to, and that outcome. When
 /// values could not be read in time, the best of the moves read, if they
-/// are proven best anyway: a win, or as good as the root's own value. All
-/// of `moves`, and no outcome, otherwise.
+/// are proven best anyway: as good as the root's own value, or a win when
+/// that is not read either. All of `moves`, and no outcome, otherwise.
 fn keep_best_db_moves(
     root: &Position,
     moves: Vec<Move>,
@@ -338,10 +352,22 @@ fn keep_best_db_moves(
     let Some(best) = valued.iter().map(|&(_, rank)| rank).max() else {
         return (moves, None);
     };
-    if !readable.is_complete(&moves) {
-        let as_good_as_root = root_value
-            .is_some_and(|value| best >= preference(value.outcome_at(root), value.distance));
-        if best.0 != DbOutcome::Win && !as_good_as_root {
+    if !readable.has_every_move(&moves) {
+        // A move read is proven best if nothing unread can beat it: as
+        // good as the root's own value (and, for a lost root, no unread
+        // removal, which the N-move rule counts afresh after, so that it
+        // may hold out to a draw); or, the root unread too, a win.
+        let proven = match root_value {
+            Some(value) => {
+                let root_rank = preference(value.outcome_at(root), value.distance);
+                let unread_removal = moves
+                    .iter()
+                    .any(|mv| mv.removal.is_some() && !readable.moves.contains(mv));
+                best >= root_rank && !(root_rank.0 == DbOutcome::Loss && unread_removal)
+            }
+            None => best.0 == DbOutcome::Win,
+        };
+        if !proven {
             return (moves, None);
         }
     }
@@ -354,8 +380,8 @@ fn keep_best_db_moves(
 /// move that keeps it is never worse under them than one that does not,
 /// and the end-of-placing solver applies them where it can). When values
 /// could not be read in time, the best of the moves read, if they are
-/// proven best anyway: a win, or the root's own value. All of `moves`,
-/// and no outcome, otherwise.
+/// proven best anyway: the root's own value, or a win when that is not
+/// read either. All of `moves`, and no outcome, otherwise.
 fn keep_best_placing_db_moves(
     root: &Position,
     moves: Vec<Move>,
@@ -384,7 +410,13 @@ fn keep_best_placing_db_moves(
     let Some(best) = valued.iter().map(|&(_, outcome)| outcome).max() else {
         return (moves, None);
     };
-    if !readable.is_complete(&moves) && best != DbOutcome::Win && root_outcome != Some(best) {
+    // A move read is proven best if it keeps the root's value; or, the
+    // root unread too, if it wins.
+    let proven = match root_outcome {
+        Some(outcome) => best == outcome,
+        None => best == DbOutcome::Win,
+    };
+    if !readable.has_every_move(&moves) && !proven {
         return (moves, None);
     }
     let kept = valued
@@ -400,7 +432,7 @@ fn keep_best_placing_db_moves(
 /// again when it ends).
 fn keep_read_late(request: &SearchRequest, moves: &[Move], db: &EndgameDb) -> Option<Vec<Move>> {
     let readable = Readable::now(db, &request.root, moves);
-    if !readable.is_complete(moves) {
+    if !readable.has_every_move(moves) {
         return None;
     }
     let (kept, db_outcome) = keep_best_db_moves(&request.root, moves.to_vec(), db, &readable);
@@ -466,21 +498,30 @@ pub(crate) fn run_search(
     let exact = request.exact_databases();
     let time = request.time_manager(start);
     let reads = reads_on(&time);
-    // What was read ahead for this move and not read yet is asked for
-    // anew below, as this search needs it.
-    cancel_read_ahead();
-    let legal_moves = root_moves.clone();
-    let mut decided_without = None;
+    if request.endgame.is_some() {
+        // What was asked for the last search or read ahead for this one,
+        // and not read yet, is asked for anew below as this search needs it.
+        begin_search_round();
+    }
+    let all_root_moves = root_moves.clone();
+    let mut values_missing = false;
     let (root_moves, root_outcome) = match exact {
         Some(db) => {
-            let read_by = start + time.optimum().or(time.maximum()).unwrap_or_default() / 2;
-            let readable = read_root_values(db, &request.root, &root_moves, reads, read_by);
-            if !readable.is_complete(&root_moves) {
+            let read_by = start + root_read_time(&time);
+            let readable = read_root_values(
+                db,
+                &request.root,
+                &root_moves,
+                reads,
+                read_by,
+                &control.stop,
+            );
+            if !readable.has_every_move(&root_moves) {
                 send(SearchEvent::ValuesMissing {
                     read: readable.count(&root_moves),
                     of: root_moves.len() + 1,
                 });
-                decided_without = Some(db);
+                values_missing = true;
             }
             let (root_moves, db_outcome) =
                 keep_best_db_moves(&request.root, root_moves, db, &readable);
@@ -506,7 +547,7 @@ pub(crate) fn run_search(
             // The solver applies the N-move rule; the placing phase's
             // databases leave it out.
             let outcome = db_outcome.or(placing_outcome).or(placing_db_outcome);
-            if outcome.is_some() {
+            if root_moves.len() < all_root_moves.len() {
                 send(SearchEvent::Choice {
                     best: root_moves[0],
                 });
@@ -578,7 +619,9 @@ pub(crate) fn run_search(
             let (depth, mut chosen) = finished.swap_remove(best_thread(&finished));
             // Values read too late for the start of the search may still
             // overrule its choice.
-            let kept = decided_without.and_then(|db| keep_read_late(request, &legal_moves, db));
+            let kept = exact
+                .filter(|_| values_missing)
+                .and_then(|db| keep_read_late(request, &all_root_moves, db));
             if let Some(kept) = kept.filter(|kept| !kept.contains(&chosen.mv)) {
                 if let Some(rm) = main.root_moves().iter().find(|rm| kept.contains(&rm.mv)) {
                     chosen = rm.clone();
@@ -627,29 +670,37 @@ fn read_ahead_next_move(db: &EndgameDb, root: &Position, best: Move, ponder: Opt
         })
         .filter(|next| next.terminal_outcome().is_none())
         .collect();
+    // A search that begins meanwhile asks for what it needs itself.
+    let round = search_round();
     let read = |pos: &Position| {
-        db.in_memory(pos, Urgency::NextMove);
+        let current = search_round() == round;
+        if current {
+            db.ready_or_ask(pos, Urgency::NextMove);
+        }
+        current
     };
     // The expected reply's position whole first, then each reply's own
     // value, then the rest.
     for (i, next) in next_roots.iter().enumerate() {
-        read(next);
-        if i == 0 {
-            read_moves(next, read);
+        if !read(next) || (i == 0 && !read_moves(next, read)) {
+            return;
         }
     }
     for next in next_roots.iter().skip(1) {
-        read_moves(next, read);
+        if !read_moves(next, read) {
+            return;
+        }
     }
 }
 
-/// Calls `read` on each position a move of `pos` leads to.
-fn read_moves(pos: &Position, read: impl Fn(&Position)) {
-    for mv in pos.legal_moves() {
+/// Calls `read` on each position a move of `pos` leads to, while it
+/// returns true; false if it stopped.
+fn read_moves(pos: &Position, read: impl Fn(&Position) -> bool) -> bool {
+    pos.legal_moves().into_iter().all(|mv| {
         let mut child = *pos;
         child.play_unchecked(mv);
-        read(&child);
-    }
+        read(&child)
+    })
 }
 
 /// Which thread's best move to play, given each thread's completed depth
