@@ -151,10 +151,17 @@ impl EndgameDb {
         other: Bitboard,
         reads: Reads,
     ) -> Result<Option<DbValue>, NotInMemory> {
-        match self.file(mover.len() as usize, other.len() as usize) {
-            Some(file) => file.value_with(file.sector.canonical(mover, other).index, reads),
+        match self.sector_entry(mover, other) {
+            Some((file, index)) => file.value_with(index, reads),
             None => Ok(None),
         }
+    }
+
+    /// The file and index of the position with `mover` to move against
+    /// `other`, if its sector is loaded.
+    fn sector_entry(&self, mover: Bitboard, other: Bitboard) -> Option<(&SectorFile, u64)> {
+        let file = self.file(mover.len() as usize, other.len() as usize)?;
+        Some((file, file.sector.canonical(mover, other).index))
     }
 
     /// The values of `positions` (each the stones of the side to move and
@@ -175,10 +182,7 @@ impl EndgameDb {
     ) -> Result<(), NotInMemory> {
         let stored: Vec<Option<(&SectorFile, u64)>> = positions
             .iter()
-            .map(|&(mover, other)| {
-                let file = self.file(mover.len() as usize, other.len() as usize)?;
-                Some((file, file.sector.canonical(mover, other).index))
-            })
+            .map(|&(mover, other)| self.sector_entry(mover, other))
             .collect();
         if reads == Reads::InMemory {
             // Every entry is asked for, so that all are read together.
@@ -235,11 +239,19 @@ impl EndgameDb {
     /// [`NotInMemory`] when reading from memory only and the value is not
     /// there: it is then read in the background.
     pub fn probe_with(&self, pos: &Position, reads: Reads) -> Result<Option<DbValue>, NotInMemory> {
+        match self.moving_entry(pos) {
+            Some((file, index)) => file.value_with(index, reads),
+            None => Ok(None),
+        }
+    }
+
+    /// The file and index of a moving position, if its sector is loaded.
+    fn moving_entry(&self, pos: &Position) -> Option<(&SectorFile, u64)> {
         if !EndgameDb::holds_rules(pos.rules()) || pos.stones_to_place() > 0 {
-            return Ok(None);
+            return None;
         }
         let us = pos.side_to_move();
-        self.value_with(pos.stones(us), pos.stones(us.opponent()), reads)
+        self.sector_entry(pos.stones(us), pos.stones(us.opponent()))
     }
 
     /// Asks the background reader for the placing phase's first sectors,
@@ -289,13 +301,8 @@ impl EndgameDb {
         if let Some((file, index)) = self.placing_entry(pos) {
             return file.ready_or_ask(index, urgency);
         }
-        if !EndgameDb::holds_rules(pos.rules()) || pos.stones_to_place() > 0 {
-            return true;
-        }
-        let us = pos.side_to_move();
-        let (mover, other) = (pos.stones(us), pos.stones(us.opponent()));
-        match self.file(mover.len() as usize, other.len() as usize) {
-            Some(file) => file.ready_or_ask(file.sector.canonical(mover, other).index, urgency),
+        match self.moving_entry(pos) {
+            Some((file, index)) => file.ready_or_ask(index, urgency),
             None => true,
         }
     }

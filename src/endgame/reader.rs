@@ -17,10 +17,9 @@ use thiserror::Error;
 use super::checked::Checked;
 
 /// How a probe may read the database files.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reads {
     /// Wait for the disk: every value the files hold is answered.
-    #[default]
     Wait,
     /// Answer from memory only: a block not read yet is asked of the
     /// background reader, and its values are unknown until it is there.

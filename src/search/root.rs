@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::board::{Move, MoveList, Position};
+use crate::board::{Move, Position};
 use crate::endgame::{
     DbOutcome, EndgameDb, PlacingSolver, Reads, SharedPlacingTable, Urgency, begin_search_round,
     blocks_read, search_round, wait_for_reads_after,
@@ -73,6 +73,17 @@ impl SearchRequest {
             placing_table: SharedPlacingTable::default(),
             read_ahead: false,
         }
+    }
+
+    /// The moves to search: the legal moves of the root, those of
+    /// `searchmoves` if given.
+    fn root_moves(&self) -> Vec<Move> {
+        let only = &self.limits.search_moves;
+        self.root
+            .legal_moves()
+            .into_iter()
+            .filter(|mv| only.is_empty() || only.contains(mv))
+            .collect()
     }
 
     /// Whether the engine is weakened (`skill` below full strength).
@@ -326,53 +337,35 @@ fn keep_best_db_moves(
     if root.stones_to_place() > 0 {
         return (moves, None);
     }
-    let root_value = if readable.root {
-        match db.probe(root) {
-            Some(value) => Some(value),
-            None => return (moves, None),
-        }
-    } else {
-        None
-    };
+    let root_value = readable.root.then(|| db.probe(root));
+    if root_value == Some(None) {
+        return (moves, None);
+    }
     // Each move's outcome is what the N-move rule leaves of the position it
     // leads to: after a removal the rule counts afresh, so the next removal
     // must come in time too.
-    let Some(mut valued) = moves
-        .iter()
-        .filter(|mv| readable.moves.contains(mv))
-        .map(|&mv| {
-            let distance = db.value_after(root, mv)?.distance;
-            let outcome = db.outcome_after_with_rule(root, mv)?;
-            Some((mv, preference(outcome, distance)))
-        })
-        .collect::<Option<Vec<(Move, (DbOutcome, i32))>>>()
-    else {
-        return (moves, None);
+    let rank = |mv| {
+        let distance = db.value_after(root, mv)?.distance;
+        Some(preference(db.outcome_after_with_rule(root, mv)?, distance))
     };
-    let Some(best) = valued.iter().map(|&(_, rank)| rank).max() else {
-        return (moves, None);
-    };
-    if !readable.has_every_move(&moves) {
-        // A move read is proven best if nothing unread can beat it: as
-        // good as the root's own value (and, for a lost root, no unread
-        // removal, which the N-move rule counts afresh after, so that it
-        // may hold out to a draw); or, the root unread too, a win.
-        let proven = match root_value {
-            Some(value) => {
-                let root_rank = preference(value.outcome_at(root), value.distance);
-                let unread_removal = moves
-                    .iter()
-                    .any(|mv| mv.removal.is_some() && !readable.moves.contains(mv));
-                best >= root_rank && !(root_rank.0 == DbOutcome::Loss && unread_removal)
-            }
-            None => best.0 == DbOutcome::Win,
-        };
-        if !proven {
-            return (moves, None);
+    // A move read is proven best if nothing unread can beat it: as good as
+    // the root's own value (and, for a lost root, no unread removal, which
+    // the N-move rule counts afresh after, so that it may hold out to a
+    // draw); or, the root unread too, a win.
+    let proven = |best: (DbOutcome, i32)| match root_value.flatten() {
+        Some(value) => {
+            let root_rank = preference(value.outcome_at(root), value.distance);
+            let unread_removal = moves
+                .iter()
+                .any(|mv| mv.removal.is_some() && !readable.moves.contains(mv));
+            best >= root_rank && !(root_rank.0 == DbOutcome::Loss && unread_removal)
         }
+        None => best.0 == DbOutcome::Win,
+    };
+    match keep_best_read(&moves, readable, rank, proven) {
+        Some((kept, best)) => (kept, Some(best.0)),
+        None => (moves, None),
     }
-    valued.retain(|&(_, rank)| rank == best);
-    (valued.into_iter().map(|(mv, _)| mv).collect(), Some(best.0))
 }
 
 /// The root moves that keep the value of a placing position held by the
@@ -391,40 +384,42 @@ fn keep_best_placing_db_moves(
     if root.stones_to_place() == 0 {
         return (moves, None);
     }
-    let root_outcome = if readable.root {
-        match db.placing_outcome(root) {
-            Some(outcome) => Some(outcome),
-            None => return (moves, None),
-        }
-    } else {
-        None
-    };
-    let Some(valued) = moves
-        .iter()
-        .filter(|mv| readable.moves.contains(mv))
-        .map(|&mv| db.outcome_after(root, mv).map(|outcome| (mv, outcome)))
-        .collect::<Option<Vec<(Move, DbOutcome)>>>()
-    else {
-        return (moves, None);
-    };
-    let Some(best) = valued.iter().map(|&(_, outcome)| outcome).max() else {
-        return (moves, None);
-    };
-    // A move read is proven best if it keeps the root's value; or, the
-    // root unread too, if it wins.
-    let proven = match root_outcome {
-        Some(outcome) => best == outcome,
-        None => best == DbOutcome::Win,
-    };
-    if !readable.has_every_move(&moves) && !proven {
+    let root_outcome = readable.root.then(|| db.placing_outcome(root));
+    if root_outcome == Some(None) {
         return (moves, None);
     }
-    let kept = valued
+    let rank = |mv| db.outcome_after(root, mv);
+    let proven = |best| best == root_outcome.flatten().unwrap_or(DbOutcome::Win);
+    match keep_best_read(&moves, readable, rank, proven) {
+        Some((kept, best)) => (kept, Some(best)),
+        None => (moves, None),
+    }
+}
+
+/// Of `moves`, those read, ranked by `rank` (a higher rank is better, and
+/// every move read must have one), that rank best, and that rank: if every
+/// move was read, or if `proven` says the best rank read cannot be beaten.
+fn keep_best_read<R: Ord + Copy>(
+    moves: &[Move],
+    readable: &Readable,
+    rank: impl Fn(Move) -> Option<R>,
+    proven: impl FnOnce(R) -> bool,
+) -> Option<(Vec<Move>, R)> {
+    let ranked = moves
+        .iter()
+        .filter(|mv| readable.moves.contains(mv))
+        .map(|&mv| Some((mv, rank(mv)?)))
+        .collect::<Option<Vec<(Move, R)>>>()?;
+    let best = ranked.iter().map(|&(_, rank)| rank).max()?;
+    if !readable.has_every_move(moves) && !proven(best) {
+        return None;
+    }
+    let kept = ranked
         .into_iter()
-        .filter(|&(_, outcome)| outcome == best)
+        .filter(|&(_, rank)| rank == best)
         .map(|(mv, _)| mv)
         .collect();
-    (kept, Some(best))
+    Some((kept, best))
 }
 
 /// The root moves the databases keep, if every value they need can now
@@ -446,13 +441,7 @@ fn keep_read_late(request: &SearchRequest, moves: &[Move], db: &EndgameDb) -> Op
 /// generated for want of a better one.
 pub(crate) fn first_choice(request: &SearchRequest, tt: &TranspositionTable) -> Option<Move> {
     let root = &request.root;
-    let moves: MoveList = root
-        .legal_moves()
-        .into_iter()
-        .filter(|mv| {
-            request.limits.search_moves.is_empty() || request.limits.search_moves.contains(mv)
-        })
-        .collect();
+    let moves = request.root_moves();
     let table_move = tt.probe(root.key()).and_then(|entry| entry.mv);
     if let Some(mv) = table_move.filter(|mv| moves.contains(mv)) {
         return Some(mv);
@@ -479,14 +468,7 @@ pub(crate) fn run_search(
     start: Instant,
     mut send: impl FnMut(SearchEvent),
 ) {
-    let root_moves: Vec<Move> = request
-        .root
-        .legal_moves()
-        .into_iter()
-        .filter(|mv| {
-            request.limits.search_moves.is_empty() || request.limits.search_moves.contains(mv)
-        })
-        .collect();
+    let root_moves = request.root_moves();
     if root_moves.is_empty() {
         send(SearchEvent::BestMove {
             best: None,
