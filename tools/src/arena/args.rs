@@ -20,7 +20,7 @@ use crate::client::{EngineConfig, MoveLimit};
 /// The usage text.
 pub const USAGE: &str = "\
 usage: morris-arena -engine cmd=<program> [name=<name>] [dir=<folder>] [arg=<argument>]... [proto=uci]
-                            [notation=compound|split]
+                            [notation=compound|split] [timemargin=<ms>]
                             [option.<Name>=<value>]... [tc=... | st=<s>] [depth=<n>] [nodes=<n>]
                     -engine ... [-engine ...]
                     [-each <keys for every engine>]
@@ -87,6 +87,9 @@ fn apply_engine_key(engine: &mut EngineConfig, token: &str) -> Result<(), String
                 increment: seconds(increment, "tc")?,
                 moves,
             });
+        }
+        "timemargin" => {
+            engine.time_margin = Some(Duration::from_millis(whole(value, "timemargin")?))
         }
         "st" => engine.limit = Some(MoveLimit::MoveTime(seconds(value, "st")?)),
         "depth" => engine.limit = Some(MoveLimit::Depth(whole(value, "depth")?)),
@@ -410,11 +413,15 @@ mod tests {
     #[test]
     fn what_cutechess_and_fastchess_users_type() {
         let config = parse_args(&args(
-            "-engine cmd=a proto=uci dir=/tmp tc=40/60 -engine cmd=b tc=inf depth=6 \
-             -each tc=1+0.1 -recover -ratinginterval 10 -pgnout out.pgn min",
+            "-engine cmd=a proto=uci dir=/tmp tc=40/60 -engine cmd=b tc=inf depth=6 timemargin=0 \
+             -each tc=1+0.1 -recover -ratinginterval 10 -pgnout out.pgn min -timemargin 5000",
         ))
         .unwrap();
         assert_eq!(config.engines[0].dir, Some(PathBuf::from("/tmp")));
+        // An engine's own margin overrules the match's.
+        assert_eq!(config.settings.time_margin, Duration::from_secs(5));
+        assert_eq!(config.engines[0].time_margin, None);
+        assert_eq!(config.engines[1].time_margin, Some(Duration::ZERO));
         assert_eq!(
             config.engines[0].limit,
             Some(MoveLimit::Clock {
@@ -440,6 +447,7 @@ mod tests {
             "-engine cmd=a -engine cmd=b",
             "-engine cmd=a tc=inf -engine cmd=b st=1",
             "-engine cmd=a tc=0/10 -engine cmd=b st=1",
+            "-engine cmd=a st=1 timemargin=0.5 -engine cmd=b st=1",
         ];
         for line in refused {
             assert!(parse_args(&args(line)).is_err(), "{line}");

@@ -16,7 +16,8 @@ use crate::client::{
 pub struct GameSettings {
     /// The rules; the engines are told the variant and flying options.
     pub rules: Rules,
-    /// How far past its time an engine may answer before it loses.
+    /// How far past its time an engine may answer before it loses, unless
+    /// the engine has its own margin.
     pub time_margin: Duration,
     /// How long an engine with a depth or node limit may think.
     pub hang_timeout: Duration,
@@ -78,15 +79,17 @@ fn limit_text(limit: Option<MoveLimit>) -> String {
 /// The two clocks of a game, for the engines that play to one.
 struct Clocks {
     limits: [Option<MoveLimit>; 2],
+    margins: [Duration; 2],
     left: [Option<Duration>; 2],
     moves_made: [u32; 2],
 }
 
 impl Clocks {
-    fn new(configs: [&EngineConfig; 2]) -> Clocks {
+    fn new(configs: [&EngineConfig; 2], settings: &GameSettings) -> Clocks {
         let limits = configs.map(|c| c.limit);
         Clocks {
             limits,
+            margins: configs.map(|c| c.time_margin.unwrap_or(settings.time_margin)),
             left: limits.map(|limit| match limit {
                 Some(MoveLimit::Clock { base, .. }) => Some(base),
                 _ => None,
@@ -119,11 +122,11 @@ impl Clocks {
                     go.push_str(&format!(" movestogo {to_go}"));
                 }
                 let left = self.left[side.index()].unwrap_or_default();
-                (go, left + settings.time_margin)
+                (go, left + self.margins[side.index()])
             }
             Some(MoveLimit::MoveTime(t)) => (
                 format!("go movetime {}", t.as_millis()),
-                t + settings.time_margin,
+                t + self.margins[side.index()],
             ),
             Some(MoveLimit::Depth(d)) => (format!("go depth {d}"), settings.hang_timeout),
             Some(MoveLimit::Nodes(n)) => (format!("go nodes {n}"), settings.hang_timeout),
@@ -133,12 +136,12 @@ impl Clocks {
     }
 
     /// Charges `side` for a move that took `elapsed`; false if its flag
-    /// fell (past the margin).
-    fn spend(&mut self, side: Color, elapsed: Duration, margin: Duration) -> bool {
+    /// fell (past its margin).
+    fn spend(&mut self, side: Color, elapsed: Duration) -> bool {
         let Some(left) = self.left[side.index()] else {
             return true;
         };
-        if elapsed > left + margin {
+        if elapsed > left + self.margins[side.index()] {
             return false;
         }
         self.moves_made[side.index()] += 1;
@@ -271,7 +274,7 @@ pub fn play_game(
             return end(game, result, reason, notes);
         }
     };
-    let mut clocks = Clocks::new(configs);
+    let mut clocks = Clocks::new(configs, settings);
     let start = match &opening.fen {
         Some(fen) => format!("position fen {fen} moves"),
         None => "position startpos moves".to_owned(),
@@ -318,7 +321,7 @@ pub fn play_game(
                 return end(game, loss, reason, notes);
             }
         };
-        if !clocks.spend(side, elapsed, settings.time_margin) {
+        if !clocks.spend(side, elapsed) {
             return end(game, loss, format!("{name} lost on time"), notes);
         }
         let token = answer.token.as_str();
@@ -448,21 +451,21 @@ mod tests {
             time_margin: Duration::ZERO,
             hang_timeout: Duration::ZERO,
         };
-        let mut clocks = Clocks::new([&config, &config]);
+        let mut clocks = Clocks::new([&config, &config], &settings);
         assert!(
             clocks
                 .go(Color::White, &settings)
                 .0
                 .ends_with(" movestogo 2")
         );
-        assert!(clocks.spend(Color::White, Duration::from_secs(3), Duration::ZERO));
+        assert!(clocks.spend(Color::White, Duration::from_secs(3)));
         assert!(
             clocks
                 .go(Color::White, &settings)
                 .0
                 .ends_with(" movestogo 1")
         );
-        assert!(clocks.spend(Color::White, Duration::from_secs(3), Duration::ZERO));
+        assert!(clocks.spend(Color::White, Duration::from_secs(3)));
         // Two moves made: 4 s left, and the next 10 s added.
         assert_eq!(clocks.left[0], Some(Duration::from_secs(14)));
         assert!(
@@ -471,7 +474,35 @@ mod tests {
                 .0
                 .ends_with(" movestogo 2")
         );
-        assert!(!clocks.spend(Color::White, Duration::from_secs(15), Duration::ZERO));
+        assert!(!clocks.spend(Color::White, Duration::from_secs(15)));
+    }
+
+    #[test]
+    fn an_engine_with_its_own_margin_loses_past_it() {
+        let limit = Some(MoveLimit::Clock {
+            base: Duration::from_secs(1),
+            increment: Duration::ZERO,
+            moves: None,
+        });
+        let strict = EngineConfig {
+            limit,
+            time_margin: Some(Duration::ZERO),
+            ..EngineConfig::default()
+        };
+        let lenient = EngineConfig {
+            limit,
+            ..EngineConfig::default()
+        };
+        let settings = GameSettings {
+            rules: Rules::default(),
+            time_margin: Duration::from_millis(100),
+            hang_timeout: Duration::ZERO,
+        };
+        let mut clocks = Clocks::new([&strict, &lenient], &settings);
+        let late = Duration::from_millis(1050);
+        assert!(!clocks.spend(Color::White, late));
+        assert!(clocks.spend(Color::Black, late));
+        assert_eq!(clocks.go(Color::White, &settings).1, Duration::from_secs(1));
     }
 
     #[test]

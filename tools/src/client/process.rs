@@ -31,6 +31,9 @@ pub struct EngineConfig {
     /// Whether the engine reads a mill-closing turn as two tokens
     /// (`g1 xb4`) rather than one (`g1xb4`).
     pub split_notation: bool,
+    /// How far past its time it may answer before it loses, where it is
+    /// not the match's margin.
+    pub time_margin: Option<std::time::Duration>,
 }
 
 impl EngineConfig {
