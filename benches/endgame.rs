@@ -7,8 +7,9 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use morris::endgame::{
-    EndgameDb, PlacingSolver, SectorIndex, SectorRange, build_pair, generate, sector_position,
+use morris::search::PlacingSolver;
+use morris::solution::{
+    EndgameDb, SectorIndex, SectorRange, build_pair, generate, sector_position,
 };
 use morris::{Bitboard, Position, Rules, Square};
 

@@ -7,13 +7,13 @@
 //!   [`Bitboard`]s and generates its legal [`Move`]s (whole turns, removal
 //!   included); [`Setup`] reads and writes position strings; a [`Game`]
 //!   referees a whole game, repetitions included; perft counts move paths.
-//! - [`endgame`], the databases: the exact value of every position with
-//!   nothing in hand, built by retrograde analysis ([`endgame::generate`]),
-//!   stored in checked files and probed through an [`EndgameDb`]; and the
-//!   exact end of placing solved to them.
+//! - [`solution`], the solved game: the exact value of every position,
+//!   placing and moving, built by retrograde analysis
+//!   ([`solution::generate`]), stored in checked files and probed through
+//!   an [`EndgameDb`].
 //! - [`search`], the alpha-beta search over a shared transposition table,
-//!   with its [`eval`]uation, time limits, skill levels and the root moves
-//!   the databases keep.
+//!   with its [`eval`]uation, time limits, skill levels, the root moves
+//!   the databases keep, and the exact end of placing solved to them.
 //! - [`engine`], the front end a protocol drives: an [`Engine`] holds the
 //!   game, the [`EngineOptions`] and the running search.
 //! - [`uci`], the text protocol of docs/PROTOCOL.md: lines parsed into
@@ -39,9 +39,9 @@
 #![warn(unreachable_pub)]
 
 pub mod board;
-pub mod endgame;
 pub mod engine;
 pub mod search;
+pub mod solution;
 pub mod uci;
 
 pub use board::{
@@ -51,9 +51,9 @@ pub use board::{
     Phase, Position, RecordError, Rules, Setup, SetupError, Square, Squares, Symmetry, Tables,
     Variant, WinReason, divide, divide_total, parse_records, perft,
 };
-pub use endgame::{DbError, DbOutcome, DbProblem, DbValue, EndgameDb};
 pub use engine::{
     BestMove, ELO_OF_SKILL, Engine, EngineOption, EngineOptions, GoError, GoStart, MoveNotation,
     OptionError, OptionKind, OptionNote, ParseNotationError, PositionError,
 };
 pub use search::eval;
+pub use solution::{DbError, DbOutcome, DbProblem, DbValue, EndgameDb};

@@ -84,7 +84,7 @@ fn run() -> Result<()> {
     match Cli::parse().command {
         None | Some(Command::Uci) => {
             let stdin = std::io::BufReader::new(std::io::stdin());
-            let default_db = morris::endgame::existing_default_dir();
+            let default_db = morris::solution::existing_default_dir();
             morris::uci::run_with(stdin, &mut std::io::stdout().lock(), default_db)?;
             Ok(())
         }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use common::session::session;
-use morris::endgame::{
+use morris::solution::{
     DbOutcome, DbValue, EndgameDb, PlacingSector, SectorIndex, SectorRange, generate,
     generate_placing_sector,
 };
@@ -28,7 +28,7 @@ fn database() -> &'static (PathBuf, EndgameDb) {
 }
 
 fn position(mover: Bitboard, other: Bitboard) -> Position {
-    morris::endgame::sector_position(mover, other)
+    morris::solution::sector_position(mover, other)
 }
 
 /// The value a position must have, computed from its children's stored
@@ -315,7 +315,7 @@ fn in_a_won_position_the_engine_plays_a_win_of_fewest_plies_to_the_next_removal(
 #[test]
 fn damaged_and_foreign_files_are_refused_by_name() {
     use morris::DbProblem;
-    use morris::endgame::SectorFile;
+    use morris::solution::SectorFile;
     let (dir, _) = database();
     let good = std::fs::read(dir.join("nine-flying-3-3.mdb")).unwrap();
     let scratch = std::env::temp_dir().join(format!("morris-endgame-bad-{}", std::process::id()));
@@ -395,7 +395,7 @@ fn damaged_and_foreign_files_are_refused_by_name() {
 #[test]
 fn a_damaged_block_is_found_when_read_and_its_values_are_not_used() {
     use morris::DbProblem;
-    use morris::endgame::SectorFile;
+    use morris::solution::SectorFile;
     let (dir, _) = database();
     let name = "nine-flying-4-4.mdb";
     let mut bytes = std::fs::read(dir.join(name)).unwrap();
@@ -431,7 +431,7 @@ fn a_damaged_block_is_found_when_read_and_its_values_are_not_used() {
 
 #[test]
 fn checking_against_successors_passes_the_built_values_and_finds_a_planted_error() {
-    use morris::endgame::{SmallerSectors, build_pair, check_sector, write_sector};
+    use morris::solution::{SmallerSectors, build_pair, check_sector, write_sector};
     let (dir, db) = database();
     for (mover, other) in [(3, 3), (3, 4), (4, 3), (4, 4)] {
         let check = check_sector(db, SectorIndex::new(mover, other), None, &|_| {});
@@ -604,7 +604,7 @@ fn placing_positions(count: usize, seed: u64) -> Vec<Position> {
         if white_hand + black_hand == 0 {
             continue;
         }
-        let board = morris::endgame::sector_position(white, black).fen();
+        let board = morris::solution::sector_position(white, black).fen();
         let board = board.split(' ').next().unwrap();
         let plies = next() % 60;
         let fen = format!("{board} {side} {white_hand} {black_hand} {plies} 10");
@@ -618,12 +618,12 @@ fn placing_positions(count: usize, seed: u64) -> Vec<Position> {
 
 #[test]
 fn the_end_of_placing_solver_agrees_with_plain_minimax() {
-    use morris::endgame::PlacingSolver;
+    use morris::search::PlacingSolver;
     let (_, db) = database();
     let mut outcomes = [0; 3];
     // What one solve proves is kept for the next, as the engine keeps it
     // from move to move: the values stay exact.
-    let mut table = morris::endgame::PlacingTable::default();
+    let mut table = morris::search::PlacingTable::default();
     for pos in placing_positions(60, 0x5EED) {
         let mut solver = PlacingSolver::with_table(db, table, None, None);
         let solved = solver.solve(&pos).unwrap();
@@ -660,7 +660,7 @@ fn the_end_of_placing_solver_agrees_with_plain_minimax() {
 
 #[test]
 fn the_best_moves_of_the_end_of_placing_are_those_of_plain_minimax() {
-    use morris::endgame::PlacingSolver;
+    use morris::search::PlacingSolver;
     let (_, db) = database();
     let (mut narrowed, mut stopped) = (0, 0);
     for pos in placing_positions(60, 0xB357) {
@@ -998,7 +998,7 @@ fn placing_position(sector: PlacingSector, mover: Bitboard, other: Bitboard) -> 
     } else {
         (other, mover, "b", other_hand, mover_hand)
     };
-    let board = morris::endgame::sector_position(white, black).fen();
+    let board = morris::solution::sector_position(white, black).fen();
     let board = board.split(' ').next().unwrap();
     let fen = format!("{board} {side} {white_hand} {black_hand} 0 1");
     Position::from_fen(&fen, morris::Rules::default()).unwrap()
@@ -1054,7 +1054,7 @@ fn placing_values_equal_a_plain_minimax_up_to_four_stones_a_side() {
 
 #[test]
 fn placing_values_equal_the_end_of_placing_solver_without_the_n_move_rule() {
-    use morris::endgame::PlacingSolver;
+    use morris::search::PlacingSolver;
     let (_, db) = placing_database();
     let mut compared = [0; 3];
     for sector in PlacingSector::within(4) {
@@ -1168,7 +1168,7 @@ fn on_the_clock_the_placing_phase_chooses_the_move_too() {
 
 #[test]
 fn values_read_in_the_background_are_those_read_waiting() {
-    use morris::endgame::{Reads, Urgency, blocks_read, wait_for_reads_after};
+    use morris::solution::{Reads, Urgency, blocks_read, wait_for_reads_after};
     let (dir, _) = placing_database();
     // A database of its own, so that no other test has read its blocks.
     let db = EndgameDb::open(dir).unwrap().0;
@@ -1274,7 +1274,7 @@ fn a_review_names_the_one_move_that_gave_the_value_away() {
         game.try_play(mv).unwrap();
     }
     let planted = planted.expect("a move that gives the value away");
-    let judged = morris::endgame::judge_game(db, &game);
+    let judged = morris::solution::judge_game(db, &game);
     assert_eq!(judged.len(), game.moves().len());
     let mut pos = start;
     for j in &judged {

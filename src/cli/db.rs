@@ -8,11 +8,11 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use morris::endgame::{
+use morris::search::{PlacingSolver, Unsolved};
+use morris::solution::{
     BuildStep, DbOutcome, DbValue, EndgameDb, Header, NextSector, PlacingHeader, PlacingSector,
-    PlacingSolver, SectorCheck, SectorIndex, SectorRange, Unsolved, check_placing_sector,
-    check_sector, generate_pair, generate_placing_sector, pair_dependencies, pair_sectors,
-    removal_sectors,
+    SectorCheck, SectorIndex, SectorRange, check_placing_sector, check_sector, generate_pair,
+    generate_placing_sector, pair_dependencies, pair_sectors, removal_sectors,
 };
 use morris::{Color, Move, Position, Rules};
 

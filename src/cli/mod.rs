@@ -9,12 +9,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use morris::endgame::EndgameDb;
+use morris::solution::EndgameDb;
 
 /// The database folder named, or the default one.
 pub fn db_dir(named: Option<PathBuf>) -> Result<PathBuf> {
     named
-        .or_else(morris::endgame::default_dir)
+        .or_else(morris::solution::default_dir)
         .context("no folder named, and this system has no default data folder")
 }
 

@@ -6,8 +6,8 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use morris::endgame::EndgameDb;
 use morris::search::{Limit, MAX_SKILL, SearchLimits, SearchRequest, TranspositionTable};
+use morris::solution::EndgameDb;
 use morris::{Color, Game, IllegalReason, Move, Position, Rules, Square, Variant};
 
 use crate::cli::open_databases;
@@ -57,7 +57,7 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
         ColorChoice::Random if rand::random::<bool>() => Color::White,
         ColorChoice::Random => Color::Black,
     };
-    let endgame = match args.db.or_else(morris::endgame::existing_default_dir) {
+    let endgame = match args.db.or_else(morris::solution::existing_default_dir) {
         Some(dir) => {
             let (db, _) = open_databases(&dir)?;
             eprintln!("endgame databases: {} sectors loaded", db.len());

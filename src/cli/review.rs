@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
-use morris::endgame::{DbOutcome, JudgedMove, Judgement, judge_game};
+use morris::solution::{DbOutcome, JudgedMove, Judgement, judge_game};
 use morris::{Color, GameRecord, GameResult, Position, parse_records};
 
 use crate::cli::{db_dir, open_databases};

@@ -16,11 +16,12 @@ use thiserror::Error;
 use crate::board::{
     FenError, Game, IllegalMoveError, IllegalReason, Move, MoveToken, Outcome, Position,
 };
-use crate::endgame::{EndgameDb, SharedPlacingTable};
+use crate::search::SharedPlacingTable;
 use crate::search::root::{SearchControl, first_choice, run_search};
 use crate::search::{
     Bound, HashAllocError, SearchEvent, SearchLimits, SearchRequest, TranspositionTable,
 };
+use crate::solution::EndgameDb;
 
 pub use options::{
     ELO_OF_SKILL, EngineOption, EngineOptions, MoveNotation, OptionError, OptionKind, OptionNote,

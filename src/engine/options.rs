@@ -9,9 +9,9 @@ use std::sync::OnceLock;
 use thiserror::Error;
 
 use crate::board::Rules;
-use crate::endgame::DbError;
 use crate::search::MAX_SKILL;
 use crate::search::{HashAllocError, TranspositionTable};
+use crate::solution::DbError;
 
 /// What a person should know of an option just set.
 #[derive(Clone, Debug)]

@@ -1,12 +1,14 @@
 //! The search: the alpha-beta worker with its score scale and move
 //! ordering, the evaluation, the transposition table, limits and time, the
 //! root driver that filters the root moves by the databases, runs the
-//! threads and picks the move, the skill levels, and the bench.
+//! threads and picks the move, the end of placing solved to the databases,
+//! the skill levels, and the bench.
 
 pub(crate) mod bench;
 pub mod eval;
 pub(crate) mod limits;
 pub(crate) mod ordering;
+pub(crate) mod placing;
 pub(crate) mod root;
 pub(crate) mod score;
 pub(crate) mod skill;
@@ -15,6 +17,7 @@ pub(crate) mod worker;
 
 pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchReport, run_bench};
 pub use limits::{Clock, Limit, SearchLimits};
+pub use placing::{PlacingChoice, PlacingSolver, PlacingTable, SharedPlacingTable, Unsolved};
 pub use root::{SearchRequest, SearchResult};
 pub use score::{DB_WIN, DB_WIN_BOUND, MATE, Score, WdlModel};
 pub use skill::MAX_SKILL;

@@ -8,16 +8,17 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Move, Position};
-use crate::endgame::{
-    DbOutcome, EndgameDb, PlacingSolver, Reads, SharedPlacingTable, Urgency, begin_search_round,
-    blocks_read, search_round, wait_for_reads_after,
-};
 use crate::search::eval::evaluate;
 use crate::search::limits::TimeManager;
 use crate::search::ordering::MoveOrdering;
+use crate::search::placing::{PlacingSolver, SharedPlacingTable};
 use crate::search::skill::{self, MAX_SKILL};
 use crate::search::worker::{RootMove, SearchContext, Worker};
 use crate::search::{Bound, Limit, SearchEvent, SearchInfo, SearchLimits, TranspositionTable};
+use crate::solution::{
+    DbOutcome, EndgameDb, Reads, Urgency, begin_search_round, blocks_read, search_round,
+    wait_for_reads_after,
+};
 
 /// What to search and how.
 #[derive(Clone, Debug)]

@@ -9,7 +9,6 @@ use std::time::Duration;
 use arrayvec::ArrayVec;
 
 use crate::board::{MAX_MOVES, Move, Position};
-use crate::endgame::{DbOutcome, EndgameDb, Reads};
 use crate::search::eval::{STONE, evaluate};
 use crate::search::limits::TimeManager;
 use crate::search::ordering::{MoveOrdering, pick_next};
@@ -19,6 +18,7 @@ use crate::search::score::{
 };
 use crate::search::tt::Entry;
 use crate::search::{Bound, SearchLimits, TranspositionTable};
+use crate::solution::{DbOutcome, EndgameDb, Reads};
 
 /// How many plies of mill-closing moves the quiescence search follows.
 const QUIESCENCE_PLIES: usize = 8;

@@ -4,10 +4,10 @@
 use std::time::Duration;
 
 use crate::board::{Color, Move};
-use crate::endgame::DbOutcome;
 use crate::engine::{BestMove, Engine, EngineOption, MoveNotation, OptionKind, OptionNote};
 use crate::search::eval::{Breakdown, PHASE_SCALE, Term};
 use crate::search::{BenchReport, Bound, DB_WIN, Score, SearchInfo};
+use crate::solution::DbOutcome;
 
 /// The `info` line of a search report, with win/draw/loss chances if
 /// `show_wdl`.

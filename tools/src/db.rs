@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use morris::DbError;
-use morris::endgame::EndgameDb;
+use morris::solution::EndgameDb;
 
 /// Opens the databases in `dir`, telling standard error of each file
 /// refused, as `morris` does (`skipped: ...`).

@@ -13,9 +13,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::{Parser, Subcommand};
-use morris::endgame::{DbOutcome, EndgameDb, PlacingSolver, sector_position};
 use morris::eval::Weights;
+use morris::search::PlacingSolver;
 use morris::search::{SearchLimits, SearchRequest, TranspositionTable};
+use morris::solution::{DbOutcome, EndgameDb, sector_position};
 use morris::{Bitboard, Color, GameRecord, GameResult, Position, Rules, Square, parse_records};
 use morris_tools::files::write_atomically;
 use morris_tools::tune::{Sample, fit, fit_wdl, quiet};

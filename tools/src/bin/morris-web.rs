@@ -47,7 +47,7 @@ fn main() -> Result<()> {
         morris::uci::run_with(
             stdin,
             &mut std::io::stdout().lock(),
-            morris::endgame::existing_default_dir(),
+            morris::solution::existing_default_dir(),
         )?;
         return Ok(());
     }
@@ -60,7 +60,7 @@ fn main() -> Result<()> {
         },
         None => default_engine()?,
     };
-    let db = match args.db.or_else(morris::endgame::existing_default_dir) {
+    let db = match args.db.or_else(morris::solution::existing_default_dir) {
         Some(dir) => {
             let db = db::open(&dir)
                 .with_context(|| format!("opening the databases in {}", dir.display()))?;

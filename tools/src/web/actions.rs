@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use morris::{Color, Game, GameRecord, GameResult, Move, Position, Rules, Variant, parse_records};
 use serde_json::Value;
 
-use morris::endgame::{DbOutcome, EndgameDb, judge_game};
+use morris::solution::{DbOutcome, EndgameDb, judge_game};
 
 use super::clock::{Clock, ClockKind, TimeControl};
 use super::session::{Ending, EngineSide, ExactMove, Review, Settings, State, Strength, mover_at};

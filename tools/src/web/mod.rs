@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use morris::Color;
-use morris::endgame::EndgameDb;
+use morris::solution::EndgameDb;
 
 use crate::client::EngineConfig;
 use room::{Room, RoomFull};

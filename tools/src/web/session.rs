@@ -10,9 +10,9 @@ use std::time::{Duration, Instant};
 
 use std::fmt;
 
-use morris::endgame::{DbOutcome, Judgement};
 use morris::engine::ELO_OF_SKILL;
 use morris::search::MAX_SKILL;
+use morris::solution::{DbOutcome, Judgement};
 use morris::{Color, Game, Move, Outcome, Position, Rules, Variant};
 
 use super::clock::{Clock, TimeControl};

@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use morris::endgame::{DbOutcome, DbValue, EndgameDb};
 use morris::search::{DB_WIN, DB_WIN_BOUND};
+use morris::solution::{DbOutcome, DbValue, EndgameDb};
 use morris::{Color, Move, Position, Square};
 use serde::Serialize;
 

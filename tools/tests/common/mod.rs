@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use morris::endgame::{EndgameDb, PlacingSector, SectorRange, generate, generate_placing_sector};
+use morris::solution::{EndgameDb, PlacingSector, SectorRange, generate, generate_placing_sector};
 use morris_tools::client::EngineConfig;
 use morris_tools::web::{ServerHandle, WebConfig, WebServer};
 

@@ -1,62 +1,7 @@
-//! Endgame databases: the exact value of every position of the moving and
-//! flying phase with few stones, built by retrograde analysis, stored in
-//! files and memory-mapped for probing.
-//!
-//! A sector is (stones of the side to move, stones of the other side), all
-//! on the board, under the Nine Men's Morris rules with flying. A value is
-//! win, loss or draw for the side to move, with a distance: the plies to
-//! the next removal on the best path (shortest for a win, longest for a
-//! loss), like DTZ in chess tablebases. Draw rules are not part of the
-//! value; the search weighs the distance against the N-move counter.
-
-mod build;
-mod checked;
-pub(crate) mod file;
-mod generate;
-mod index;
-mod memory;
-mod placing;
-mod placing_file;
-mod placing_phase;
-mod probe;
-mod reader;
-mod review;
-mod verify;
-
-pub use build::{BuildStep, BuiltSector, SmallerSectors, build_pair, sector_position};
-pub use file::{DbError, DbProblem, Header, SectorFile, write_sector};
-pub use generate::{
-    GenerationReport, PlacingReport, SectorRange, generate, generate_pair, generate_placing_sector,
-    pair_dependencies, pair_sectors, removal_sectors,
-};
-pub use index::{Canonical, SectorIndex};
-pub use placing::{PlacingChoice, PlacingSolver, PlacingTable, SharedPlacingTable, Unsolved};
-pub use placing_file::{PlacingFile, PlacingHeader, write_placing};
-pub use placing_phase::{
-    MissingSuccessor, NextSector, PlacingCounts, PlacingSector, PlacingValues, build_placing_sector,
-};
-pub use probe::EndgameDb;
-pub use reader::{
-    NotInMemory, Reads, Urgency, begin_search_round, blocks_read, search_round,
-    wait_for_reads_after,
-};
-pub use review::{JudgedMove, Judgement, judge_game};
-pub use verify::{SectorCheck, check_placing_sector, check_sector};
+//! The values of the solved game: win, draw or loss for the side to move,
+//! and in the moving phase the plies to the next removal.
 
 use crate::board::Position;
-
-/// The folder where the databases are looked for and built when none is
-/// named: `morris/db` in the user's data folder (`$XDG_DATA_HOME`, or
-/// `~/.local/share`, on Linux); `None` where the system has no such folder.
-pub fn default_dir() -> Option<std::path::PathBuf> {
-    dirs::data_dir().map(|data| data.join("morris").join("db"))
-}
-
-/// The default folder, if it exists: where the databases are looked for
-/// when none is named.
-pub fn existing_default_dir() -> Option<std::path::PathBuf> {
-    default_dir().filter(|dir| dir.is_dir())
-}
 
 /// Win, draw or loss for the side to move, ordered as that side prefers
 /// them (a loss is the least) and negated for the other side.
@@ -110,7 +55,7 @@ pub struct DbValue {
 }
 
 /// The largest distance the encoding holds.
-pub(crate) const MAX_DISTANCE: u16 = (1 << 14) - 1;
+const MAX_DISTANCE: u16 = (1 << 14) - 1;
 
 impl DbValue {
     /// A win at `distance`.

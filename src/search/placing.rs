@@ -11,10 +11,8 @@ use std::time::Instant;
 
 use arrayvec::ArrayVec;
 
-use super::probe::EndgameDb;
-use super::reader::Reads;
-use super::{DbOutcome, DbValue};
 use crate::board::{Bitboard, MAX_MOVES, Move, MoveList, Position};
+use crate::solution::{DbOutcome, DbValue, EndgameDb, Reads};
 
 /// Nodes between looks at the clock; it is looked at after every batch of
 /// leaves too, since a batch read from a cold disk can take longer than

@@ -13,8 +13,8 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use bytemuck::Pod;
 use rayon::prelude::*;
 
-use super::file::{DbError, DbProblem};
-use super::reader::{self, NotInMemory, Reads, Urgency};
+use super::reader::{self, BlockFile, NotInMemory, Reads, Urgency};
+use crate::solution::error::{DbError, DbProblem};
 
 /// Payload bytes per checksummed block.
 pub(super) const BLOCK: usize = 1 << 16;
@@ -147,7 +147,7 @@ fn load_file(mut file: &fs::File, loading: Loading) -> std::io::Result<Storage> 
         Loading::Whole => {
             use std::io::Read;
             let len = usize::try_from(file.metadata()?.len()).map_err(std::io::Error::other)?;
-            let mut map = super::memory::huge_anonymous_map(len);
+            let mut map = crate::solution::memory::huge_anonymous_map(len);
             file.read_exact(&mut map[..len])?;
             Ok(Storage::Copied(map))
         }
@@ -294,7 +294,7 @@ impl Checked {
             }
             match state.compare_exchange(seen, wanted, Ordering::Relaxed, Ordering::Relaxed) {
                 Ok(_) => {
-                    if !reader::ask(self, block, urgency) {
+                    if !reader::ask(Arc::clone(self) as Arc<dyn BlockFile>, block, urgency) {
                         // The queue is full: left as it was, to be asked
                         // for again.
                         let _ = state.compare_exchange(
@@ -323,49 +323,6 @@ impl Checked {
     /// The bytes of the payload.
     pub(super) fn payload_len(&self) -> usize {
         self.payload_len
-    }
-
-    /// Takes back a request to read a block for a search round that is
-    /// over, unless the block was asked for more urgently since.
-    pub(super) fn forget_asked(&self, block: usize, urgency: Urgency) {
-        let _ = self.blocks[block].compare_exchange(
-            asked(urgency),
-            UNCHECKED,
-            Ordering::Relaxed,
-            Ordering::Relaxed,
-        );
-    }
-
-    /// Checks a block against its checksum, unless that was done, and
-    /// whether it is good.
-    pub(super) fn check_block(&self, block: usize) -> bool {
-        match self.blocks[block].load(Ordering::Relaxed) {
-            GOOD => return true,
-            DAMAGED => return false,
-            _ => {}
-        }
-        self.advise_will_need(block);
-        let good = checksum(self.block_bytes(block)) == self.sums[block];
-        self.blocks[block].store(if good { GOOD } else { DAMAGED }, Ordering::Relaxed);
-        if !good {
-            self.damaged.store(true, Ordering::Relaxed);
-        }
-        good
-    }
-
-    /// Tells the system that a block will be read soon, so that its pages
-    /// are read from the disk together with those of the other blocks
-    /// asked for.
-    pub(super) fn advise_will_need(&self, block: usize) {
-        #[cfg(all(feature = "mmap", unix))]
-        if let Storage::Mapped(map) = &self.storage {
-            let start = self.payload_at + block * BLOCK;
-            let len = BLOCK.min(self.payload_len - block * BLOCK);
-            // Advice only: a refusal changes nothing but the speed.
-            let _ = map.advise_range(memmap2::Advice::WillNeed, start, len);
-        }
-        #[cfg(not(all(feature = "mmap", unix)))]
-        let _ = block;
     }
 
     /// Whether every page of a block is in memory, so that reading it
@@ -397,6 +354,44 @@ impl Checked {
     /// Whether a damaged block was met.
     pub(super) fn is_damaged(&self) -> bool {
         self.damaged.load(Ordering::Relaxed)
+    }
+}
+
+impl BlockFile for Checked {
+    fn advise_will_need(&self, block: usize) {
+        #[cfg(all(feature = "mmap", unix))]
+        if let Storage::Mapped(map) = &self.storage {
+            let start = self.payload_at + block * BLOCK;
+            let len = BLOCK.min(self.payload_len - block * BLOCK);
+            // Advice only: a refusal changes nothing but the speed.
+            let _ = map.advise_range(memmap2::Advice::WillNeed, start, len);
+        }
+        #[cfg(not(all(feature = "mmap", unix)))]
+        let _ = block;
+    }
+
+    fn check_block(&self, block: usize) -> bool {
+        match self.blocks[block].load(Ordering::Relaxed) {
+            GOOD => return true,
+            DAMAGED => return false,
+            _ => {}
+        }
+        self.advise_will_need(block);
+        let good = checksum(self.block_bytes(block)) == self.sums[block];
+        self.blocks[block].store(if good { GOOD } else { DAMAGED }, Ordering::Relaxed);
+        if !good {
+            self.damaged.store(true, Ordering::Relaxed);
+        }
+        good
+    }
+
+    fn forget_asked(&self, block: usize, urgency: Urgency) {
+        let _ = self.blocks[block].compare_exchange(
+            asked(urgency),
+            UNCHECKED,
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+        );
     }
 }
 

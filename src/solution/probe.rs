@@ -4,14 +4,13 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::build::SmallerSectors;
-use super::file::{Header, SectorFile};
-use super::placing_file::PlacingFile;
-use super::placing_phase::PlacingSector;
-use super::reader::{NotInMemory, Reads, Urgency};
-use super::{DbOutcome, DbValue};
+use super::error::{DbError, DbProblem};
+use super::format::moving::{Header, SectorFile};
+use super::format::placing::PlacingFile;
+use super::format::reader::{NotInMemory, Reads, Urgency};
+use super::sector::PlacingSector;
+use super::value::{DbOutcome, DbValue};
 use crate::board::{Bitboard, Color, Move, Position, Rules, Variant};
-use crate::endgame::{DbError, DbProblem};
 
 /// Sides have at most this many stones in a sector.
 const MAX_STONES: usize = 12;
@@ -415,13 +414,6 @@ impl std::fmt::Debug for EndgameDb {
         f.debug_struct("EndgameDb")
             .field("sectors", &sectors)
             .finish()
-    }
-}
-
-impl SmallerSectors for EndgameDb {
-    fn values(&self, positions: &[(Bitboard, Bitboard)], values: &mut Vec<Option<DbValue>>) {
-        // Waiting for the disk, every value is read.
-        let _ = self.values_with(positions, values, Reads::Wait);
     }
 }
 

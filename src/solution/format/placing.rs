@@ -2,8 +2,8 @@
 //!
 //! ```text
 //! header            96 bytes (made for bytemuck), with its own checksum
-//! values            four to a byte, the lowest bits first (see
-//!                   `placing_phase`), padded to 8 bytes
+//! values            four to a byte, the lowest bits first (see `code`),
+//!                   padded to 8 bytes
 //! block checksums   one u64 per 64 KiB of values
 //! ```
 //!
@@ -13,16 +13,17 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use bytemuck::{Pod, Zeroable};
 
-use super::DbOutcome;
 use super::checked::{
     BLOCK, Checked, FileHeader, Loading, NINE, block_sums, checksum, load, read_header, write_whole,
 };
-use super::file::{DbError, DbProblem};
-use super::placing_phase::{PlacingSector, PlacingValues, outcome_of};
 use super::reader::Urgency;
+use crate::solution::error::{DbError, DbProblem};
+use crate::solution::sector::PlacingSector;
+use crate::solution::value::DbOutcome;
 
 const MAGIC: [u8; 8] = *b"MORRISPL";
 /// The format version this build writes and reads.
@@ -86,6 +87,102 @@ impl PlacingHeader {
             usize::from(self.mover_hand),
             usize::from(self.other_hand),
         )
+    }
+}
+
+/// A value as two bits: 0 for an index that is not canonical.
+const LOSS: u8 = 1;
+const DRAW: u8 = 2;
+const WIN: u8 = 3;
+
+/// The two-bit code of an outcome.
+pub(in crate::solution) fn code(outcome: DbOutcome) -> u8 {
+    match outcome {
+        DbOutcome::Loss => LOSS,
+        DbOutcome::Draw => DRAW,
+        DbOutcome::Win => WIN,
+    }
+}
+
+/// The outcome of a two-bit code (`None` for 0).
+fn outcome_of(code: u8) -> Option<DbOutcome> {
+    match code {
+        LOSS => Some(DbOutcome::Loss),
+        DRAW => Some(DbOutcome::Draw),
+        WIN => Some(DbOutcome::Win),
+        _ => None,
+    }
+}
+
+/// Wins, draws and losses of a sector, each counted two ways.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlacingCounts {
+    /// Over symmetry classes (canonical indices).
+    pub classes: [u64; 3],
+    /// Over every placement of the stones on the board.
+    pub placements: [u64; 3],
+}
+
+impl PlacingCounts {
+    /// The slot of an outcome: wins, draws, losses.
+    pub(in crate::solution) fn slot(outcome: DbOutcome) -> usize {
+        match outcome {
+            DbOutcome::Win => 0,
+            DbOutcome::Draw => 1,
+            DbOutcome::Loss => 2,
+        }
+    }
+}
+
+/// The values of a built placing sector, four to a byte.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlacingValues {
+    /// The sector.
+    pub sector: PlacingSector,
+    /// Its wins, draws and losses.
+    pub counts: PlacingCounts,
+    codes: Vec<u8>,
+}
+
+impl PlacingValues {
+    /// The values of `sector` from its two-bit codes, one an index, and
+    /// its wins, draws and losses over every placement of the stones.
+    pub(in crate::solution) fn pack(
+        sector: PlacingSector,
+        placements: [u64; 3],
+        entries: &[AtomicU8],
+    ) -> PlacingValues {
+        let mut counts = PlacingCounts {
+            placements,
+            ..PlacingCounts::default()
+        };
+        let codes = entries
+            .chunks(4)
+            .map(|four| {
+                four.iter().enumerate().fold(0, |byte, (i, entry)| {
+                    let code = entry.load(Ordering::Relaxed);
+                    if let Some(outcome) = outcome_of(code) {
+                        counts.classes[PlacingCounts::slot(outcome)] += 1;
+                    }
+                    byte | code << (2 * i)
+                })
+            })
+            .collect();
+        PlacingValues {
+            sector,
+            counts,
+            codes,
+        }
+    }
+
+    /// The bytes the values of `sector` take.
+    pub fn packed_len(sector: PlacingSector) -> usize {
+        sector.len().div_ceil(4) as usize
+    }
+
+    /// The packed codes, as a file stores them.
+    pub fn packed(&self) -> &[u8] {
+        &self.codes
     }
 }
 

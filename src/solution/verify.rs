@@ -4,11 +4,10 @@
 
 use rayon::prelude::*;
 
-use super::DbValue;
-use super::build::sector_position;
 use super::index::SectorIndex;
-use super::placing_phase::PlacingSector;
 use super::probe::EndgameDb;
+use super::sector::{PlacingSector, sector_position};
+use super::value::DbValue;
 use crate::Bitboard;
 
 /// What checking one sector found.

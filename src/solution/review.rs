@@ -3,7 +3,8 @@
 //! as the databases hold the values (the draw rules left out), and with
 //! the N-move rule applied where they know the plies to the next removal.
 
-use super::{DbOutcome, EndgameDb};
+use super::probe::EndgameDb;
+use super::value::DbOutcome;
 use crate::board::{Color, Game, Move, Position};
 
 /// The outcome for a move's side before and after it (`None` where the

@@ -21,22 +21,26 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
-use super::index::SectorIndex;
-use super::memory::AtomicWords;
-use super::{DbOutcome, DbValue};
-use crate::board::{Bitboard, Color, Position, Rules};
-
-/// The position of a sector with `mover` to move (as White) against
-/// `other`, nothing in hand, under the rules the databases are built for.
-pub fn sector_position(mover: Bitboard, other: Bitboard) -> Position {
-    Position::from_parts([mover, other], [0, 0], Color::White, Rules::default(), 0, 1)
-}
+use crate::board::{Bitboard, Rules};
+use crate::solution::format::moving::BuiltSector;
+use crate::solution::format::reader::Reads;
+use crate::solution::index::SectorIndex;
+use crate::solution::memory::AtomicWords;
+use crate::solution::probe::EndgameDb;
+use crate::solution::value::{DbOutcome, DbValue};
 
 /// Looks up the values of positions of already built smaller sectors.
 pub trait SmallerSectors: Sync {
     /// Appends to `values` the value of each position (`mover`, `other`)
     /// of `positions` (`None` where its sector is not known).
     fn values(&self, positions: &[(Bitboard, Bitboard)], values: &mut Vec<Option<DbValue>>);
+}
+
+impl SmallerSectors for EndgameDb {
+    fn values(&self, positions: &[(Bitboard, Bitboard)], values: &mut Vec<Option<DbValue>>) {
+        // Waiting for the disk, every value is read.
+        let _ = self.values_with(positions, values, Reads::Wait);
+    }
 }
 
 impl<T: SmallerSectors + ?Sized> SmallerSectors for &T {
@@ -93,14 +97,6 @@ fn entry_count(entry: u32) -> u16 {
 
 fn value_entry(encoded: u16) -> u32 {
     u32::from(encoded) << 16
-}
-
-/// The values of one sector, one `u16` per index (see [`DbValue::encode`]).
-pub struct BuiltSector {
-    /// The sector.
-    pub sector: SectorIndex,
-    /// Encoded values; 0 for indices that are not canonical.
-    pub values: Vec<u16>,
 }
 
 /// Frontier positions taken back together (see `take_moves_back`).

@@ -4,13 +4,16 @@
 
 use std::path::Path;
 
-use super::build::{BuildStep, build_pair};
-use super::file::{Header, SectorFile, sector_file_name, write_sector};
-use super::index::SectorIndex;
-use super::placing_file::{PlacingFile, PlacingHeader, placing_file_name, write_placing};
-use super::placing_phase::{MissingSuccessor, NextSector, PlacingSector, build_placing_sector};
-use super::probe::EndgameDb;
-use crate::endgame::{DbError, DbProblem};
+use super::moving::{BuildStep, build_pair};
+use super::placing::{MissingSuccessor, build_placing_sector};
+use crate::solution::error::{DbError, DbProblem};
+use crate::solution::format::moving::{Header, SectorFile, sector_file_name, write_sector};
+use crate::solution::format::placing::{
+    PlacingFile, PlacingHeader, placing_file_name, write_placing,
+};
+use crate::solution::index::SectorIndex;
+use crate::solution::probe::EndgameDb;
+use crate::solution::sector::{NextSector, PlacingSector};
 
 /// What the generation of one sector reports.
 #[derive(Clone, Debug)]

@@ -14,8 +14,6 @@ use std::time::Instant;
 use crossbeam_channel::{Receiver, Sender};
 use thiserror::Error;
 
-use super::checked::Checked;
-
 /// How a probe may read the database files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reads {
@@ -47,6 +45,21 @@ pub enum Urgency {
     Root,
 }
 
+/// A file whose blocks the reader reads: each block is read and checked
+/// against its checksum once.
+pub(super) trait BlockFile: Send + Sync {
+    /// Tells the system that a block will be read soon, so that its pages
+    /// are read from the disk together with those of the other blocks
+    /// asked for.
+    fn advise_will_need(&self, block: usize);
+    /// Checks a block against its checksum, unless that was done, and
+    /// whether it is good.
+    fn check_block(&self, block: usize) -> bool;
+    /// Takes back a request to read a block for a search round that is
+    /// over, unless the block was asked for more urgently since.
+    fn forget_asked(&self, block: usize, urgency: Urgency);
+}
+
 impl Urgency {
     /// Whether a block asked for so is dropped when a new search begins.
     fn is_for_one_search(self) -> bool {
@@ -60,7 +73,7 @@ const QUEUE: usize = 1 << 14;
 
 /// A block of a file, to read.
 struct Request {
-    file: Arc<Checked>,
+    file: Arc<dyn BlockFile>,
     block: usize,
     urgency: Urgency,
     /// The search round that asked for it.
@@ -103,10 +116,10 @@ fn reader() -> &'static Reader {
 
 /// Asks the background reader for `block` of `file`; false if its queue
 /// is full.
-pub(super) fn ask(file: &Arc<Checked>, block: usize, urgency: Urgency) -> bool {
+pub(super) fn ask(file: Arc<dyn BlockFile>, block: usize, urgency: Urgency) -> bool {
     let reader = reader();
     let request = Request {
-        file: Arc::clone(file),
+        file,
         block,
         urgency,
         round: reader.round.load(Ordering::Relaxed),

@@ -1,0 +1,77 @@
+//! The solved game: the exact value of every position of Nine Men's Morris
+//! (with flying), from the first placement to the last stones, built by
+//! retrograde analysis, stored in files and memory-mapped for probing.
+//!
+//! A sector is a set of positions with the same stones: on the board of
+//! the side to move and of the other side, and in the placing phase those
+//! each has in hand (`sector`). In the moving phase a value is win, loss
+//! or draw for the side to move, with a distance: the plies to the next
+//! removal on the best path (shortest for a win, longest for a loss), like
+//! DTZ in chess tablebases; in the placing phase it is the outcome alone.
+//! Draw rules are not part of a value; the search weighs the distance
+//! against the N-move counter.
+//!
+//! The files import one way, from the bottom up:
+//!
+//! - `value` and `error`: what a position is worth, and what can be wrong
+//!   with a file;
+//! - `index` and `sector`: the sectors and the index of their positions;
+//!   `memory`: the large allocations of reading whole files and of
+//!   building;
+//! - `format`: the files, what both kinds share (`checked`, `reader`),
+//!   then the moving phase's (`moving`) and the placing phase's
+//!   (`placing`);
+//! - `probe`: the databases of a folder, and the values of positions;
+//! - `retrograde`: the building of the files, by retrograde analysis of a
+//!   moving pair (`moving`) and of a placing sector (`placing`), and the
+//!   order of a whole build (`generate`);
+//! - `verify` and `review`: stored values checked against their
+//!   successors', and the moves of a game judged.
+//!
+//! The end of placing solved to these databases, in a search, is the
+//! search's (`crate::search::placing`).
+
+mod error;
+mod format;
+mod index;
+mod memory;
+mod probe;
+mod retrograde;
+mod review;
+mod sector;
+mod value;
+mod verify;
+
+pub use retrograde::{
+    BuildStep, GenerationReport, MissingSuccessor, PlacingReport, SectorRange, SmallerSectors,
+    build_pair, build_placing_sector, generate, generate_pair, generate_placing_sector,
+    pair_dependencies, pair_sectors, removal_sectors,
+};
+pub use error::{DbError, DbProblem};
+pub use format::moving::{BuiltSector, Header, SectorFile, write_sector};
+pub use format::placing::{
+    PlacingCounts, PlacingFile, PlacingHeader, PlacingValues, write_placing,
+};
+pub use format::reader::{
+    NotInMemory, Reads, Urgency, begin_search_round, blocks_read, search_round,
+    wait_for_reads_after,
+};
+pub use index::{Canonical, SectorIndex};
+pub use probe::EndgameDb;
+pub use review::{JudgedMove, Judgement, judge_game};
+pub use sector::{NextSector, PlacingSector, sector_position};
+pub use value::{DbOutcome, DbValue};
+pub use verify::{SectorCheck, check_placing_sector, check_sector};
+
+/// The folder where the databases are looked for and built when none is
+/// named: `morris/db` in the user's data folder (`$XDG_DATA_HOME`, or
+/// `~/.local/share`, on Linux); `None` where the system has no such folder.
+pub fn default_dir() -> Option<std::path::PathBuf> {
+    dirs::data_dir().map(|data| data.join("morris").join("db"))
+}
+
+/// The default folder, if it exists: where the databases are looked for
+/// when none is named.
+pub fn existing_default_dir() -> Option<std::path::PathBuf> {
+    default_dir().filter(|dir| dir.is_dir())
+}

@@ -1,0 +1,15 @@
+//! Building the databases: the retrograde analysis of a pair of moving
+//! sectors (`moving`) and of a placing sector (`placing`), and the order of
+//! a whole build, each sector from the files of those it needs
+//! (`generate`).
+
+mod generate;
+mod moving;
+mod placing;
+
+pub use generate::{
+    GenerationReport, PlacingReport, SectorRange, generate, generate_pair, generate_placing_sector,
+    pair_dependencies, pair_sectors, removal_sectors,
+};
+pub use moving::{BuildStep, SmallerSectors, build_pair};
+pub use placing::{MissingSuccessor, build_placing_sector};
