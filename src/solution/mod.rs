@@ -42,11 +42,6 @@ mod sector;
 mod value;
 mod verify;
 
-pub use retrograde::{
-    BuildStep, GenerationReport, MissingSuccessor, PlacingReport, SectorRange, SmallerSectors,
-    build_pair, build_placing_sector, generate, generate_pair, generate_placing_sector,
-    pair_dependencies, pair_sectors, removal_sectors,
-};
 pub use error::{DbError, DbProblem};
 pub use format::moving::{BuiltSector, Header, SectorFile, write_sector};
 pub use format::placing::{
@@ -58,6 +53,11 @@ pub use format::reader::{
 };
 pub use index::{Canonical, SectorIndex};
 pub use probe::EndgameDb;
+pub use retrograde::{
+    BuildStep, GenerationReport, MissingSuccessor, PlacingReport, SectorRange, SmallerSectors,
+    build_pair, build_placing_sector, generate, generate_pair, generate_placing_sector,
+    pair_dependencies, pair_sectors, removal_sectors,
+};
 pub use review::{JudgedMove, Judgement, judge_game};
 pub use sector::{NextSector, PlacingSector, sector_position};
 pub use value::{DbOutcome, DbValue};
