@@ -238,7 +238,7 @@ impl<'a> PlacingSolver<'a> {
     /// [`Unsolved`] if a leaf is not in the databases or time ran out.
     pub fn solve(&mut self, pos: &Position) -> Result<DbOutcome, Unsolved> {
         held_by_databases(pos)?;
-        Ok(outcome(self.search(pos, -1, 1)?))
+        Ok(DbOutcome::from_signum(self.search(pos, -1, 1)?))
     }
 
     /// Each of `moves` (legal in `pos`) with its exact outcome for the
@@ -258,7 +258,7 @@ impl<'a> PlacingSolver<'a> {
             .map(|&mv| {
                 let mut child = *pos;
                 child.play_unchecked(mv);
-                Ok((mv, outcome(-self.search(&child, -1, 1)?)))
+                Ok((mv, DbOutcome::from_signum(-self.search(&child, -1, 1)?)))
             })
             .collect()
     }
@@ -301,7 +301,7 @@ impl<'a> PlacingSolver<'a> {
                         kept.extend_from_slice(&ordered[index..]);
                     }
                     return Ok(PlacingChoice {
-                        outcome: outcome(best),
+                        outcome: DbOutcome::from_signum(best),
                         kept,
                         complete: false,
                     });
@@ -317,7 +317,7 @@ impl<'a> PlacingSolver<'a> {
             }
         }
         Ok(PlacingChoice {
-            outcome: outcome(best),
+            outcome: DbOutcome::from_signum(best),
             kept,
             complete: true,
         })
@@ -357,7 +357,7 @@ impl<'a> PlacingSolver<'a> {
                 .probe_with(pos, self.reads)
                 .map_err(|_| Unsolved::NotInMemory)?
                 .ok_or(Unsolved::Unknown)?;
-            return Ok(score(value.outcome_at(pos)));
+            return Ok(value.outcome_at(pos).signum());
         }
         let key = table_key(pos);
         let original_alpha = alpha;
@@ -474,7 +474,7 @@ impl<'a> PlacingSolver<'a> {
             self.look_at_limits()?;
             for (child, value) in children.iter().zip(&self.leaf_values) {
                 let value = value.ok_or(Unsolved::Unknown)?;
-                best = best.max(-score(value.outcome_at(child)));
+                best = best.max(-value.outcome_at(child).signum());
             }
             if best >= beta {
                 break;
@@ -564,23 +564,5 @@ fn held_by_databases(pos: &Position) -> Result<(), Unsolved> {
         Ok(())
     } else {
         Err(Unsolved::Unknown)
-    }
-}
-
-/// An outcome as the search counts it: 1 win, 0 draw, -1 loss.
-fn score(outcome: DbOutcome) -> i8 {
-    match outcome {
-        DbOutcome::Win => 1,
-        DbOutcome::Draw => 0,
-        DbOutcome::Loss => -1,
-    }
-}
-
-/// The outcome of a search's count.
-fn outcome(score: i8) -> DbOutcome {
-    match score {
-        1 => DbOutcome::Win,
-        0 => DbOutcome::Draw,
-        _ => DbOutcome::Loss,
     }
 }

@@ -16,7 +16,7 @@ use crate::search::skill::{self, MAX_SKILL};
 use crate::search::worker::{RootMove, SearchContext, Worker};
 use crate::search::{Bound, Limit, SearchEvent, SearchInfo, SearchLimits, TranspositionTable};
 use crate::solution::{
-    DbOutcome, EndgameDb, Reads, Urgency, begin_search_round, blocks_read, search_round,
+    DbOutcome, DbValue, EndgameDb, Reads, Urgency, begin_search_round, blocks_read, search_round,
     wait_for_reads_after,
 };
 
@@ -307,18 +307,6 @@ fn read_root_values(
     }
 }
 
-/// How a moving-phase move's outcome (as the N-move rule leaves it) and
-/// plies to the next removal rank: wins by the fewest plies, draws, losses
-/// by the most.
-fn preference(outcome: DbOutcome, distance: u16) -> (DbOutcome, i32) {
-    let distance = match outcome {
-        DbOutcome::Win => -i32::from(distance),
-        DbOutcome::Draw => 0,
-        DbOutcome::Loss => i32::from(distance),
-    };
-    (outcome, distance)
-}
-
 /// The root moves the databases rank best when they hold the root, a
 /// moving position: the wins with the fewest plies to the next removal
 /// (so that every move makes progress: a search free to pick any win
@@ -347,24 +335,28 @@ fn keep_best_db_moves(
     // must come in time too.
     let rank = |mv| {
         let distance = db.value_after(root, mv)?.distance;
-        Some(preference(db.outcome_after_with_rule(root, mv)?, distance))
+        let outcome = db.outcome_after_with_rule(root, mv)?;
+        Some(DbValue { outcome, distance })
     };
     // A move read is proven best if nothing unread can beat it: as good as
     // the root's own value (and, for a lost root, no unread removal, which
     // the N-move rule counts afresh after, so that it may hold out to a
     // draw); or, the root unread too, a win.
-    let proven = |best: (DbOutcome, i32)| match root_value.flatten() {
+    let proven = |best: DbValue| match root_value.flatten() {
         Some(value) => {
-            let root_rank = preference(value.outcome_at(root), value.distance);
+            let root_rank = DbValue {
+                outcome: value.outcome_at(root),
+                ..value
+            };
             let unread_removal = moves
                 .iter()
                 .any(|mv| mv.removal.is_some() && !readable.moves.contains(mv));
-            best >= root_rank && !(root_rank.0 == DbOutcome::Loss && unread_removal)
+            best >= root_rank && !(root_rank.outcome == DbOutcome::Loss && unread_removal)
         }
-        None => best.0 == DbOutcome::Win,
+        None => best.outcome == DbOutcome::Win,
     };
     match keep_best_read(&moves, readable, rank, proven) {
-        Some((kept, best)) => (kept, Some(best.0)),
+        Some((kept, best)) => (kept, Some(best.outcome)),
         None => (moves, None),
     }
 }

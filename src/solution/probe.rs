@@ -350,31 +350,22 @@ impl EndgameDb {
     }
 
     /// Every legal move of `pos` with its value for the side making it
-    /// (`None` where the databases do not know it), best first: wins by
-    /// the fewest plies to the next removal, draws, unknown moves, then
-    /// losses by the most plies. A move that wins the game at once is a
-    /// win in 1, as a removal into a lost position is.
+    /// (`None` where the databases do not know it), best first (see
+    /// [`DbValue`]), the moves not known after the draws and before the
+    /// losses. A move that wins the game at once is a win in 1, as a
+    /// removal into a lost position is.
     pub fn rank_moves(&self, pos: &Position) -> Vec<(Move, Option<DbValue>)> {
         let mut ranked: Vec<(Move, Option<DbValue>)> = pos
             .legal_moves()
             .into_iter()
             .map(|mv| (mv, self.value_after(pos, mv)))
             .collect();
-        ranked.sort_by_key(|&(_, value)| match value {
-            Some(DbValue {
-                outcome: DbOutcome::Win,
-                distance,
-            }) => (0, i32::from(distance)),
-            Some(DbValue {
-                outcome: DbOutcome::Draw,
-                ..
-            }) => (1, 0),
-            None => (2, 0),
-            Some(DbValue {
-                outcome: DbOutcome::Loss,
-                distance,
-            }) => (3, -i32::from(distance)),
-        });
+        let tier = |value: Option<DbValue>| match value {
+            Some(value) if value.outcome == DbOutcome::Loss => 0,
+            None => 1,
+            Some(_) => 2,
+        };
+        ranked.sort_by_key(|&(_, value)| std::cmp::Reverse((tier(value), value)));
         ranked
     }
 

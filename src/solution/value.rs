@@ -28,6 +28,42 @@ impl std::ops::Neg for DbOutcome {
 }
 
 impl DbOutcome {
+    /// 1 for a win, 0 for a draw, -1 for a loss: the outcome as a search
+    /// counts it, negated with the side to move.
+    pub const fn signum(self) -> i8 {
+        match self {
+            DbOutcome::Loss => -1,
+            DbOutcome::Draw => 0,
+            DbOutcome::Win => 1,
+        }
+    }
+
+    /// The outcome a search's count stands for: a win above 0, a loss
+    /// below.
+    pub const fn from_signum(count: i8) -> DbOutcome {
+        match count {
+            1.. => DbOutcome::Win,
+            0 => DbOutcome::Draw,
+            ..0 => DbOutcome::Loss,
+        }
+    }
+
+    /// The points the side to move scores: 1 for a win, 1/2 for a draw,
+    /// 0 for a loss.
+    pub fn points(self) -> f64 {
+        f64::from(self.signum() + 1) / 2.0
+    }
+
+    /// Where the outcome is counted in counts kept as wins, draws and
+    /// losses, as the files' headers keep them.
+    pub const fn slot(self) -> usize {
+        match self {
+            DbOutcome::Win => 0,
+            DbOutcome::Draw => 1,
+            DbOutcome::Loss => 2,
+        }
+    }
+
     /// The outcome in a word: `loss`, `draw` or `win`.
     pub const fn name(self) -> &'static str {
         match self {
@@ -45,13 +81,57 @@ impl std::fmt::Display for DbOutcome {
 }
 
 /// A stored value: the outcome and the plies to the next removal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+///
+/// Values compare as the side to move prefers them: wins by the fewest
+/// plies to the next removal, then draws, then losses by the most (the
+/// longest resistance), so that the best move is the one of the greatest
+/// value.
+#[derive(Clone, Copy, Debug)]
 pub struct DbValue {
     /// The outcome with best play.
     pub outcome: DbOutcome,
     /// Plies to the next removal on the best path (0 for a draw, and for a
     /// side blocked now).
     pub distance: u16,
+}
+
+impl DbValue {
+    /// The value as the side to move ranks it, to compare.
+    fn preference(self) -> (DbOutcome, i32) {
+        let distance = i32::from(self.distance);
+        match self.outcome {
+            DbOutcome::Win => (DbOutcome::Win, -distance),
+            DbOutcome::Draw => (DbOutcome::Draw, 0),
+            DbOutcome::Loss => (DbOutcome::Loss, distance),
+        }
+    }
+}
+
+impl Ord for DbValue {
+    fn cmp(&self, other: &DbValue) -> std::cmp::Ordering {
+        self.preference().cmp(&other.preference())
+    }
+}
+
+impl PartialOrd for DbValue {
+    fn partial_cmp(&self, other: &DbValue) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+// Equal is equally good: a draw is a draw whatever distance it was given.
+impl PartialEq for DbValue {
+    fn eq(&self, other: &DbValue) -> bool {
+        self.preference() == other.preference()
+    }
+}
+
+impl Eq for DbValue {}
+
+impl std::hash::Hash for DbValue {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.preference().hash(state);
+    }
 }
 
 /// The largest distance the encoding holds.
@@ -121,5 +201,49 @@ impl DbValue {
             outcome,
             distance: entry & MAX_DISTANCE,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OUTCOMES: [DbOutcome; 3] = [DbOutcome::Loss, DbOutcome::Draw, DbOutcome::Win];
+
+    #[test]
+    fn an_outcome_counts_negates_and_scores_alike_for_both_sides() {
+        for outcome in OUTCOMES {
+            assert_eq!(DbOutcome::from_signum(outcome.signum()), outcome);
+            assert_eq!((-outcome).signum(), -outcome.signum());
+            assert_eq!(outcome.points() + (-outcome).points(), 1.0);
+        }
+        assert_eq!(DbOutcome::from_signum(i8::MAX), DbOutcome::Win);
+        assert_eq!(DbOutcome::from_signum(i8::MIN), DbOutcome::Loss);
+        let mut slots = OUTCOMES.map(DbOutcome::slot);
+        slots.sort_unstable();
+        assert_eq!(slots, [0, 1, 2]);
+    }
+
+    #[test]
+    fn values_rank_as_the_side_to_move_prefers_them() {
+        let best_first = [
+            DbValue::win(1),
+            DbValue::win(7),
+            DbValue::draw(),
+            DbValue::loss(30),
+            DbValue::loss(2),
+            DbValue::loss(0),
+        ];
+        for pair in best_first.windows(2) {
+            assert!(pair[0] > pair[1], "{:?} before {:?}", pair[0], pair[1]);
+            assert!(pair[0].outcome >= pair[1].outcome);
+        }
+        let far_draw = DbValue {
+            outcome: DbOutcome::Draw,
+            distance: 9,
+        };
+        assert_eq!(far_draw, DbValue::draw());
+        assert_eq!(far_draw.cmp(&DbValue::draw()), std::cmp::Ordering::Equal);
+        assert_ne!(DbValue::win(3), DbValue::win(4));
     }
 }

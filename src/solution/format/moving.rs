@@ -191,11 +191,7 @@ pub fn write_sector(dir: &Path, built: &BuiltSector) -> Result<Header, DbError> 
                 let Some(value) = DbValue::decode(entry) else {
                     continue;
                 };
-                let slot = match value.outcome {
-                    DbOutcome::Win => 0,
-                    DbOutcome::Draw => 1,
-                    DbOutcome::Loss => 2,
-                };
+                let slot = value.outcome.slot();
                 let stabilizer = built.sector.canonical(mover, other).stabilizer;
                 tally.classes[slot] += 1;
                 tally.placements[slot] += 16 / u64::from(stabilizer);

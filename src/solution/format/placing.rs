@@ -123,17 +123,6 @@ pub struct PlacingCounts {
     pub placements: [u64; 3],
 }
 
-impl PlacingCounts {
-    /// The slot of an outcome: wins, draws, losses.
-    pub(in crate::solution) fn slot(outcome: DbOutcome) -> usize {
-        match outcome {
-            DbOutcome::Win => 0,
-            DbOutcome::Draw => 1,
-            DbOutcome::Loss => 2,
-        }
-    }
-}
-
 /// The values of a built placing sector, four to a byte.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlacingValues {
@@ -162,7 +151,7 @@ impl PlacingValues {
                 four.iter().enumerate().fold(0, |byte, (i, entry)| {
                     let code = entry.load(Ordering::Relaxed);
                     if let Some(outcome) = outcome_of(code) {
-                        counts.classes[PlacingCounts::slot(outcome)] += 1;
+                        counts.classes[outcome.slot()] += 1;
                     }
                     byte | code << (2 * i)
                 })

@@ -19,7 +19,7 @@ use rayon::prelude::*;
 
 use crate::board::{Bitboard, Rules, Symmetry, Tables};
 use crate::solution::format::moving::SectorFile;
-use crate::solution::format::placing::{PlacingCounts, PlacingFile, PlacingValues, code};
+use crate::solution::format::placing::{PlacingFile, PlacingValues, code};
 use crate::solution::index::{SectorIndex, WithMover, classes_of, subsets};
 use crate::solution::probe::EndgameDb;
 use crate::solution::sector::{NextSector, PlacingSector};
@@ -131,7 +131,7 @@ pub fn build_placing_sector(
                 // symmetric images (with the same value) are too: no other
                 // thread writes this entry.
                 entries[index as usize].store(code(outcome), Ordering::Relaxed);
-                placements[PlacingCounts::slot(outcome)] += images;
+                placements[outcome.slot()] += images;
                 done += 1;
             }
             progress(done);

@@ -16,7 +16,7 @@ use clap::{Parser, Subcommand};
 use morris::eval::Weights;
 use morris::search::PlacingSolver;
 use morris::search::{SearchLimits, SearchRequest, TranspositionTable};
-use morris::solution::{DbOutcome, EndgameDb, sector_position};
+use morris::solution::{EndgameDb, sector_position};
 use morris::{Bitboard, Color, GameRecord, GameResult, Position, Rules, Square, parse_records};
 use morris_tools::files::write_atomically;
 use morris_tools::tune::{Sample, fit, fit_wdl, quiet};
@@ -145,15 +145,6 @@ fn data_line(pos: &Position, result: f64) -> String {
     format!("{}\t{result}\n", pos.fen())
 }
 
-/// The side to move's result of a database outcome.
-fn result(outcome: DbOutcome) -> f64 {
-    match outcome {
-        DbOutcome::Win => 1.0,
-        DbOutcome::Draw => 0.5,
-        DbOutcome::Loss => 0.0,
-    }
-}
-
 /// A move of a finished game, as the walk through records sees it.
 struct GameMove<'a> {
     record: &'a GameRecord,
@@ -246,7 +237,7 @@ fn db(dir: &Path, samples: usize, max_stones: u32, seed: u64, out: &Path) -> any
         let Some(value) = db.probe(&pos) else {
             continue;
         };
-        text.push_str(&data_line(&pos, result(value.outcome)));
+        text.push_str(&data_line(&pos, value.outcome.points()));
         written += 1;
         if written % 10_000 == 0 {
             eprint!("\r{written}/{samples}");
@@ -310,7 +301,7 @@ impl PlacingDraw {
                 .map_err(|_| {
                     anyhow::anyhow!("{}: its leaves are not all in the databases", pos.fen())
                 })?;
-            return Ok(data_line(&pos, result(outcome)));
+            return Ok(data_line(&pos, outcome.points()));
         }
         anyhow::bail!("no quiet position in 1000 games: too few stones to place?")
     }

@@ -230,11 +230,6 @@ impl ReviewView {
     /// positions or not (done, or stopped by a move).
     fn of(review: &Review, game: &morris::Game, judging: bool) -> ReviewView {
         let mover = |ply: usize| mover_at(game, ply);
-        let worth = |outcome: DbOutcome| match outcome {
-            DbOutcome::Win => 1.0,
-            DbOutcome::Draw => 0.5,
-            DbOutcome::Loss => 0.0,
-        };
         let plies = review.exact.len();
         // The exact value of each position for its side to move.
         let exact_at = |index: usize| review.exact_at(index);
@@ -249,7 +244,7 @@ impl ReviewView {
         let points = (0..=plies)
             .map(|index| match exact_at(index) {
                 Some(outcome) => PointView {
-                    white: Some(for_white(index, worth(outcome))),
+                    white: Some(for_white(index, outcome.points())),
                     exact: true,
                 },
                 None => PointView {
@@ -283,7 +278,11 @@ impl ReviewView {
             }
             // The engine's judgement on one side at least (a move out of
             // its reach into the databases' is weighed the same way).
-            let value_at = |index: usize| exact_at(index).map(worth).or_else(|| engine_at(index));
+            let value_at = |index: usize| {
+                exact_at(index)
+                    .map(DbOutcome::points)
+                    .or_else(|| engine_at(index))
+            };
             let (Some(before), Some(after)) = (value_at(ply), value_at(ply + 1)) else {
                 continue;
             };
