@@ -8,6 +8,7 @@ pub mod data;
 pub mod process;
 pub mod reference;
 pub mod session;
+pub mod solution;
 
 pub use data::PerftCase;
 

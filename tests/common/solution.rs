@@ -1,0 +1,162 @@
+//! The databases the tests of the solved game share, built once a test
+//! program into a folder of its own, and the plain searches that check
+//! them without their help.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use morris::solution::{
+    DbOutcome, EndgameDb, PlacingSector, SectorRange, generate, generate_placing_sector,
+};
+use morris::{Bitboard, Color, Position};
+
+/// The sectors up to four stones a side, built once for all tests.
+pub fn database() -> &'static (PathBuf, EndgameDb) {
+    static DB: OnceLock<(PathBuf, EndgameDb)> = OnceLock::new();
+    DB.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("morris-endgame-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        generate(&dir, SectorRange::per_side(4), &|_| {}, |_| {}).expect("generation");
+        let (db, rejected) = EndgameDb::open(&dir).expect("open");
+        assert!(rejected.is_empty(), "{rejected:?}");
+        (dir, db)
+    })
+}
+
+pub fn position(mover: Bitboard, other: Bitboard) -> Position {
+    morris::solution::sector_position(mover, other)
+}
+
+/// The outcome of a placing position by plain minimax to the databases'
+/// leaves (no pruning, no table): 1 win, 0 draw, -1 loss for the side to
+/// move; a leaf's win or loss is a draw when its next removal comes after
+/// the N-move rule.
+pub fn plain_placing_minimax(db: &EndgameDb, pos: &Position) -> i8 {
+    if pos.side_to_move_is_short() {
+        return -1;
+    }
+    if pos.plies_since_removal() >= 60 {
+        return 0;
+    }
+    if pos.in_hand(Color::White) == 0 && pos.in_hand(Color::Black) == 0 {
+        let value = db.probe(pos).expect("leaf stored");
+        if pos.plies_since_removal() + u32::from(value.distance) > 60 {
+            return 0;
+        }
+        return match value.outcome {
+            DbOutcome::Win => 1,
+            DbOutcome::Draw => 0,
+            DbOutcome::Loss => -1,
+        };
+    }
+    pos.legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            -plain_placing_minimax(db, &child)
+        })
+        .max()
+        .unwrap_or(-1)
+}
+
+/// The value of each of `moves` for the side making it, by plain minimax.
+pub fn plain_move_values(db: &EndgameDb, pos: &Position, moves: &[morris::Move]) -> Vec<i8> {
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            -plain_placing_minimax(db, &child)
+        })
+        .collect()
+}
+
+/// Random placing positions that end in sectors up to 4-4: `on_board`
+/// stones a side, and the rest of four in hand, White to move (Black to
+/// move with one more in hand than White).
+pub fn placing_positions(count: usize, seed: u64) -> Vec<Position> {
+    let mut state = seed;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut positions = Vec::new();
+    while positions.len() < count {
+        let on_board = 2 + (next() % 2) as u32;
+        let mut white = Bitboard::EMPTY;
+        let mut black = Bitboard::EMPTY;
+        while white.len() < on_board || black.len() < on_board {
+            let square = morris::Square::ALL[(next() % 24) as usize];
+            if (white | black).contains(square) {
+                continue;
+            }
+            if white.len() < on_board {
+                white = white.with(square);
+            } else {
+                black = black.with(square);
+            }
+        }
+        let hand = 4 - on_board;
+        let white_to_move = next() % 2 == 0;
+        let (side, white_hand, black_hand, white) = if white_to_move {
+            ("w", hand, hand, white)
+        } else {
+            // White has placed one more: take one of its stones back into
+            // Black's count by placing it for Black to answer.
+            ("b", hand - 1, hand, white)
+        };
+        if white_hand + black_hand == 0 {
+            continue;
+        }
+        let board = morris::solution::sector_position(white, black).fen();
+        let board = board.split(' ').next().unwrap();
+        let plies = next() % 60;
+        let fen = format!("{board} {side} {white_hand} {black_hand} {plies} 10");
+        let pos = Position::from_fen(&fen, morris::Rules::default()).unwrap();
+        if pos.terminal_outcome().is_none() {
+            positions.push(pos);
+        }
+    }
+    positions
+}
+
+/// The position of a placing sector with `mover` and `other` on the board:
+/// White to move when the hands are equal, Black (one more in hand) when not.
+pub fn placing_position(sector: PlacingSector, mover: Bitboard, other: Bitboard) -> Position {
+    let (mover_hand, other_hand) = (sector.mover_hand, sector.other_hand);
+    let (white, black, side, white_hand, black_hand) = if mover_hand == other_hand {
+        (mover, other, "w", mover_hand, other_hand)
+    } else {
+        (other, mover, "b", other_hand, mover_hand)
+    };
+    let board = morris::solution::sector_position(white, black).fen();
+    let board = board.split(' ').next().unwrap();
+    let fen = format!("{board} {side} {white_hand} {black_hand} 0 1");
+    Position::from_fen(&fen, morris::Rules::default()).unwrap()
+}
+
+/// The databases of `database()` with the placing phase up to four stones
+/// a side (on the board and in hand), built by `gen-db`'s library calls
+/// into a folder of their own.
+pub fn placing_database() -> &'static (PathBuf, EndgameDb) {
+    static DB: OnceLock<(PathBuf, EndgameDb)> = OnceLock::new();
+    DB.get_or_init(|| {
+        let (moving, _) = database();
+        let dir = std::env::temp_dir().join(format!("morris-placing-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for entry in std::fs::read_dir(moving).unwrap() {
+            let path = entry.unwrap().path();
+            std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+        }
+        for sector in PlacingSector::within(4) {
+            generate_placing_sector(&dir, sector, &|_| {}, |_| {}).expect("generation");
+        }
+        let (db, rejected) = EndgameDb::open(&dir).expect("open");
+        assert!(rejected.is_empty(), "{rejected:?}");
+        (dir, db)
+    })
+}

@@ -1,0 +1,141 @@
+//! The end of placing solved to the databases (the search's solver),
+//! checked against a plain minimax to the same leaves and against the
+//! placing phase's own values.
+
+mod common;
+
+use common::solution::{
+    database, placing_database, placing_position, placing_positions, plain_move_values,
+    plain_placing_minimax,
+};
+use morris::Position;
+use morris::solution::{DbOutcome, PlacingSector};
+
+#[test]
+fn the_end_of_placing_solver_agrees_with_plain_minimax() {
+    use morris::search::PlacingSolver;
+    let (_, db) = database();
+    let mut outcomes = [0; 3];
+    // What one solve proves is kept for the next, as the engine keeps it
+    // from move to move: the values stay exact.
+    let mut table = morris::search::PlacingTable::default();
+    for pos in placing_positions(60, 0x5EED) {
+        let mut solver = PlacingSolver::with_table(db, table, None, None);
+        let solved = solver.solve(&pos).unwrap();
+        let plain = plain_placing_minimax(db, &pos);
+        let expected = match plain {
+            1 => DbOutcome::Win,
+            0 => DbOutcome::Draw,
+            _ => DbOutcome::Loss,
+        };
+        assert_eq!(solved, expected, "{}", pos.fen());
+        let moves = pos.legal_moves();
+        for (mv, outcome) in solver.solve_moves(&pos, &moves).unwrap() {
+            let mut child = pos;
+            child.play_unchecked(mv);
+            let theirs = plain_placing_minimax(db, &child);
+            let ours = match -theirs {
+                1 => DbOutcome::Win,
+                0 => DbOutcome::Draw,
+                _ => DbOutcome::Loss,
+            };
+            assert_eq!(outcome, ours, "{} {mv}", pos.fen());
+            outcomes[(1 - theirs) as usize] += 1;
+        }
+        table = solver.into_table();
+        // Solved again from the kept table, the position takes one node.
+        let mut again = PlacingSolver::with_table(db, table, None, None);
+        assert_eq!(again.solve(&pos).unwrap(), expected);
+        assert_eq!(again.nodes(), 1, "{}", pos.fen());
+        table = again.into_table();
+    }
+    // The moves' outcomes hold each kind, so none is right by default.
+    assert!(outcomes.iter().all(|&n| n > 0), "{outcomes:?}");
+}
+
+#[test]
+fn the_best_moves_of_the_end_of_placing_are_those_of_plain_minimax() {
+    use morris::search::PlacingSolver;
+    let (_, db) = database();
+    let (mut narrowed, mut stopped) = (0, 0);
+    for pos in placing_positions(60, 0xB357) {
+        let moves = pos.legal_moves();
+        let values = plain_move_values(db, &pos, &moves);
+        let best = *values.iter().max().unwrap();
+        let mut expected: Vec<String> = moves
+            .iter()
+            .zip(&values)
+            .filter(|&(_, &v)| v == best)
+            .map(|(mv, _)| mv.to_string())
+            .collect();
+        let mut solver = PlacingSolver::new(db, None, None);
+        let choice = solver.best_moves(&pos, &moves).unwrap();
+        assert!(choice.complete);
+        let mut kept: Vec<String> = choice.kept.iter().map(|mv| mv.to_string()).collect();
+        kept.sort();
+        expected.sort();
+        let rank = |v: i8| [DbOutcome::Loss, DbOutcome::Draw, DbOutcome::Win][(v + 1) as usize];
+        assert_eq!(choice.outcome, rank(best), "{}", pos.fen());
+        assert_eq!(kept, expected, "{}", pos.fen());
+        narrowed += usize::from(kept.len() < moves.len());
+
+        // Stopped midway, the solver drops only moves worse than one it
+        // proved, so a best move is always kept.
+        for budget in [5, 20, 80, 320] {
+            let mut solver = PlacingSolver::new(db, None, Some(budget));
+            let Ok(choice) = solver.best_moves(&pos, &moves) else {
+                continue;
+            };
+            let proven = DbOutcome::signum(choice.outcome);
+            assert!(proven <= best, "{} budget {budget}", pos.fen());
+            for (mv, &value) in moves.iter().zip(&values) {
+                let kept = choice.kept.contains(mv);
+                assert!(
+                    kept || value < best,
+                    "{} {mv} dropped, budget {budget}",
+                    pos.fen()
+                );
+                // Once a win is proven, only proven wins are kept.
+                assert!(
+                    !kept || proven < 1 || value == 1,
+                    "{} {mv} kept, budget {budget}",
+                    pos.fen()
+                );
+            }
+            stopped += usize::from(!choice.complete);
+        }
+    }
+    // Positions where some moves throw the best outcome away.
+    assert!(narrowed >= 10, "{narrowed}");
+    assert!(stopped >= 10, "{stopped}");
+}
+
+#[test]
+fn placing_values_equal_the_end_of_placing_solver_without_the_n_move_rule() {
+    use morris::search::PlacingSolver;
+    let (_, db) = placing_database();
+    let mut compared = [0; 3];
+    for sector in PlacingSector::within(4) {
+        if !(6..=8).contains(&sector.to_place()) {
+            continue;
+        }
+        // A spread of each sector's positions.
+        let step = (sector.len() / 40).max(1);
+        for index in (0..sector.len()).step_by(step as usize) {
+            let (mover, other) = sector.board.decode(index);
+            let pos = placing_position(sector, mover, other);
+            let free = Position::from_fen(
+                &pos.fen(),
+                morris::Rules {
+                    n_move_rule: 0,
+                    ..morris::Rules::default()
+                },
+            )
+            .unwrap();
+            let solved = PlacingSolver::new(db, None, None).solve(&free).unwrap();
+            assert_eq!(db.placing_outcome(&pos), Some(solved), "{}", pos.fen());
+            compared[solved as usize] += 1;
+        }
+    }
+    assert!(compared.iter().sum::<usize>() > 100, "{compared:?}");
+}

@@ -1,0 +1,510 @@
+//! The engine with the databases: the moves it plays and the values it
+//! reports, in the moving phase, at the end of placing and with the
+//! placing phase's values.
+
+mod common;
+
+use common::session::session;
+use common::solution::{
+    database, placing_database, placing_position, placing_positions, plain_move_values, position,
+};
+use morris::solution::{DbOutcome, DbValue, EndgameDb, PlacingSector, SectorIndex};
+use morris::{Color, Position};
+
+/// The engine's move with the databases, at a small depth.
+fn engine_move(game: &morris::Game, db: &std::sync::Arc<EndgameDb>) -> morris::Move {
+    let request = morris::search::SearchRequest {
+        endgame: Some(std::sync::Arc::clone(db)),
+        ..morris::search::SearchRequest::new(
+            *game.position(),
+            game.keys(),
+            morris::search::SearchLimits::depth(2),
+        )
+    };
+    let tt = std::sync::Arc::new(morris::search::TranspositionTable::new(1).unwrap());
+    request.run(tt).best.expect("a move in a live position")
+}
+
+#[test]
+fn won_positions_are_won_against_the_best_defence() {
+    let (dir, _) = database();
+    let (db, _) = EndgameDb::open(dir).unwrap();
+    let db = std::sync::Arc::new(db);
+    for (mover, other) in [(3, 3), (3, 4), (4, 3), (4, 4)] {
+        let sector = SectorIndex::new(mover, other);
+        // The longest wins of the sector are the hardest to convert.
+        let longest = db
+            .headers()
+            .iter()
+            .find(|h| (h.mover, h.other) == (mover as u8, other as u8))
+            .unwrap()
+            .longest_win;
+        let wanted = longest.min(3) as u16;
+        let mut played = 0;
+        let mut index = 0;
+        while played < 3 && index < sector.len() {
+            let (m, o) = sector.decode(index);
+            index += 1;
+            if sector.canonical(m, o).index != index - 1 {
+                continue;
+            }
+            let start = position(m, o);
+            let Some(value) = db.probe(&start) else {
+                continue;
+            };
+            if value.outcome != DbOutcome::Win || value.distance < wanted {
+                continue;
+            }
+            let mut game = morris::Game::new(start);
+            while game.outcome().is_none() {
+                let mv = engine_move(&game, &db);
+                game.try_play(mv).expect("the engine plays legal moves");
+            }
+            let outcome = game.outcome().unwrap();
+            assert_eq!(
+                outcome.winner(),
+                Some(Color::White),
+                "{mover}-{other} from {}: {outcome}",
+                start.fen()
+            );
+            played += 1;
+        }
+        assert!(played > 0, "no long win found in {mover}-{other}");
+    }
+}
+
+#[test]
+fn in_a_won_position_the_engine_plays_a_win_of_fewest_plies_to_the_next_removal() {
+    // Distances count to the next removal only, so a search that adds them
+    // up across removals prefers a longer count now to a removal whose
+    // next phase is long, and can go round in circles: the engine must
+    // play a move of the shortest count.
+    let (dir, _) = database();
+    let (db, _) = EndgameDb::open(dir).unwrap();
+    let db = std::sync::Arc::new(db);
+    let mut checked = 0;
+    let mut removal_preferred = 0;
+    for (mover, other) in [(3, 3), (3, 4), (4, 3), (4, 4)] {
+        let sector = SectorIndex::new(mover, other);
+        for index in (0..sector.len()).step_by(89) {
+            let (m, o) = sector.decode(index);
+            if sector.canonical(m, o).index != index {
+                continue;
+            }
+            let start = position(m, o);
+            if db.probe(&start).map(|v| v.outcome) != Some(DbOutcome::Win) {
+                continue;
+            }
+            let ranked = db.rank_moves(&start);
+            let shortest = ranked[0].1.expect("known").distance;
+            let mv = engine_move(&morris::Game::new(start), &db);
+            let value = ranked
+                .iter()
+                .find(|(m, _)| *m == mv)
+                .and_then(|(_, v)| *v)
+                .expect("a known move");
+            assert_eq!(
+                (value.outcome, value.distance),
+                (DbOutcome::Win, shortest),
+                "{} played {mv}",
+                start.fen()
+            );
+            checked += 1;
+            let slower_wins = ranked
+                .iter()
+                .filter(|(_, v)| v.is_some_and(|v| v.outcome == DbOutcome::Win))
+                .count();
+            if shortest == 1 && mv.removal.is_some() && slower_wins > 1 {
+                removal_preferred += 1;
+            }
+        }
+    }
+    assert!(
+        checked > 200 && removal_preferred > 20,
+        "{checked} {removal_preferred}"
+    );
+}
+
+#[test]
+fn the_engine_keeps_the_best_outcome_of_the_end_of_placing() {
+    let (dir, db) = database();
+    let mut seen = 0;
+    for pos in placing_positions(40, 0xFACE) {
+        let moves = pos.legal_moves();
+        let values = plain_move_values(db, &pos, &moves);
+        let best = *values.iter().max().unwrap();
+        // Only positions where some moves throw the best outcome away.
+        if values.iter().all(|&v| v == best) {
+            continue;
+        }
+        seen += 1;
+        let script = format!(
+            "setoption name EndgameDB value {}\nposition fen {}\ngo depth 1\n",
+            dir.display(),
+            pos.fen()
+        );
+        let out = session(script.as_bytes()).join("\n");
+        let word = ["loss", "draw", "win"][(best + 1) as usize];
+        assert!(
+            out.contains(&format!("info string end of placing solved: {word}; ")),
+            "{out}"
+        );
+        let played = out
+            .lines()
+            .find_map(|l| l.strip_prefix("bestmove "))
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        let index = moves
+            .iter()
+            .position(|mv| mv.to_string() == played)
+            .unwrap();
+        assert_eq!(values[index], best, "{} played {played}\n{out}", pos.fen());
+    }
+    assert!(seen >= 5, "{seen}");
+}
+
+/// The nodes the engine's end-of-placing solver took in a search of its
+/// position to depth 1.
+fn placing_solver_nodes(engine: &mut morris::Engine) -> Option<u64> {
+    let (events, received) = crossbeam_channel::unbounded();
+    engine
+        .go(morris::search::SearchLimits::depth(1), events)
+        .expect("a search");
+    let mut nodes = None;
+    for event in received {
+        match event {
+            morris::search::SearchEvent::PlacingSolved { nodes: n, .. } => nodes = Some(n),
+            morris::search::SearchEvent::BestMove { best, ponder } => {
+                engine.finish_search(best, ponder);
+                break;
+            }
+            _ => {}
+        }
+    }
+    nodes
+}
+
+#[test]
+fn the_engine_keeps_what_it_solved_of_the_end_of_placing_until_a_new_game() {
+    let (dir, _) = database();
+    let pos = placing_positions(40, 0xC0DE)
+        .into_iter()
+        .find(|p| p.in_hand(Color::White) + p.in_hand(Color::Black) >= 3)
+        .expect("a position with three stones to place");
+    let mut engine = morris::Engine::new().unwrap();
+    engine
+        .set_option("EndgameDB", &dir.to_string_lossy())
+        .unwrap();
+    let solve = |engine: &mut morris::Engine| {
+        engine.set_position(Some(&pos.fen()), &[]).unwrap();
+        placing_solver_nodes(engine).expect("solved")
+    };
+    let first = solve(&mut engine);
+    // The second search finds the root's moves solved; a new game forgets.
+    let again = solve(&mut engine);
+    assert!(again < first, "{first} then {again}");
+    engine.new_game().unwrap();
+    assert_eq!(solve(&mut engine), first);
+}
+
+#[test]
+fn a_database_win_counts_only_if_its_removal_comes_before_the_n_move_rule() {
+    let (dir, db) = database();
+    // A won 3-3 position whose next removal is a few plies away.
+    let sector = SectorIndex::new(3, 3);
+    let (mover, other, distance) = (0..sector.len())
+        .step_by(7)
+        .find_map(|index| {
+            let (m, o) = sector.decode(index);
+            let value = db.value(m, o)?;
+            (value.outcome == DbOutcome::Win && value.distance >= 3).then_some((
+                m,
+                o,
+                value.distance,
+            ))
+        })
+        .expect("a won position");
+    let board = position(mover, other).fen();
+    let board = board.split(' ').next().unwrap();
+    let score_at = |plies: u32| {
+        let script = format!(
+            "setoption name EndgameDB value {}\nposition fen {board} w 0 0 {plies} 40\ngo depth 2\n",
+            dir.display()
+        );
+        let out = session(script.as_bytes()).join("\n");
+        let info = out
+            .lines()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap()
+            .to_owned();
+        let cp: i32 = info
+            .split(" score cp ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|cp| cp.parse().ok())
+            .unwrap_or_else(|| panic!("{info}"));
+        cp
+    };
+    // In time: the win, its removal `distance` plies away.
+    assert_eq!(
+        score_at(60 - u32::from(distance)),
+        20_000 - i32::from(distance)
+    );
+    // One ply too late: the rule draws it first.
+    assert!(score_at(61 - u32::from(distance)).abs() < 1000);
+}
+
+/// The engine's search of `pos` to `depth`, with the databases or without,
+/// among `moves` (all when empty).
+fn search_result(
+    pos: &Position,
+    depth: u32,
+    db: Option<&std::sync::Arc<EndgameDb>>,
+    moves: &[morris::Move],
+) -> morris::search::SearchResult {
+    let mut limits = morris::search::SearchLimits::depth(depth);
+    limits.search_moves = moves.to_vec();
+    let request = morris::search::SearchRequest {
+        endgame: db.cloned(),
+        ..morris::search::SearchRequest::new(*pos, &[pos.key()], limits)
+    };
+    request.run(std::sync::Arc::new(
+        morris::search::TranspositionTable::new(1).unwrap(),
+    ))
+}
+
+#[test]
+fn among_drawing_moves_the_engine_searches_as_if_the_draws_were_unknown() {
+    let (dir, _) = database();
+    let (db, _) = EndgameDb::open(dir).unwrap();
+    let db = std::sync::Arc::new(db);
+    let (mut drawn, mut compared) = (0, 0);
+    for (mover, other) in [(4, 4), (3, 4), (4, 3)] {
+        let sector = SectorIndex::new(mover, other);
+        for index in (0..sector.len()).step_by((sector.len() / 300) as usize) {
+            let (m, o) = sector.decode(index);
+            let start = position(m, o);
+            if start.terminal_outcome().is_some()
+                || db.probe(&start).map(|v| v.outcome) != Some(DbOutcome::Draw)
+            {
+                continue;
+            }
+            let drawing: Vec<morris::Move> = db
+                .rank_moves(&start)
+                .into_iter()
+                .filter(|(_, value)| value.is_some_and(|v| v.outcome == DbOutcome::Draw))
+                .map(|(mv, _)| mv)
+                .collect();
+            if drawing.len() < 2 {
+                continue;
+            }
+            let with_db = search_result(&start, 3, Some(&db), &[]);
+            let best = with_db.best.unwrap();
+            assert!(drawing.contains(&best), "{} played {best}", start.fen());
+            drawn += 1;
+            // Where the search met no win or loss of the databases, it saw
+            // what a search without them, given the drawing moves, sees.
+            let info = with_db.last_info.unwrap();
+            if info.dbhits == 0 {
+                let without = search_result(&start, 3, None, &drawing);
+                assert_eq!(without.best, Some(best), "{}", start.fen());
+                assert_eq!(
+                    without.last_info.unwrap().score,
+                    info.score,
+                    "{}",
+                    start.fen()
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(
+        drawn >= 400 && compared >= 100,
+        "{drawn} drawn, {compared} compared"
+    );
+}
+
+/// About `per_sector` positions of each sector of `placing_database()`
+/// where a move throws the value away, and that value, under rules
+/// without the N-move rule: the end-of-placing solver is then left out,
+/// and the placing phase's databases alone choose.
+fn placing_positions_that_can_err(db: &EndgameDb, per_sector: u64) -> Vec<(Position, DbOutcome)> {
+    let rules = morris::Rules {
+        n_move_rule: 0,
+        ..morris::Rules::default()
+    };
+    let mut found = Vec::new();
+    for sector in PlacingSector::within(4) {
+        let step = (sector.len() / per_sector).max(1);
+        for index in (0..sector.len()).step_by(step as usize) {
+            let (mover, other) = sector.board.decode(index);
+            let fen = placing_position(sector, mover, other).fen();
+            let pos = Position::from_fen(&fen, rules).unwrap();
+            if pos.terminal_outcome().is_some() {
+                continue;
+            }
+            let value = db.placing_outcome(&pos).unwrap();
+            if db
+                .move_outcomes(&pos)
+                .iter()
+                .any(|&(_, outcome)| outcome != Some(value))
+            {
+                found.push((pos, value));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn with_the_placing_phase_the_engine_plays_only_moves_that_keep_the_value() {
+    let (dir, _) = placing_database();
+    let db = std::sync::Arc::new(EndgameDb::open(dir).unwrap().0);
+    let positions = placing_positions_that_can_err(&db, 50);
+    for (pos, value) in &positions {
+        let mv = engine_move(&morris::Game::new(*pos), &db);
+        assert_eq!(
+            db.outcome_after(pos, mv),
+            Some(*value),
+            "{} {mv}",
+            pos.fen()
+        );
+    }
+    assert!(positions.len() >= 20, "{}", positions.len());
+}
+
+#[test]
+fn on_the_clock_the_placing_phase_chooses_the_move_too() {
+    // A search on the clock reads the databases from memory only; the
+    // root's values are read (or waited for) before it decides.
+    let (dir, _) = placing_database();
+    let db = std::sync::Arc::new(EndgameDb::open(dir).unwrap().0);
+    let mut checked = 0;
+    for (pos, value) in placing_positions_that_can_err(&db, 8) {
+        // Only where the first move generated throws the value away.
+        if db.outcome_after(&pos, pos.legal_moves()[0]) == Some(value) {
+            continue;
+        }
+        let limits = morris::search::SearchLimits {
+            limits: vec![morris::search::Limit::MoveTime(
+                std::time::Duration::from_millis(40),
+            )],
+            ..morris::search::SearchLimits::default()
+        };
+        let request = morris::search::SearchRequest {
+            endgame: Some(std::sync::Arc::clone(&db)),
+            ..morris::search::SearchRequest::new(pos, &[pos.key()], limits)
+        };
+        let tt = std::sync::Arc::new(morris::search::TranspositionTable::new(1).unwrap());
+        let mv = request.run(tt).best.unwrap();
+        assert_eq!(
+            db.outcome_after(&pos, mv),
+            Some(value),
+            "{} {mv}",
+            pos.fen()
+        );
+        checked += 1;
+    }
+    assert!(checked >= 10, "{checked}");
+}
+
+#[test]
+fn with_the_placing_phase_info_reports_the_exact_value() {
+    let (dir, db) = placing_database();
+    // A drawn start, and a won position found in the databases.
+    let drawn = ".../.../.../....../.../.../... w 4 4 0 1".to_owned();
+    let won = PlacingSector::within(4)
+        .into_iter()
+        .filter(|s| s.to_place() >= 3)
+        .find_map(|sector| {
+            (0..sector.len()).find_map(|index| {
+                let (mover, other) = sector.board.decode(index);
+                let pos = placing_position(sector, mover, other);
+                (pos.terminal_outcome().is_none()
+                    && db.placing_outcome(&pos) == Some(DbOutcome::Win))
+                .then(|| pos.fen())
+            })
+        })
+        .expect("a won placing position");
+    for (fen, wdl) in [(drawn, "wdl 0 1000 0"), (won, "wdl 1000 0 0")] {
+        let script = format!(
+            "setoption name EndgameDB value {}\nsetoption name UCI_ShowWDL value true\nposition fen {fen}\ngo depth 4\n",
+            dir.display()
+        );
+        let out = session(script.as_bytes());
+        let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+        assert!(!infos.is_empty(), "{out:?}");
+        for info in infos {
+            assert!(info.contains(wdl), "{fen}: {info}");
+            if wdl == "wdl 0 1000 0" {
+                assert!(info.contains(" score cp 0 "), "{info}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_removal_wins_only_if_the_win_after_it_comes_in_time_too() {
+    let (dir, _) = database();
+    let (db, _) = EndgameDb::open(dir).unwrap();
+    let db = std::sync::Arc::new(db);
+    // Positions whose every winning removal leads to a loss for the
+    // opponent too far off for a short N-move rule, while a quiet move
+    // wins in time: only the quiet win keeps the win under the rule.
+    let mut checked = 0;
+    for (mover, other) in [(3, 3), (3, 4), (4, 3), (4, 4)] {
+        let sector = SectorIndex::new(mover, other);
+        for index in (0..sector.len()).step_by(5) {
+            let (m, o) = sector.decode(index);
+            if sector.canonical(m, o).index != index {
+                continue;
+            }
+            let pos = position(m, o);
+            if pos.terminal_outcome().is_some() {
+                continue;
+            }
+            let ranked = db.rank_moves(&pos);
+            let won = |value: Option<DbValue>| value.filter(|v| v.outcome == DbOutcome::Win);
+            // The far side of each winning removal, and the quickest quiet win.
+            let removals: Vec<u16> = ranked
+                .iter()
+                .filter(|(mv, value)| mv.removal.is_some() && won(*value).is_some())
+                .map(|&(mv, _)| {
+                    let mut child = pos;
+                    child.play_unchecked(mv);
+                    db.probe(&child).map_or(0, |v| v.distance)
+                })
+                .collect();
+            let quiet = ranked
+                .iter()
+                .filter(|(mv, _)| mv.removal.is_none())
+                .filter_map(|&(_, value)| won(value).map(|v| v.distance))
+                .min();
+            let (Some(&nearest_far), Some(quiet)) = (removals.iter().min(), quiet) else {
+                continue;
+            };
+            // A rule of `plies` lets the quiet win through and no removal's.
+            let plies = quiet.next_multiple_of(2);
+            if nearest_far <= plies {
+                continue;
+            }
+            let rules = morris::Rules {
+                n_move_rule: plies / 2,
+                ..morris::Rules::default()
+            };
+            let fen = pos.fen();
+            let pos = Position::from_fen(&fen, rules).unwrap();
+            let mv = engine_move(&morris::Game::new(pos), &db);
+            assert_eq!(
+                db.outcome_after_with_rule(&pos, mv),
+                Some(DbOutcome::Win),
+                "{fen} with the rule at {plies} plies: {mv}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 5, "{checked}");
+}

@@ -1,0 +1,482 @@
+//! The values of the solved game, built here for the sectors up to four
+//! stones a side: checked against the rules, their own values one ply
+//! ahead, the symmetries, and plain searches that know nothing of them.
+
+mod common;
+
+use common::solution::{database, placing_database, placing_position, position};
+use morris::solution::{
+    DbOutcome, DbValue, EndgameDb, PlacingSector, SectorIndex, SectorRange, generate,
+};
+use morris::{Bitboard, Color, Position, Symmetry};
+
+/// The value a position must have, computed from its children's stored
+/// values (a removal reaching the next sector counts as distance one).
+fn expected_from_children(db: &EndgameDb, pos: &Position) -> Option<DbValue> {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return Some(DbValue::loss(0));
+    }
+    let mut best_win: Option<u16> = None;
+    let mut longest_loss: u16 = 0;
+    let mut any_draw = false;
+    for mv in moves {
+        let mut child = *pos;
+        child.play_unchecked(mv);
+        let child_value = if child.side_to_move_is_short() {
+            DbValue::loss(0)
+        } else {
+            db.probe(&child)?
+        };
+        let plies = if mv.removal.is_some() {
+            1
+        } else {
+            child_value.distance + 1
+        };
+        match child_value.outcome {
+            DbOutcome::Loss => best_win = Some(best_win.map_or(plies, |d| d.min(plies))),
+            DbOutcome::Win => longest_loss = longest_loss.max(plies),
+            DbOutcome::Draw => any_draw = true,
+        }
+    }
+    Some(match (best_win, any_draw) {
+        (Some(d), _) => DbValue::win(d),
+        (None, true) => DbValue::draw(),
+        (None, false) => DbValue::loss(longest_loss),
+    })
+}
+
+fn check_against_children(sectors: &[(usize, usize)], step: usize) {
+    let (_, db) = database();
+    for &(mover, other) in sectors {
+        let sector = SectorIndex::new(mover, other);
+        let mut checked = 0;
+        for index in (0..sector.len()).step_by(step) {
+            let (m, o) = sector.decode(index);
+            if sector.canonical(m, o).index != index {
+                continue;
+            }
+            let pos = position(m, o);
+            let stored = db.probe(&pos).expect("stored");
+            let expected = expected_from_children(db, &pos).expect("children stored");
+            assert_eq!(stored, expected, "{mover}-{other}: {}", pos.fen());
+            checked += 1;
+        }
+        assert!(checked > 0);
+    }
+}
+
+#[test]
+fn every_value_agrees_with_its_children() {
+    check_against_children(&[(3, 3), (3, 4), (4, 3)], 1);
+    check_against_children(&[(4, 4)], 13);
+}
+
+#[test]
+#[ignore = "every 4-4 position: about a minute"]
+fn every_four_four_value_agrees_with_its_children() {
+    check_against_children(&[(4, 4)], 1);
+}
+
+#[test]
+fn the_best_ranked_move_keeps_the_position_value() {
+    let (_, db) = database();
+    for (mover, other) in [(3, 3), (3, 4), (4, 3)] {
+        let sector = SectorIndex::new(mover, other);
+        for index in (0..sector.len()).step_by(97) {
+            let (m, o) = sector.decode(index);
+            let pos = position(m, o);
+            let ranked = db.rank_moves(&pos);
+            let Some(&(best, value)) = ranked.first() else {
+                continue;
+            };
+            assert_eq!(value, db.probe(&pos), "{}: {best}", pos.fen());
+            assert_eq!(ranked.len(), pos.legal_moves().len());
+        }
+    }
+}
+
+#[test]
+fn symmetric_positions_have_equal_values() {
+    let (_, db) = database();
+    let sector = SectorIndex::new(4, 3);
+    for index in (0..sector.len()).step_by(1009) {
+        let (m, o) = sector.decode(index);
+        let value = db.value(m, o);
+        for sym in Symmetry::ALL {
+            assert_eq!(
+                db.value(sym.apply_bitboard(m), sym.apply_bitboard(o)),
+                value
+            );
+        }
+    }
+}
+
+/// Whether the side to move forces a win of the game within `plies`
+/// plies, by plain minimax over the rules, knowing nothing of databases.
+fn plain_forced_win(pos: &Position, plies: u16) -> bool {
+    pos.legal_moves().iter().any(|&mv| {
+        let mut child = *pos;
+        child.play_unchecked(mv);
+        child
+            .terminal_outcome()
+            .is_some_and(|o| o.winner() == Some(pos.side_to_move()))
+            || (plies >= 3
+                && child.terminal_outcome().is_none()
+                && child.legal_moves().iter().all(|&reply| {
+                    let mut next = child;
+                    next.play_unchecked(reply);
+                    plain_forced_win(&next, plies - 2)
+                }))
+    })
+}
+
+#[test]
+fn short_wins_and_losses_are_confirmed_by_a_plain_search() {
+    // In 3-3 every removal ends the game, so a win at distance d is a
+    // forced win of the game in d plies, and a loss at d is a forced loss.
+    let (_, db) = database();
+    let sector = SectorIndex::new(3, 3);
+    let (mut wins, mut losses) = (0, 0);
+    for index in (0..sector.len()).step_by(211) {
+        let (m, o) = sector.decode(index);
+        if sector.canonical(m, o).index != index {
+            continue;
+        }
+        let pos = position(m, o);
+        let Some(value) = db.probe(&pos) else {
+            continue;
+        };
+        match value.outcome {
+            DbOutcome::Win if value.distance <= 3 => {
+                assert!(plain_forced_win(&pos, value.distance), "{}", pos.fen());
+                assert!(
+                    value.distance < 3 || !plain_forced_win(&pos, value.distance - 2),
+                    "{}",
+                    pos.fen()
+                );
+                wins += 1;
+            }
+            DbOutcome::Loss if value.distance <= 2 => {
+                let all_lose = pos.legal_moves().iter().all(|&mv| {
+                    let mut child = pos;
+                    child.play_unchecked(mv);
+                    // The opponent wins at once (a loss at 0 has no moves).
+                    plain_forced_win(&child, 1)
+                });
+                assert!(all_lose, "{}", pos.fen());
+                losses += 1;
+            }
+            DbOutcome::Draw => assert!(!plain_forced_win(&pos, 3), "{}", pos.fen()),
+            _ => {}
+        }
+    }
+    assert!(
+        wins > 10 && losses > 0,
+        "{wins} wins, {losses} losses checked"
+    );
+}
+
+#[test]
+fn checking_against_successors_passes_the_built_values_and_finds_a_planted_error() {
+    use morris::solution::{SmallerSectors, build_pair, check_sector, write_sector};
+    let (dir, db) = database();
+    for (mover, other) in [(3, 3), (3, 4), (4, 3), (4, 4)] {
+        let check = check_sector(db, SectorIndex::new(mover, other), None, &|_| {});
+        assert!(check.checked > 0);
+        assert_eq!(
+            (check.wrong_count, check.unknown),
+            (0, 0),
+            "{mover}-{other}: {check:?}"
+        );
+    }
+    // 3-3 rebuilt with one value changed: a win said to be a draw.
+    struct Nothing;
+    impl SmallerSectors for Nothing {
+        fn values(&self, positions: &[(Bitboard, Bitboard)], values: &mut Vec<Option<DbValue>>) {
+            values.extend(positions.iter().map(|_| None));
+        }
+    }
+    let mut built = build_pair(3, 3, &Nothing, &|_| {}).remove(0);
+    let planted = built
+        .values
+        .iter()
+        .position(|&v| DbValue::decode(v).is_some_and(|v| v.outcome == DbOutcome::Win))
+        .unwrap();
+    built.values[planted] = DbValue::draw().encode();
+    let scratch = std::env::temp_dir().join(format!("morris-endgame-plant-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).unwrap();
+    write_sector(&scratch, &built).unwrap();
+    let (planted_db, _) = EndgameDb::open(&scratch).unwrap();
+    let sector = SectorIndex::new(3, 3);
+    let check = check_sector(&planted_db, sector, None, &|_| {});
+    assert!(check.wrong.contains(&(planted as u64)), "{check:?}");
+    // A sample checks fewer.
+    let sampled = check_sector(db, sector, Some(1000), &|_| {});
+    assert!(sampled.checked > 0 && sampled.checked < check.checked);
+    // Through the command line: the good folder passes, the planted fails.
+    let run = |folder: &std::path::Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_morris"))
+            .args(["db-verify", &folder.display().to_string()])
+            .output()
+            .unwrap()
+    };
+    let good = run(dir);
+    let text = String::from_utf8_lossy(&good.stdout);
+    assert!(good.status.success(), "{text}");
+    assert!(text.contains("4-4: checksums good; "), "{text}");
+    assert!(text.contains("All 4 sectors verified"), "{text}");
+    let bad = run(&scratch);
+    let text = String::from_utf8_lossy(&bad.stdout);
+    assert!(!bad.status.success());
+    assert!(
+        text.contains("3-3: checksums good; ") && text.contains("WRONG"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+#[test]
+#[ignore = "builds up to 8 stones and checks 5-3 and 3-5 whole: a few minutes"]
+fn five_three_values_agree_with_their_children() {
+    let dir = std::env::temp_dir().join(format!("morris-endgame-53-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let range = SectorRange {
+        per_side: 5,
+        total: 8,
+    };
+    generate(&dir, range, &|_| {}, |_| {}).expect("generation");
+    let (db, _) = EndgameDb::open(&dir).expect("open");
+    for (mover, other) in [(5, 3), (3, 5)] {
+        let sector = SectorIndex::new(mover, other);
+        for index in 0..sector.len() {
+            let (m, o) = sector.decode(index);
+            if sector.canonical(m, o).index != index {
+                continue;
+            }
+            let pos = position(m, o);
+            let stored = db.probe(&pos).expect("stored");
+            assert_eq!(
+                Some(stored),
+                expected_from_children(&db, &pos),
+                "{}",
+                pos.fen()
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_databases_hold_the_end_of_placing_only_when_they_have_its_sectors() {
+    let (_, db) = database();
+    let fen = |text: &str| Position::from_fen(text, morris::Rules::default()).unwrap();
+    // Four stones each, placed or in hand: the 4-4 sector ends the placing.
+    assert!(db.holds_end_of_placing(&fen("W../.B./.../....../.../.../... w 3 3 0 3")));
+    // Five for White, after a removal: 5-4 and 4-5 are not built.
+    assert!(!db.holds_end_of_placing(&fen("WW./.B./.../....../.../.../... w 3 3 0 3")));
+    assert!(!db.holds_end_of_placing(&Position::startpos()));
+    // Another variant's placing is not theirs.
+    let twelve = morris::Rules {
+        variant: morris::Variant::Twelve,
+        ..morris::Rules::default()
+    };
+    let small = Position::from_fen("W../.B./.../....../.../.../... w 3 3 0 3", twelve).unwrap();
+    assert!(!db.holds_end_of_placing(&small));
+}
+
+/// The outcome of a placing position for the side to move by plain
+/// minimax over the rules to the moving phase's stored values, the draw
+/// rules left out (as the placing phase's values leave them), remembering
+/// the positions seen in `seen` (by their least symmetric image).
+fn plain_placing_outcome(
+    db: &EndgameDb,
+    pos: &Position,
+    seen: &mut std::collections::HashMap<(u32, u32, u8, u8, bool), DbOutcome>,
+) -> DbOutcome {
+    let (white, black) = (pos.stones(Color::White), pos.stones(Color::Black));
+    // Symmetric positions have one value: the least image stands for all.
+    let (white, black) = Symmetry::ALL
+        .iter()
+        .map(|sym| (sym.apply_bitboard(white).0, sym.apply_bitboard(black).0))
+        .min()
+        .unwrap();
+    let key = (
+        white,
+        black,
+        pos.in_hand(Color::White),
+        pos.in_hand(Color::Black),
+        pos.side_to_move() == Color::White,
+    );
+    if let Some(&outcome) = seen.get(&key) {
+        return outcome;
+    }
+    let outcome = if pos.side_to_move_is_short() {
+        DbOutcome::Loss
+    } else if pos.stones_to_place() == 0 {
+        db.probe(pos).expect("leaf stored").outcome
+    } else {
+        pos.legal_moves()
+            .into_iter()
+            .map(|mv| {
+                let mut child = *pos;
+                child.play_unchecked(mv);
+                -plain_placing_outcome(db, &child, seen)
+            })
+            .max()
+            .expect("a placement")
+    };
+    seen.insert(key, outcome);
+    outcome
+}
+
+#[test]
+fn placing_values_equal_a_plain_minimax_up_to_four_stones_a_side() {
+    let (_, db) = placing_database();
+    let small = PlacingSector::within(4);
+    let mut seen = std::collections::HashMap::new();
+    let mut outcomes = [0; 3];
+    for &sector in &small {
+        for index in 0..sector.len() {
+            let (mover, other) = sector.board.decode(index);
+            if sector.board.canonical(mover, other).index != index {
+                continue;
+            }
+            let pos = placing_position(sector, mover, other);
+            let expected = plain_placing_outcome(db, &pos, &mut seen);
+            assert_eq!(db.placing_outcome(&pos), Some(expected), "{}", pos.fen());
+            outcomes[expected as usize] += 1;
+        }
+    }
+    // Sectors from the first placement to the last, and each outcome
+    // many times.
+    assert!(small.contains(&PlacingSector::new(0, 0, 4, 4).unwrap()));
+    assert!(small.contains(&PlacingSector::new(3, 4, 1, 0).unwrap()));
+    assert!(outcomes.iter().all(|&n| n > 1000), "{outcomes:?}");
+}
+
+#[test]
+fn a_review_names_the_one_move_that_gave_the_value_away() {
+    let (dir, db) = placing_database();
+    // Without the N-move rule, so that its judgement is the stored one.
+    let rules = morris::Rules {
+        n_move_rule: 0,
+        ..morris::Rules::default()
+    };
+    let start = Position::from_fen(".../.../.../....../.../.../... w 4 4 0 1", rules).unwrap();
+    // Moves that keep the value, but one that gives it away.
+    let mut game = morris::Game::new(start);
+    let mut planted = None;
+    while game.outcome().is_none() && game.moves().len() < 40 {
+        let pos = *game.position();
+        let value = db.outcome(&pos).expect("the four-stone game is known");
+        let outcomes = db.move_outcomes(&pos);
+        let worse = outcomes
+            .iter()
+            .find(|&&(_, o)| o.is_some_and(|o| o < value));
+        let (mv, _) = match (planted, worse) {
+            (None, Some(&worse)) => {
+                planted = Some(game.moves().len() + 1);
+                worse
+            }
+            _ => *outcomes.iter().find(|&&(_, o)| o == Some(value)).unwrap(),
+        };
+        game.try_play(mv).unwrap();
+    }
+    let planted = planted.expect("a move that gives the value away");
+    let judged = morris::solution::judge_game(db, &game);
+    assert_eq!(judged.len(), game.moves().len());
+    let mut pos = start;
+    for j in &judged {
+        assert_eq!(j.stored.before, db.outcome(&pos), "ply {}", j.ply);
+        assert_eq!(j.stored.changes_value(), j.ply == planted, "ply {}", j.ply);
+        assert_eq!(j.with_rule, j.stored, "ply {}", j.ply);
+        pos.play_unchecked(j.mv);
+    }
+    // The command names it, and its player; the other gave nothing away.
+    let record = morris::GameRecord {
+        tags: vec![
+            ("White".to_owned(), "first".to_owned()),
+            ("Black".to_owned(), "second".to_owned()),
+            ("FEN".to_owned(), start.fen()),
+            ("NMoveRule".to_owned(), "0".to_owned()),
+        ],
+        moves: game.moves().to_vec(),
+        ..Default::default()
+    };
+    let file = dir.join("review.pgn");
+    std::fs::write(&file, record.to_string()).unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_morris"))
+        .args(["review", &file.display().to_string(), "--db"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{output:?}");
+    let blunderer = if planted % 2 == 1 { "first" } else { "second" };
+    let keeper = if planted % 2 == 1 { "second" } else { "first" };
+    let mv = game.moves()[planted - 1];
+    assert!(
+        text.contains("opening drawn; 1 move changed the value (1 with the N-move rule)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(" {mv} by {blunderer}: draw to ")),
+        "{text}"
+    );
+    assert!(text.contains(&format!("{blunderer}: ")), "{text}");
+    let changed = |name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("{name}: ")))
+            .and_then(|l| l.split(", ").nth(2).map(str::to_owned))
+    };
+    assert_eq!(
+        changed(blunderer).as_deref(),
+        Some("1 changed the value (1 with the N-move rule); 0 games lost"),
+        "{text}"
+    );
+    assert_eq!(
+        changed(keeper).as_deref(),
+        Some("0 changed the value (0 with the N-move rule); 0 games lost"),
+        "{text}"
+    );
+}
+
+/// The outcome and distance of a pinned value: `win`, `loss` or `draw`,
+/// and the plies to the next removal (`-` in the placing phase, whose
+/// values have none).
+fn pinned_value(outcome: &str, distance: &str) -> (DbOutcome, Option<u16>) {
+    let outcome = match outcome {
+        "win" => DbOutcome::Win,
+        "loss" => DbOutcome::Loss,
+        "draw" => DbOutcome::Draw,
+        other => panic!("'{other}' is not win, loss or draw"),
+    };
+    let distance = (distance != "-").then(|| distance.parse().expect("a distance"));
+    (outcome, distance)
+}
+
+#[test]
+fn the_values_built_here_are_the_pinned_ones() {
+    let (_, db) = placing_database();
+    let pinned = include_str!("data/solution-values.csv");
+    let mut checked = 0;
+    for line in pinned
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let fields: Vec<&str> = line.split(',').collect();
+        let [fen, outcome, distance] = fields[..] else {
+            panic!("'{line}' is not fen,outcome,distance");
+        };
+        let pos = Position::from_fen(fen, morris::Rules::default()).expect(fen);
+        let (outcome, distance) = pinned_value(outcome, distance);
+        assert_eq!(db.outcome(&pos), Some(outcome), "{fen}");
+        if let Some(distance) = distance {
+            assert_eq!(db.probe(&pos).map(|v| v.distance), Some(distance), "{fen}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 50, "only {checked} pinned values");
+}
