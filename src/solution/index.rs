@@ -24,7 +24,7 @@
 
 use std::sync::{LazyLock, OnceLock};
 
-use crate::board::{Bitboard, Symmetry};
+use crate::board::{Bitboard, Square, Symmetry};
 
 /// `BINOMIAL[n][k]` = C(n, k) for n, k up to 24.
 static BINOMIAL: [[u64; 25]; 25] = {
@@ -308,11 +308,19 @@ pub struct Canonical {
     pub stabilizer: u32,
 }
 
+/// The fewest stones a side has in a sector: with two, it has lost.
+pub(super) const MIN_STONES: usize = 3;
+
+/// The most stones a side has in a sector: what a side of Twelve Men's
+/// Morris starts with, the most of any variant.
+pub(super) const MAX_STONES: usize = 12;
+
 impl SectorIndex {
-    /// Whether `mover` and `other` stones make a sector: 3 to 12 a side,
-    /// 24 in all at most.
+    /// Whether `mover` and `other` stones make a sector: `MIN_STONES` to
+    /// `MAX_STONES` a side, no more in all than the board's points.
     pub fn exists(mover: usize, other: usize) -> bool {
-        (3..=12).contains(&mover) && (3..=12).contains(&other) && mover + other <= 24
+        let stones = MIN_STONES..=MAX_STONES;
+        stones.contains(&mover) && stones.contains(&other) && mover + other <= Square::ALL.len()
     }
 
     /// The sector of `mover` and `other` stones.
@@ -340,7 +348,7 @@ impl SectorIndex {
         self.class_count() as u64 * self.per_class()
     }
 
-    /// Whether the sector is empty (it never is for 3 to 12 stones a side).
+    /// Whether the sector is empty (it never is).
     pub fn is_empty(self) -> bool {
         self.len() == 0
     }

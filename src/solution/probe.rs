@@ -8,12 +8,10 @@ use super::error::{DbError, DbProblem};
 use super::format::moving::{Header, SectorFile};
 use super::format::placing::PlacingFile;
 use super::format::reader::{NotInMemory, Reads, Urgency};
+use super::index::MAX_STONES;
 use super::sector::PlacingSector;
 use super::value::{DbOutcome, DbValue};
 use crate::board::{Bitboard, Color, Move, Position, Rules, Variant};
-
-/// Sides have at most this many stones in a sector.
-const MAX_STONES: usize = 12;
 
 /// Every sector file of a folder that passed its checks.
 pub struct EndgameDb {

@@ -9,8 +9,8 @@
 //! the sectors are built from the last placement (whose successors are in
 //! the moving phase) back to the first.
 
-use super::index::SectorIndex;
-use crate::board::{Bitboard, Color, Position, Rules};
+use super::index::{MIN_STONES, SectorIndex};
+use crate::board::{Bitboard, Color, Position, Rules, Variant};
 
 /// The position of a sector with `mover` to move (as White) against
 /// `other`, nothing in hand, under the rules the databases are built for.
@@ -19,7 +19,7 @@ pub fn sector_position(mover: Bitboard, other: Bitboard) -> Position {
 }
 
 /// Stones of each side in Nine Men's Morris.
-const STONES: usize = 9;
+const STONES: usize = Variant::Nine.stones() as usize;
 
 /// A sector of the placing phase.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -83,8 +83,8 @@ impl PlacingSector {
             && mover_hand >= 1
             && mover + mover_hand <= STONES
             && other + other_hand <= STONES
-            && mover + mover_hand >= 3
-            && other + other_hand >= 3;
+            && mover + mover_hand >= MIN_STONES
+            && other + other_hand >= MIN_STONES;
         exists.then_some(PlacingSector {
             board: SectorIndex::new(mover, other),
             mover_hand,
@@ -180,7 +180,7 @@ impl PlacingSector {
                 })
             }
         };
-        let removing = self.board.other + self.other_hand > 3 && self.board.other > 0;
+        let removing = self.board.other + self.other_hand > MIN_STONES && self.board.other > 0;
         (
             next(self.board.other),
             removing.then(|| next(self.board.other - 1)),

@@ -57,21 +57,11 @@ pub fn check_sector(
     sample: Option<u64>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> SectorCheck {
-    // Every `stride`-th index of each class is looked at.
-    let stride = sample.map_or(1, |n| (sector.len() / n.max(1)).max(1));
-    let checks = (0..sector.class_count()).into_par_iter().map(|class| {
-        let mut check = SectorCheck::default();
-        for (index, mover, other) in sector.canonical_positions(class) {
-            if index % stride == 0 {
-                check.record(index, db.value(mover, other), || {
-                    value_from_children(db, mover, other)
-                });
-            }
-        }
-        progress(1);
-        check
-    });
-    checks.reduce(SectorCheck::default, SectorCheck::merge)
+    check_positions(sector, sample, progress, |check, index, mover, other| {
+        check.record(index, db.value(mover, other), || {
+            value_from_children(db, mover, other)
+        });
+    })
 }
 
 /// Checks the stored outcomes of the placing sector `sector` against one
@@ -84,28 +74,47 @@ pub fn check_placing_sector(
     sample: Option<u64>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> SectorCheck {
-    let stride = sample.map_or(1, |n| (sector.len() / n.max(1)).max(1));
-    let checks = (0..sector.board.class_count())
-        .into_par_iter()
-        .map(|class| {
-            let mut check = SectorCheck::default();
-            for (index, mover, other) in sector.board.canonical_positions(class) {
-                if index % stride == 0 {
-                    let pos = sector.position(mover, other);
-                    check.record(index, db.placing_outcome(&pos), || {
-                        let outcomes: Option<Vec<_>> = db
-                            .move_outcomes(&pos)
-                            .into_iter()
-                            .map(|(_, outcome)| outcome)
-                            .collect();
-                        // A placing side always has a move.
-                        outcomes?.into_iter().max()
-                    });
-                }
+    check_positions(
+        sector.board,
+        sample,
+        progress,
+        |check, index, mover, other| {
+            let pos = sector.position(mover, other);
+            check.record(index, db.placing_outcome(&pos), || {
+                let outcomes: Option<Vec<_>> = db
+                    .move_outcomes(&pos)
+                    .into_iter()
+                    .map(|(_, outcome)| outcome)
+                    .collect();
+                // A placing side always has a move.
+                outcomes?.into_iter().max()
+            });
+        },
+    )
+}
+
+/// Runs `check` on every canonical position of `board` (its index, the
+/// mover's and the other side's stones), or on about `sample` of them
+/// spread evenly, the classes of the mover's stones in parallel, each
+/// told to `progress` when done.
+fn check_positions(
+    board: SectorIndex,
+    sample: Option<u64>,
+    progress: &(dyn Fn(u64) + Sync),
+    check: impl Fn(&mut SectorCheck, u64, Bitboard, Bitboard) + Sync,
+) -> SectorCheck {
+    // Every `stride`-th index of each class is looked at.
+    let stride = sample.map_or(1, |n| (board.len() / n.max(1)).max(1));
+    let checks = (0..board.class_count()).into_par_iter().map(|class| {
+        let mut found = SectorCheck::default();
+        for (index, mover, other) in board.canonical_positions(class) {
+            if index % stride == 0 {
+                check(&mut found, index, mover, other);
             }
-            progress(1);
-            check
-        });
+        }
+        progress(1);
+        found
+    });
     checks.reduce(SectorCheck::default, SectorCheck::merge)
 }
 

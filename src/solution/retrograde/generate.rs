@@ -11,7 +11,7 @@ use crate::solution::format::moving::{Header, SectorFile, sector_file_name, writ
 use crate::solution::format::placing::{
     PlacingFile, PlacingHeader, placing_file_name, write_placing,
 };
-use crate::solution::index::SectorIndex;
+use crate::solution::index::{MAX_STONES, MIN_STONES, SectorIndex};
 use crate::solution::probe::EndgameDb;
 use crate::solution::sector::{NextSector, PlacingSector};
 
@@ -45,8 +45,8 @@ impl SectorRange {
 
     /// The sector pairs (a <= b) in the range, in the order they are built.
     pub fn pairs(self) -> Vec<(usize, usize)> {
-        let max = self.per_side.clamp(3, 12);
-        let mut pairs: Vec<(usize, usize)> = (3..=max)
+        let max = self.per_side.clamp(MIN_STONES, MAX_STONES);
+        let mut pairs: Vec<(usize, usize)> = (MIN_STONES..=max)
             .flat_map(|a| (a..=max).map(move |b| (a, b)))
             .filter(|&(a, b)| a + b <= self.total)
             .collect();
@@ -97,7 +97,7 @@ pub fn pair_dependencies(a: usize, b: usize) -> Vec<(usize, usize)> {
 pub fn removal_sectors(a: usize, b: usize) -> Vec<SectorIndex> {
     pair_sectors(a, b)
         .into_iter()
-        .filter(|s| s.other > 3)
+        .filter(|s| s.other > MIN_STONES)
         .map(|s| SectorIndex::new(s.other - 1, s.mover))
         .collect()
 }

@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use crate::board::{Bitboard, Rules};
 use crate::solution::format::moving::BuiltSector;
 use crate::solution::format::reader::Reads;
-use crate::solution::index::SectorIndex;
+use crate::solution::index::{MIN_STONES, SectorIndex};
 use crate::solution::memory::AtomicWords;
 use crate::solution::probe::EndgameDb;
 use crate::solution::value::{DbOutcome, DbValue};
@@ -183,7 +183,7 @@ pub fn build_pair(
     progress: &(dyn Fn(BuildStep) + Sync),
 ) -> Vec<BuiltSector> {
     assert!(
-        a >= 3 && b >= 3,
+        a >= MIN_STONES && b >= MIN_STONES,
         "sectors hold at least three stones a side"
     );
     let sectors = if a == b {
