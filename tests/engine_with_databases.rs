@@ -95,7 +95,11 @@ fn in_a_won_position_the_engine_plays_a_win_of_fewest_plies_to_the_next_removal(
             if db.probe(&start).map(|v| v.outcome) != Some(DbOutcome::Win) {
                 continue;
             }
-            let ranked = db.rank_moves(&start);
+            let ranked = db
+                .moves(&start)
+                .into_iter()
+                .map(|known| (known.mv, known.value))
+                .collect::<Vec<_>>();
             let shortest = ranked[0].1.expect("known").distance;
             let mv = engine_move(&morris::Game::new(start), &db);
             let value = ranked
@@ -293,8 +297,9 @@ fn among_drawing_moves_the_engine_searches_as_if_the_draws_were_unknown() {
                 continue;
             }
             let drawing: Vec<morris::Move> = db
-                .rank_moves(&start)
+                .moves(&start)
                 .into_iter()
+                .map(|known| (known.mv, known.value))
                 .filter(|(_, value)| value.is_some_and(|v| v.outcome == DbOutcome::Draw))
                 .map(|(mv, _)| mv)
                 .collect();
@@ -348,9 +353,9 @@ fn placing_positions_that_can_err(db: &EndgameDb, per_sector: u64) -> Vec<(Posit
             }
             let value = db.placing_outcome(&pos).unwrap();
             if db
-                .move_outcomes(&pos)
+                .moves(&pos)
                 .iter()
-                .any(|&(_, outcome)| outcome != Some(value))
+                .any(|known| known.outcome != Some(value))
             {
                 found.push((pos, value));
             }
@@ -466,7 +471,11 @@ fn a_removal_wins_only_if_the_win_after_it_comes_in_time_too() {
             if pos.terminal_outcome().is_some() {
                 continue;
             }
-            let ranked = db.rank_moves(&pos);
+            let ranked = db
+                .moves(&pos)
+                .into_iter()
+                .map(|known| (known.mv, known.value))
+                .collect::<Vec<_>>();
             let won = |value: Option<DbValue>| value.filter(|v| v.outcome == DbOutcome::Win);
             // The far side of each winning removal, and the quickest quiet win.
             let removals: Vec<u16> = ranked

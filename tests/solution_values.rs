@@ -86,7 +86,11 @@ fn the_best_ranked_move_keeps_the_position_value() {
         for index in (0..sector.len()).step_by(97) {
             let (m, o) = sector.decode(index);
             let pos = position(m, o);
-            let ranked = db.rank_moves(&pos);
+            let ranked = db
+                .moves(&pos)
+                .into_iter()
+                .map(|known| (known.mv, known.value))
+                .collect::<Vec<_>>();
             let Some(&(best, value)) = ranked.first() else {
                 continue;
             };
@@ -371,7 +375,11 @@ fn a_review_names_the_one_move_that_gave_the_value_away() {
     while game.outcome().is_none() && game.moves().len() < 40 {
         let pos = *game.position();
         let value = db.outcome(&pos).expect("the four-stone game is known");
-        let outcomes = db.move_outcomes(&pos);
+        let outcomes = db
+            .moves(&pos)
+            .into_iter()
+            .map(|known| (known.mv, known.outcome))
+            .collect::<Vec<_>>();
         let worse = outcomes
             .iter()
             .find(|&&(_, o)| o.is_some_and(|o| o < value));

@@ -561,7 +561,7 @@ fn probe_placing(pos: &Position, db: &EndgameDb) -> Result<()> {
         return probe_end_of_placing(pos, db);
     };
     let start = Instant::now();
-    let moves = db.move_outcomes(pos);
+    let moves = db.moves(pos);
     let took = start.elapsed();
     // The rule's outcomes, where the solver reaches.
     let ruled = (pos.rules().draw_plies().is_some() && pos.stones_to_place() <= SOLVED_WITH_RULE)
@@ -593,8 +593,12 @@ fn probe_placing(pos: &Position, db: &EndgameDb) -> Result<()> {
         );
     }
     out!("moves (the outcome for the side moving):");
-    for (mv, outcome) in moves {
-        out!("  {mv}: {}", describe(Some(mv), outcome));
+    for known in moves {
+        out!(
+            "  {}: {}",
+            known.mv,
+            describe(Some(known.mv), known.outcome)
+        );
     }
     Ok(())
 }
@@ -696,8 +700,8 @@ pub fn probe(args: ProbeArgs) -> Result<()> {
     };
     out!("position: {}", describe(db.probe(&pos)));
     out!("moves, best first (the value for the side moving):");
-    for (rank, (mv, value)) in (1..).zip(db.rank_moves(&pos)) {
-        out!("{rank:>3}. {mv}: {}", describe(value));
+    for (rank, known) in (1..).zip(db.moves(&pos)) {
+        out!("{rank:>3}. {}: {}", known.mv, describe(known.value));
     }
     Ok(())
 }

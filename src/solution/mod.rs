@@ -52,7 +52,7 @@ pub use format::reader::{
     wait_for_reads_after,
 };
 pub use index::{Canonical, SectorIndex};
-pub use probe::EndgameDb;
+pub use probe::{EndgameDb, MoveValue};
 pub use retrograde::{
     BuildStep, GenerationReport, MissingSuccessor, PlacingReport, SectorRange, SmallerSectors,
     build_pair, build_placing_sector, generate, generate_pair, generate_placing_sector,

@@ -13,6 +13,25 @@ use super::sector::PlacingSector;
 use super::value::{DbOutcome, DbValue};
 use crate::board::{Bitboard, Color, Move, Position, Rules, Variant};
 
+/// What the databases know of one legal move, for the side making it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveValue {
+    /// The move.
+    pub mv: Move,
+    /// Its outcome as stored, the draw rules left out, as a published
+    /// solution gives it (`None` where the databases do not know it).
+    pub outcome: Option<DbOutcome>,
+    /// In the moving phase, its outcome with the plies to the next removal
+    /// (a move that wins the game at once is a win in 1, as a removal into
+    /// a lost position is); `None` in the placing phase.
+    pub value: Option<DbValue>,
+    /// Its outcome once the N-move rule is applied to the position it
+    /// leads to, where the moving phase's distance lets it be (after a
+    /// removal the rule counts afresh, and the next removal must come in
+    /// time too); in the placing phase, as stored.
+    pub with_rule: Option<DbOutcome>,
+}
+
 /// Every sector file of a folder that passed its checks.
 pub struct EndgameDb {
     /// The moving phase by (mover, other) stones, `MAX_STONES + 1` to a row.
@@ -314,16 +333,6 @@ impl EndgameDb {
         }
     }
 
-    /// Every legal move of `pos` with its outcome for the side making it,
-    /// the draw rules left out (`None` where the databases do not know
-    /// it), in the order of the legal moves.
-    pub fn move_outcomes(&self, pos: &Position) -> Vec<(Move, Option<DbOutcome>)> {
-        pos.legal_moves()
-            .into_iter()
-            .map(|mv| (mv, self.outcome_after(pos, mv)))
-            .collect()
-    }
-
     /// The outcome for the side making the legal move `mv` in `pos`, the
     /// draw rules left out (`None` where the databases do not know it).
     pub fn outcome_after(&self, pos: &Position, mv: Move) -> Option<DbOutcome> {
@@ -347,24 +356,47 @@ impl EndgameDb {
         outcome_after_by(pos, mv, |child| self.outcome_with_rule(child))
     }
 
-    /// Every legal move of `pos` with its value for the side making it
-    /// (`None` where the databases do not know it), best first (see
-    /// [`DbValue`]), the moves not known after the draws and before the
-    /// losses. A move that wins the game at once is a win in 1, as a
-    /// removal into a lost position is.
-    pub fn rank_moves(&self, pos: &Position) -> Vec<(Move, Option<DbValue>)> {
-        let mut ranked: Vec<(Move, Option<DbValue>)> = pos
+    /// Every legal move of `pos` with what the databases know of it, for
+    /// the side making it: in the moving phase best first (see
+    /// [`DbValue`]; the moves not known after the draws, before the
+    /// losses), in the placing phase, whose values have no distance, in the
+    /// order of the legal moves.
+    pub fn moves(&self, pos: &Position) -> Vec<MoveValue> {
+        let mut moves: Vec<MoveValue> = pos
             .legal_moves()
             .into_iter()
-            .map(|mv| (mv, self.value_after(pos, mv)))
+            .map(|mv| self.move_value(pos, mv))
             .collect();
-        let tier = |value: Option<DbValue>| match value {
-            Some(value) if value.outcome == DbOutcome::Loss => 0,
-            None => 1,
-            Some(_) => 2,
-        };
-        ranked.sort_by_key(|&(_, value)| std::cmp::Reverse((tier(value), value)));
-        ranked
+        if pos.stones_to_place() == 0 {
+            let tier = |value: Option<DbValue>| match value {
+                Some(value) if value.outcome == DbOutcome::Loss => 0,
+                None => 1,
+                Some(_) => 2,
+            };
+            moves.sort_by_key(|m| std::cmp::Reverse((tier(m.value), m.value)));
+        }
+        moves
+    }
+
+    /// What the databases know of the legal move `mv` of `pos`.
+    fn move_value(&self, pos: &Position, mv: Move) -> MoveValue {
+        if pos.stones_to_place() > 0 {
+            // A placement's value has no distance for the rule to weigh.
+            let outcome = self.outcome_after(pos, mv);
+            return MoveValue {
+                mv,
+                outcome,
+                value: None,
+                with_rule: outcome,
+            };
+        }
+        let value = self.value_after(pos, mv);
+        MoveValue {
+            mv,
+            outcome: value.map(|v| v.outcome),
+            value,
+            with_rule: self.outcome_after_with_rule(pos, mv),
+        }
     }
 
     /// The value for the side making the legal move `mv` in `pos`, if the

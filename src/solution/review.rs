@@ -3,9 +3,9 @@
 //! as the databases hold the values (the draw rules left out), and with
 //! the N-move rule applied where they know the plies to the next removal.
 
-use super::probe::EndgameDb;
+use super::probe::{EndgameDb, MoveValue};
 use super::value::DbOutcome;
-use crate::board::{Color, Game, Move, Position};
+use crate::board::{Color, Game, Move};
 
 /// The outcome for a move's side before and after it (`None` where the
 /// databases do not know the position).
@@ -50,17 +50,19 @@ pub fn judge_game(db: &EndgameDb, game: &Game) -> Vec<JudgedMove> {
     (1..)
         .zip(game.moves())
         .map(|(ply, &mv)| {
+            let moves = db.moves(&pos);
+            let played = moves.iter().find(|known| known.mv == mv);
             let stored = Judgement {
                 before: db.outcome(&pos),
-                after: db.outcome_after(&pos, mv),
+                after: played.and_then(|known| known.outcome),
             };
             // A placement's value has no distance for the rule to weigh.
             let with_rule = if pos.stones_to_place() > 0 {
                 stored
             } else {
                 Judgement {
-                    before: best_with_rule(db, &pos),
-                    after: db.outcome_after_with_rule(&pos, mv),
+                    before: best_with_rule(&moves),
+                    after: played.and_then(|known| known.with_rule),
                 }
             };
             let judged = JudgedMove {
@@ -80,10 +82,10 @@ pub fn judge_game(db: &EndgameDb, game: &Game) -> Vec<JudgedMove> {
 /// weighs it at the root: the best of its moves' (a removal is worth what
 /// the position after it is worth under the rule), `None` if one of them
 /// is not known.
-fn best_with_rule(db: &EndgameDb, pos: &Position) -> Option<DbOutcome> {
-    pos.legal_moves()
-        .into_iter()
-        .map(|mv| db.outcome_after_with_rule(pos, mv))
+fn best_with_rule(moves: &[MoveValue]) -> Option<DbOutcome> {
+    moves
+        .iter()
+        .map(|known| known.with_rule)
         .collect::<Option<Vec<DbOutcome>>>()?
         .into_iter()
         .max()

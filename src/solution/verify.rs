@@ -35,17 +35,14 @@ pub(super) fn value_from_children(
     mover: Bitboard,
     other: Bitboard,
 ) -> Option<DbValue> {
-    let ranked = db.rank_moves(&sector_position(mover, other));
-    if ranked.iter().any(|&(_, value)| value.is_none()) {
-        return None;
-    }
-    // Best first; no move at all is a block, lost at once.
-    Some(
-        ranked
-            .first()
-            .and_then(|&(_, value)| value)
-            .unwrap_or(DbValue::loss(0)),
-    )
+    let pos = sector_position(mover, other);
+    let values: Option<Vec<DbValue>> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|mv| db.value_after(&pos, mv))
+        .collect();
+    // No move at all is a block, lost at once.
+    Some(values?.into_iter().max().unwrap_or(DbValue::loss(0)))
 }
 
 /// Checks the stored values of `sector` against their children: every
@@ -81,10 +78,10 @@ pub fn check_placing_sector(
         |check, index, mover, other| {
             let pos = sector.position(mover, other);
             check.record(index, db.placing_outcome(&pos), || {
-                let outcomes: Option<Vec<_>> = db
-                    .move_outcomes(&pos)
+                let outcomes: Option<Vec<_>> = pos
+                    .legal_moves()
                     .into_iter()
-                    .map(|(_, outcome)| outcome)
+                    .map(|mv| db.outcome_after(&pos, mv))
                     .collect();
                 // A placing side always has a move.
                 outcomes?.into_iter().max()

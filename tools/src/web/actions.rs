@@ -451,17 +451,10 @@ pub(super) fn review(state: &mut State, db: Option<&EndgameDb>) -> Result<Vec<us
 /// A move of `position` that keeps its value `value` by the databases
 /// (with the N-move rule in the moving phase), the quickest win first.
 fn best_move(db: &EndgameDb, position: &Position, value: DbOutcome) -> Option<Move> {
-    if position.stones_to_place() > 0 {
-        return db
-            .move_outcomes(position)
-            .into_iter()
-            .find(|&(_, outcome)| outcome == Some(value))
-            .map(|(mv, _)| mv);
-    }
-    db.rank_moves(position)
+    db.moves(position)
         .into_iter()
-        .map(|(mv, _)| mv)
-        .find(|&mv| db.outcome_after_with_rule(position, mv) == Some(value))
+        .find(|known| known.with_rule == Some(value))
+        .map(|known| known.mv)
 }
 
 /// A game from a position string, or from moves from the start.

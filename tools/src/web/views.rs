@@ -506,9 +506,9 @@ impl StateView {
                 // The placing phase's values have no distance.
                 let value = db.placing_outcome(position)?;
                 let moves = db
-                    .move_outcomes(position)
+                    .moves(position)
                     .into_iter()
-                    .map(|(mv, o)| (mv.to_string(), o.map(DbView::of_outcome)))
+                    .map(|known| (known.mv.to_string(), known.outcome.map(DbView::of_outcome)))
                     .collect();
                 return Some(ExactView {
                     value: DbView::of_outcome(value),
@@ -517,9 +517,9 @@ impl StateView {
             }
             let value = db.probe(position)?;
             let moves = db
-                .rank_moves(position)
+                .moves(position)
                 .into_iter()
-                .map(|(mv, v)| (mv.to_string(), v.map(Into::into)))
+                .map(|known| (known.mv.to_string(), known.value.map(Into::into)))
                 .collect();
             Some(ExactView {
                 value: value.into(),
