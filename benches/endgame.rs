@@ -8,9 +8,8 @@ use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use morris::search::PlacingSolver;
-use morris::solution::{
-    EndgameDb, SectorIndex, SectorRange, build_pair, generate, sector_position,
-};
+use morris::solution::retrograde::{SectorRange, build_pair, generate};
+use morris::solution::{EndgameDb, SectorIndex, sector_position};
 use morris::{Bitboard, Position, Rules, Square};
 
 fn folder() -> PathBuf {

@@ -9,8 +9,8 @@
 //!   referees a whole game, repetitions included; perft counts move paths.
 //! - [`solution`], the solved game: the exact value of every position,
 //!   placing and moving, built by retrograde analysis
-//!   ([`solution::generate`]), stored in checked files and probed through
-//!   an [`EndgameDb`].
+//!   ([`solution::retrograde`]), stored in checked files
+//!   ([`solution::format`]) and probed through an [`EndgameDb`].
 //! - [`search`], the alpha-beta search over a shared transposition table,
 //!   with its [`eval`]uation, time limits, skill levels, the root moves
 //!   the databases keep, and the exact end of placing solved to them.

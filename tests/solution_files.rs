@@ -12,7 +12,7 @@ use morris::solution::{EndgameDb, PlacingSector, SectorIndex};
 #[test]
 fn damaged_and_foreign_files_are_refused_by_name() {
     use morris::DbProblem;
-    use morris::solution::SectorFile;
+    use morris::solution::format::SectorFile;
     let (dir, _) = database();
     let good = std::fs::read(dir.join("nine-flying-3-3.mdb")).unwrap();
     let scratch = std::env::temp_dir().join(format!("morris-endgame-bad-{}", std::process::id()));
@@ -92,7 +92,7 @@ fn damaged_and_foreign_files_are_refused_by_name() {
 #[test]
 fn a_damaged_block_is_found_when_read_and_its_values_are_not_used() {
     use morris::DbProblem;
-    use morris::solution::SectorFile;
+    use morris::solution::format::SectorFile;
     let (dir, _) = database();
     let name = "nine-flying-4-4.mdb";
     let mut bytes = std::fs::read(dir.join(name)).unwrap();

@@ -5,9 +5,8 @@
 mod common;
 
 use common::solution::{database, placing_database, placing_position, position};
-use morris::solution::{
-    DbOutcome, DbValue, EndgameDb, PlacingSector, SectorIndex, SectorRange, generate,
-};
+use morris::solution::retrograde::{SectorRange, generate};
+use morris::solution::{DbOutcome, DbValue, EndgameDb, PlacingSector, SectorIndex};
 use morris::{Bitboard, Color, Position, Symmetry};
 
 /// The value a position must have, computed from its children's stored
@@ -183,7 +182,9 @@ fn short_wins_and_losses_are_confirmed_by_a_plain_search() {
 
 #[test]
 fn checking_against_successors_passes_the_built_values_and_finds_a_planted_error() {
-    use morris::solution::{SmallerSectors, build_pair, check_sector, write_sector};
+    use morris::solution::check_sector;
+    use morris::solution::format::write_sector;
+    use morris::solution::retrograde::{SmallerSectors, build_pair};
     let (dir, db) = database();
     for (mover, other) in [(3, 3), (3, 4), (4, 3), (4, 4)] {
         let check = check_sector(db, SectorIndex::new(mover, other), None, &|_| {});

@@ -9,10 +9,14 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use morris::search::{PlacingSolver, Unsolved};
+use morris::solution::format::{Header, PlacingHeader};
+use morris::solution::retrograde::{
+    BuildStep, SectorRange, generate_pair, generate_placing_sector, pair_dependencies,
+    pair_sectors, removal_sectors,
+};
 use morris::solution::{
-    BuildStep, DbOutcome, DbValue, EndgameDb, Header, NextSector, PlacingHeader, PlacingSector,
-    SectorCheck, SectorIndex, SectorRange, check_placing_sector, check_sector, generate_pair,
-    generate_placing_sector, pair_dependencies, pair_sectors, removal_sectors,
+    DbOutcome, DbValue, EndgameDb, NextSector, PlacingSector, SectorCheck, SectorIndex,
+    check_placing_sector, check_sector,
 };
 use morris::{Color, Move, Position, Rules};
 

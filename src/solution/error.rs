@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
-/// An endgame database file that cannot be used.
+/// A database file that cannot be used.
 #[derive(Clone, Debug, Error)]
 #[error("{}: {problem}", path.display())]
 pub struct DbError {
@@ -15,7 +15,7 @@ pub struct DbError {
     pub problem: DbProblem,
 }
 
-/// What is wrong with an endgame database file.
+/// What is wrong with a database file.
 #[derive(Clone, Debug, Error)]
 pub enum DbProblem {
     /// Reading or writing failed.

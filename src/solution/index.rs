@@ -24,7 +24,7 @@
 
 use std::sync::{LazyLock, OnceLock};
 
-use crate::board::{Bitboard, Square, Symmetry};
+use crate::board::{Bitboard, Square, Symmetry, Variant};
 
 /// `BINOMIAL[n][k]` = C(n, k) for n, k up to 24.
 static BINOMIAL: [[u64; 25]; 25] = {
@@ -311,9 +311,9 @@ pub struct Canonical {
 /// The fewest stones a side has in a sector: with two, it has lost.
 pub(super) const MIN_STONES: usize = 3;
 
-/// The most stones a side has in a sector: what a side of Twelve Men's
-/// Morris starts with, the most of any variant.
-pub(super) const MAX_STONES: usize = 12;
+/// The most stones a side has in a sector the index spans: what a side
+/// of Twelve Men's Morris starts with, the most of any variant.
+pub(super) const MAX_STONES: usize = Variant::Twelve.stones() as usize;
 
 impl SectorIndex {
     /// Whether `mover` and `other` stones make a sector: `MIN_STONES` to

@@ -18,9 +18,9 @@
 //! - `index` and `sector`: the sectors and the index of their positions;
 //!   `memory`: the large allocations of reading whole files and of
 //!   building;
-//! - `format`: the files, what both kinds share (`checked`, `reader`),
-//!   then the moving phase's (`moving`) and the placing phase's
-//!   (`placing`);
+//! - `format`: the files, the background reader of blocks (`reader`) and
+//!   what both kinds share (`checked`), then the moving phase's (`moving`)
+//!   and the placing phase's (`placing`);
 //! - `probe`: the databases of a folder, and the values of positions;
 //! - `retrograde`: the building of the files, by retrograde analysis of a
 //!   moving pair (`moving`) and of a placing sector (`placing`), and the
@@ -28,36 +28,30 @@
 //! - `verify` and `review`: stored values checked against their
 //!   successors', and the moves of a game judged.
 //!
+//! What probes the databases is re-exported here; the files' formats
+//! ([`format`](mod@format)) and the building ([`retrograde`]) are modules
+//! of their own, for the commands that read files whole and build them.
 //! The end of placing solved to these databases, in a search, is the
 //! search's (`crate::search::placing`).
 
 mod error;
-mod format;
+pub mod format;
 mod index;
 mod memory;
 mod probe;
-mod retrograde;
+pub mod retrograde;
 mod review;
 mod sector;
 mod value;
 mod verify;
 
 pub use error::{DbError, DbProblem};
-pub use format::moving::{BuiltSector, Header, SectorFile, write_sector};
-pub use format::placing::{
-    PlacingCounts, PlacingFile, PlacingHeader, PlacingValues, write_placing,
-};
 pub use format::reader::{
     NotInMemory, Reads, Urgency, begin_search_round, blocks_read, search_round,
     wait_for_reads_after,
 };
 pub use index::{Canonical, SectorIndex};
 pub use probe::{EndgameDb, MoveValue};
-pub use retrograde::{
-    BuildStep, GenerationReport, MissingSuccessor, PlacingReport, SectorRange, SmallerSectors,
-    build_pair, build_placing_sector, generate, generate_pair, generate_placing_sector,
-    pair_dependencies, pair_sectors, removal_sectors,
-};
 pub use review::{JudgedMove, Judgement, judge_game};
 pub use sector::{NextSector, PlacingSector, sector_position};
 pub use value::{DbOutcome, DbValue};

@@ -88,7 +88,7 @@ impl EndgameDb {
 
     /// Adds a sector file, in place of any of the same sector.
     pub(super) fn insert(&mut self, file: SectorFile) {
-        let slot = file.sector.mover * (MAX_STONES + 1) + file.sector.other;
+        let slot = sector_slot(file.sector.mover, file.sector.other);
         self.sectors[slot] = Some(file);
     }
 
@@ -113,7 +113,7 @@ impl EndgameDb {
         if mover > MAX_STONES || other > MAX_STONES {
             return None;
         }
-        self.sectors[mover * (MAX_STONES + 1) + other].as_ref()
+        self.sectors[sector_slot(mover, other)].as_ref()
     }
 
     /// The loaded sector files, smallest first.
@@ -368,6 +368,7 @@ impl EndgameDb {
             .map(|mv| self.move_value(pos, mv))
             .collect();
         if pos.stones_to_place() == 0 {
+            // Wins and draws share a tier: their values tell them apart.
             let tier = |value: Option<DbValue>| match value {
                 Some(value) if value.outcome == DbOutcome::Loss => 0,
                 None => 1,
@@ -436,6 +437,11 @@ impl std::fmt::Debug for EndgameDb {
             .field("sectors", &sectors)
             .finish()
     }
+}
+
+/// Where the moving sector of `mover` and `other` stones is kept, `MAX_STONES + 1` to a row.
+fn sector_slot(mover: usize, other: usize) -> usize {
+    mover * (MAX_STONES + 1) + other
 }
 
 /// The outcome for the side making the legal move `mv` in `pos`: the end

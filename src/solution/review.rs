@@ -50,20 +50,27 @@ pub fn judge_game(db: &EndgameDb, game: &Game) -> Vec<JudgedMove> {
     (1..)
         .zip(game.moves())
         .map(|(ply, &mv)| {
-            let moves = db.moves(&pos);
-            let played = moves.iter().find(|known| known.mv == mv);
-            let stored = Judgement {
-                before: db.outcome(&pos),
-                after: played.and_then(|known| known.outcome),
-            };
-            // A placement's value has no distance for the rule to weigh.
-            let with_rule = if pos.stones_to_place() > 0 {
-                stored
+            let before = db.outcome(&pos);
+            let (stored, with_rule) = if pos.stones_to_place() > 0 {
+                // A placement's value has no distance for the rule to
+                // weigh: the move played is all there is to read.
+                let stored = Judgement {
+                    before,
+                    after: db.outcome_after(&pos, mv),
+                };
+                (stored, stored)
             } else {
-                Judgement {
+                let moves = db.moves(&pos);
+                let played = moves.iter().find(|known| known.mv == mv);
+                let stored = Judgement {
+                    before,
+                    after: played.and_then(|known| known.outcome),
+                };
+                let with_rule = Judgement {
                     before: best_with_rule(&moves),
                     after: played.and_then(|known| known.with_rule),
-                }
+                };
+                (stored, with_rule)
             };
             let judged = JudgedMove {
                 ply,

@@ -38,10 +38,10 @@ impl DbOutcome {
         }
     }
 
-    /// The outcome a search's count stands for: a win above 0, a loss
+    /// The outcome a search's score stands for: a win above 0, a loss
     /// below.
-    pub const fn from_signum(count: i8) -> DbOutcome {
-        match count {
+    pub const fn from_signum(score: i8) -> DbOutcome {
+        match score {
             1.. => DbOutcome::Win,
             0 => DbOutcome::Draw,
             ..0 => DbOutcome::Loss,
@@ -90,8 +90,8 @@ impl std::fmt::Display for DbOutcome {
 pub struct DbValue {
     /// The outcome with best play.
     pub outcome: DbOutcome,
-    /// Plies to the next removal on the best path (0 for a draw, and for a
-    /// side blocked now).
+    /// Plies to the next removal on the best path (0 for a side blocked
+    /// now; a draw's is 0 as stored, and is not compared).
     pub distance: u16,
 }
 

@@ -1,5 +1,7 @@
 //! Helpers shared by the integration tests: the independent reference
-//! implementation of the rules and the perft data file.
+//! implementation of the rules, the perft data file, the engine in memory
+//! (`session`) and as a process (`process`), and the small databases of
+//! the solved game (`solution`).
 
 // Each test crate uses a different part of these helpers.
 #![allow(dead_code)]

@@ -5,9 +5,8 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use morris::solution::{
-    DbOutcome, EndgameDb, PlacingSector, SectorRange, generate, generate_placing_sector,
-};
+use morris::solution::retrograde::{SectorRange, generate, generate_placing_sector};
+use morris::solution::{DbOutcome, EndgameDb, PlacingSector};
 use morris::{Bitboard, Color, Position};
 
 /// The sectors up to four stones a side, built once for all tests.

@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use morris::solution::{DbOutcome, EndgameDb, SectorRange, generate};
+use morris::solution::retrograde::{SectorRange, generate};
+use morris::solution::{DbOutcome, EndgameDb};
 use morris::{Color, Position, Rules};
 
 /// Games in which White has four stones and Black three, so that every

@@ -311,7 +311,7 @@ fn walk_moves(mover: Bitboard, other: Bitboard, removals: &mut Vec<(Bitboard, Bi
         let closing = targets & tables.closing_points(rest, empty);
         walk.counted += (targets - closing).len() as u16;
         walk.any_move |= !targets.is_empty();
-        if !closing.is_empty() && other.len() == 3 {
+        if !closing.is_empty() && other.len() as usize == MIN_STONES {
             walk.wins_now = true;
             return walk;
         }

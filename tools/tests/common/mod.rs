@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use morris::solution::{EndgameDb, PlacingSector, SectorRange, generate, generate_placing_sector};
+use morris::solution::retrograde::{SectorRange, generate, generate_placing_sector};
+use morris::solution::{EndgameDb, PlacingSector};
 use morris_tools::client::EngineConfig;
 use morris_tools::web::{ServerHandle, WebConfig, WebServer};
 
