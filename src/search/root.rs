@@ -334,9 +334,11 @@ fn keep_best_db_moves(
     // leads to: after a removal the rule counts afresh, so the next removal
     // must come in time too.
     let rank = |mv| {
-        let distance = db.value_after(root, mv)?.distance;
-        let outcome = db.outcome_after_with_rule(root, mv)?;
-        Some(DbValue { outcome, distance })
+        let known = db.move_value(root, mv);
+        Some(DbValue {
+            outcome: known.with_rule?,
+            distance: known.value?.distance,
+        })
     };
     // A move read is proven best if nothing unread can beat it: as good as
     // the root's own value (and, for a lost root, no unread removal, which

@@ -380,7 +380,7 @@ impl EndgameDb {
     }
 
     /// What the databases know of the legal move `mv` of `pos`.
-    fn move_value(&self, pos: &Position, mv: Move) -> MoveValue {
+    pub(crate) fn move_value(&self, pos: &Position, mv: Move) -> MoveValue {
         if pos.stones_to_place() > 0 {
             // A placement's value has no distance for the rule to weigh.
             let outcome = self.outcome_after(pos, mv);
@@ -391,12 +391,22 @@ impl EndgameDb {
                 with_rule: outcome,
             };
         }
-        let value = self.value_after(pos, mv);
+        // One probe of the position the move leads to gives both.
+        let (value, with_rule) = match after(pos, mv) {
+            After::Ends(outcome) => (Some(value_of_ending(outcome)), Some(outcome)),
+            After::Leads(child) => match self.probe(&child) {
+                Some(theirs) => (
+                    Some(value_of_move(mv, theirs)),
+                    Some(-theirs.outcome_at(&child)),
+                ),
+                None => (None, None),
+            },
+        };
         MoveValue {
             mv,
             outcome: value.map(|v| v.outcome),
             value,
-            with_rule: self.outcome_after_with_rule(pos, mv),
+            with_rule,
         }
     }
 
@@ -404,24 +414,9 @@ impl EndgameDb {
     /// databases know it: a move that wins the game at once is a win in 1,
     /// as a removal into a lost position is.
     pub fn value_after(&self, pos: &Position, mv: Move) -> Option<DbValue> {
-        let mut child = *pos;
-        child.play_unchecked(mv);
-        match child.terminal_outcome() {
-            Some(outcome) if outcome.winner().is_some() => Some(DbValue::win(1)),
-            Some(_) => Some(DbValue::draw()),
-            None => self.probe(&child).map(|theirs| {
-                // The next removal is this move's, or one ply further
-                // than theirs.
-                let distance = if mv.removal.is_some() {
-                    1
-                } else {
-                    theirs.distance + 1
-                };
-                match -theirs.outcome {
-                    DbOutcome::Draw => DbValue::draw(),
-                    outcome => DbValue { outcome, distance },
-                }
-            }),
+        match after(pos, mv) {
+            After::Ends(outcome) => Some(value_of_ending(outcome)),
+            After::Leads(child) => self.probe(&child).map(|theirs| value_of_move(mv, theirs)),
         }
     }
 }
@@ -452,11 +447,51 @@ fn outcome_after_by(
     mv: Move,
     outcome: impl Fn(&Position) -> Option<DbOutcome>,
 ) -> Option<DbOutcome> {
+    match after(pos, mv) {
+        After::Ends(outcome) => Some(outcome),
+        After::Leads(child) => outcome(&child).map(|theirs| -theirs),
+    }
+}
+
+/// Where a legal move leads.
+enum After {
+    /// The game is over, with this outcome for the side that moved.
+    Ends(DbOutcome),
+    /// The game goes on from this position.
+    Leads(Position),
+}
+
+/// Where the legal move `mv` of `pos` leads.
+fn after(pos: &Position, mv: Move) -> After {
     let mut child = *pos;
     child.play_unchecked(mv);
     match child.terminal_outcome() {
-        Some(end) if end.winner().is_some() => Some(DbOutcome::Win),
-        Some(_) => Some(DbOutcome::Draw),
-        None => outcome(&child).map(|theirs| -theirs),
+        Some(end) if end.winner().is_some() => After::Ends(DbOutcome::Win),
+        Some(_) => After::Ends(DbOutcome::Draw),
+        None => After::Leads(child),
+    }
+}
+
+/// The value of a move that ends the game with `outcome` for its side: a
+/// win in 1, or a draw.
+fn value_of_ending(outcome: DbOutcome) -> DbValue {
+    match outcome {
+        DbOutcome::Win => DbValue::win(1),
+        _ => DbValue::draw(),
+    }
+}
+
+/// The value of the move `mv` for its side, from `theirs`, the value of
+/// the position it leads to for the other side.
+fn value_of_move(mv: Move, theirs: DbValue) -> DbValue {
+    // The next removal is this move's, or one ply further than theirs.
+    let distance = if mv.removal.is_some() {
+        1
+    } else {
+        theirs.distance + 1
+    };
+    match -theirs.outcome {
+        DbOutcome::Draw => DbValue::draw(),
+        outcome => DbValue { outcome, distance },
     }
 }
