@@ -51,26 +51,21 @@ pub fn judge_game(db: &EndgameDb, game: &Game) -> Vec<JudgedMove> {
         .zip(game.moves())
         .map(|(ply, &mv)| {
             let before = db.outcome(&pos);
-            let (stored, with_rule) = if pos.stones_to_place() > 0 {
-                // A placement's value has no distance for the rule to
-                // weigh: the move played is all there is to read.
-                let stored = Judgement {
-                    before,
-                    after: db.outcome_after(&pos, mv),
-                };
-                (stored, stored)
+            let played = db.move_value(&pos, mv);
+            // A placement is judged as stored (see `MoveValue`): the move
+            // played is all there is to read.
+            let before_with_rule = if pos.stones_to_place() > 0 {
+                before
             } else {
-                let moves = db.moves(&pos);
-                let played = moves.iter().find(|known| known.mv == mv);
-                let stored = Judgement {
-                    before,
-                    after: played.and_then(|known| known.outcome),
-                };
-                let with_rule = Judgement {
-                    before: best_with_rule(&moves),
-                    after: played.and_then(|known| known.with_rule),
-                };
-                (stored, with_rule)
+                best_with_rule(&db.moves(&pos))
+            };
+            let stored = Judgement {
+                before,
+                after: played.outcome,
+            };
+            let with_rule = Judgement {
+                before: before_with_rule,
+                after: played.with_rule,
             };
             let judged = JudgedMove {
                 ply,
