@@ -57,7 +57,7 @@ fn bench_probe(c: &mut Criterion) {
             let (db, _) = EndgameDb::open(&dir).expect("open");
             positions
                 .iter()
-                .filter(|p| db.probe(black_box(p)).is_some())
+                .filter(|p| db.value(black_box(p)).is_some())
                 .count()
         })
     });
@@ -66,7 +66,7 @@ fn bench_probe(c: &mut Criterion) {
         b.iter(|| {
             positions
                 .iter()
-                .filter(|p| db.probe(black_box(p)).is_some())
+                .filter(|p| db.value(black_box(p)).is_some())
                 .count()
         })
     });

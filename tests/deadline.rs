@@ -30,7 +30,7 @@ const MOVES: usize = 40;
 fn first_move_errs(db: &EndgameDb, pos: &Position) -> Option<DbOutcome> {
     let value = db.outcome(pos)?;
     let first = *pos.legal_moves().first()?;
-    (db.outcome_after(pos, first)? < value).then_some(value)
+    (db.move_value(pos, first).outcome? < value).then_some(value)
 }
 
 /// A cgroup whose reads from one device are throttled; removed on drop.
@@ -216,7 +216,7 @@ fn every_move_is_on_time_when_database_reads_stall() {
         .iter()
         .filter(|(_, fen, best)| {
             let pos = Position::from_fen(fen, Rules::default()).unwrap();
-            db.outcome_after(&pos, *best) < db.outcome(&pos)
+            db.move_value(&pos, *best).outcome < db.outcome(&pos)
         })
         .collect();
     let mut times: Vec<_> = answers.iter().map(|(time, fen, _)| (*time, fen)).collect();

@@ -133,7 +133,7 @@ fn placing_values_equal_the_end_of_placing_solver_without_the_n_move_rule() {
             )
             .unwrap();
             let solved = PlacingSolver::new(db, None, None).solve(&free).unwrap();
-            assert_eq!(db.placing_outcome(&pos), Some(solved), "{}", pos.fen());
+            assert_eq!(db.outcome(&pos), Some(solved), "{}", pos.fen());
             compared[solved as usize] += 1;
         }
     }

@@ -49,7 +49,7 @@ fn won_positions_are_won_against_the_best_defence() {
                 continue;
             }
             let start = position(m, o);
-            let Some(value) = db.probe(&start) else {
+            let Some(value) = db.value(&start) else {
                 continue;
             };
             if value.outcome != DbOutcome::Win || value.distance < wanted {
@@ -92,7 +92,7 @@ fn in_a_won_position_the_engine_plays_a_win_of_fewest_plies_to_the_next_removal(
                 continue;
             }
             let start = position(m, o);
-            if db.probe(&start).map(|v| v.outcome) != Some(DbOutcome::Win) {
+            if db.value(&start).map(|v| v.outcome) != Some(DbOutcome::Win) {
                 continue;
             }
             let ranked = db
@@ -222,7 +222,7 @@ fn a_database_win_counts_only_if_its_removal_comes_before_the_n_move_rule() {
         .step_by(7)
         .find_map(|index| {
             let (m, o) = sector.decode(index);
-            let value = db.value(m, o)?;
+            let value = db.sector_value(m, o)?;
             (value.outcome == DbOutcome::Win && value.distance >= 3).then_some((
                 m,
                 o,
@@ -292,7 +292,7 @@ fn among_drawing_moves_the_engine_searches_as_if_the_draws_were_unknown() {
             let (m, o) = sector.decode(index);
             let start = position(m, o);
             if start.terminal_outcome().is_some()
-                || db.probe(&start).map(|v| v.outcome) != Some(DbOutcome::Draw)
+                || db.value(&start).map(|v| v.outcome) != Some(DbOutcome::Draw)
             {
                 continue;
             }
@@ -351,7 +351,7 @@ fn placing_positions_that_can_err(db: &EndgameDb, per_sector: u64) -> Vec<(Posit
             if pos.terminal_outcome().is_some() {
                 continue;
             }
-            let value = db.placing_outcome(&pos).unwrap();
+            let value = db.outcome(&pos).unwrap();
             if db
                 .moves(&pos)
                 .iter()
@@ -372,7 +372,7 @@ fn with_the_placing_phase_the_engine_plays_only_moves_that_keep_the_value() {
     for (pos, value) in &positions {
         let mv = engine_move(&morris::Game::new(*pos), &db);
         assert_eq!(
-            db.outcome_after(pos, mv),
+            db.move_value(pos, mv).outcome,
             Some(*value),
             "{} {mv}",
             pos.fen()
@@ -390,7 +390,7 @@ fn on_the_clock_the_placing_phase_chooses_the_move_too() {
     let mut checked = 0;
     for (pos, value) in placing_positions_that_can_err(&db, 8) {
         // Only where the first move generated throws the value away.
-        if db.outcome_after(&pos, pos.legal_moves()[0]) == Some(value) {
+        if db.move_value(&pos, pos.legal_moves()[0]).outcome == Some(value) {
             continue;
         }
         let limits = morris::search::SearchLimits {
@@ -406,7 +406,7 @@ fn on_the_clock_the_placing_phase_chooses_the_move_too() {
         let tt = std::sync::Arc::new(morris::search::TranspositionTable::new(1).unwrap());
         let mv = request.run(tt).best.unwrap();
         assert_eq!(
-            db.outcome_after(&pos, mv),
+            db.move_value(&pos, mv).outcome,
             Some(value),
             "{} {mv}",
             pos.fen()
@@ -428,9 +428,8 @@ fn with_the_placing_phase_info_reports_the_exact_value() {
             (0..sector.len()).find_map(|index| {
                 let (mover, other) = sector.board.decode(index);
                 let pos = placing_position(sector, mover, other);
-                (pos.terminal_outcome().is_none()
-                    && db.placing_outcome(&pos) == Some(DbOutcome::Win))
-                .then(|| pos.fen())
+                (pos.terminal_outcome().is_none() && db.outcome(&pos) == Some(DbOutcome::Win))
+                    .then(|| pos.fen())
             })
         })
         .expect("a won placing position");
@@ -484,7 +483,7 @@ fn a_removal_wins_only_if_the_win_after_it_comes_in_time_too() {
                 .map(|&(mv, _)| {
                     let mut child = pos;
                     child.play_unchecked(mv);
-                    db.probe(&child).map_or(0, |v| v.distance)
+                    db.value(&child).map_or(0, |v| v.distance)
                 })
                 .collect();
             let quiet = ranked
@@ -508,7 +507,7 @@ fn a_removal_wins_only_if_the_win_after_it_comes_in_time_too() {
             let pos = Position::from_fen(&fen, rules).unwrap();
             let mv = engine_move(&morris::Game::new(pos), &db);
             assert_eq!(
-                db.outcome_after_with_rule(&pos, mv),
+                db.move_value(&pos, mv).with_rule,
                 Some(DbOutcome::Win),
                 "{fen} with the rule at {plies} plies: {mv}"
             );

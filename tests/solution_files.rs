@@ -118,11 +118,15 @@ fn a_damaged_block_is_found_when_read_and_its_values_are_not_used() {
     let (db, rejected) = EndgameDb::open(&scratch).unwrap();
     assert!(rejected.is_empty());
     assert!(db.damaged().is_empty());
-    assert_eq!(db.value(m, o), None, "a damaged block's value is not used");
+    assert_eq!(
+        db.sector_value(m, o),
+        None,
+        "a damaged block's value is not used"
+    );
     assert_eq!(db.damaged(), vec![scratch.join(name).as_path()]);
     // Values of other blocks still serve.
     let (m0, o0) = sector.decode(0);
-    assert_eq!(db.value(m0, o0), database().1.value(m0, o0));
+    assert_eq!(db.sector_value(m0, o0), database().1.sector_value(m0, o0));
     let _ = std::fs::remove_dir_all(&scratch);
 }
 
@@ -165,7 +169,7 @@ fn values_read_in_the_background_are_those_read_waiting() {
         assert!(wait_for_reads_after(seen, deadline), "blocks never read");
     }
     for pos in &positions {
-        assert_eq!(db.probe_with(pos, Reads::InMemory), Ok(db.probe(pos)));
+        assert_eq!(db.value_with(pos, Reads::InMemory), Ok(db.value(pos)));
     }
-    assert!(positions.iter().any(|pos| db.probe(pos).is_some()));
+    assert!(positions.iter().any(|pos| db.value(pos).is_some()));
 }

@@ -25,7 +25,7 @@ fn expected_from_children(db: &EndgameDb, pos: &Position) -> Option<DbValue> {
         let child_value = if child.side_to_move_is_short() {
             DbValue::loss(0)
         } else {
-            db.probe(&child)?
+            db.value(&child)?
         };
         let plies = if mv.removal.is_some() {
             1
@@ -56,7 +56,7 @@ fn check_against_children(sectors: &[(usize, usize)], step: usize) {
                 continue;
             }
             let pos = position(m, o);
-            let stored = db.probe(&pos).expect("stored");
+            let stored = db.value(&pos).expect("stored");
             let expected = expected_from_children(db, &pos).expect("children stored");
             assert_eq!(stored, expected, "{mover}-{other}: {}", pos.fen());
             checked += 1;
@@ -93,7 +93,7 @@ fn the_best_ranked_move_keeps_the_position_value() {
             let Some(&(best, value)) = ranked.first() else {
                 continue;
             };
-            assert_eq!(value, db.probe(&pos), "{}: {best}", pos.fen());
+            assert_eq!(value, db.value(&pos), "{}: {best}", pos.fen());
             assert_eq!(ranked.len(), pos.legal_moves().len());
         }
     }
@@ -105,10 +105,10 @@ fn symmetric_positions_have_equal_values() {
     let sector = SectorIndex::new(4, 3);
     for index in (0..sector.len()).step_by(1009) {
         let (m, o) = sector.decode(index);
-        let value = db.value(m, o);
+        let value = db.sector_value(m, o);
         for sym in Symmetry::ALL {
             assert_eq!(
-                db.value(sym.apply_bitboard(m), sym.apply_bitboard(o)),
+                db.sector_value(sym.apply_bitboard(m), sym.apply_bitboard(o)),
                 value
             );
         }
@@ -147,7 +147,7 @@ fn short_wins_and_losses_are_confirmed_by_a_plain_search() {
             continue;
         }
         let pos = position(m, o);
-        let Some(value) = db.probe(&pos) else {
+        let Some(value) = db.value(&pos) else {
             continue;
         };
         match value.outcome {
@@ -261,7 +261,7 @@ fn five_three_values_agree_with_their_children() {
                 continue;
             }
             let pos = position(m, o);
-            let stored = db.probe(&pos).expect("stored");
+            let stored = db.value(&pos).expect("stored");
             assert_eq!(
                 Some(stored),
                 expected_from_children(&db, &pos),
@@ -320,7 +320,7 @@ fn plain_placing_outcome(
     let outcome = if pos.side_to_move_is_short() {
         DbOutcome::Loss
     } else if pos.stones_to_place() == 0 {
-        db.probe(pos).expect("leaf stored").outcome
+        db.value(pos).expect("leaf stored").outcome
     } else {
         pos.legal_moves()
             .into_iter()
@@ -350,7 +350,7 @@ fn placing_values_equal_a_plain_minimax_up_to_four_stones_a_side() {
             }
             let pos = placing_position(sector, mover, other);
             let expected = plain_placing_outcome(db, &pos, &mut seen);
-            assert_eq!(db.placing_outcome(&pos), Some(expected), "{}", pos.fen());
+            assert_eq!(db.outcome(&pos), Some(expected), "{}", pos.fen());
             outcomes[expected as usize] += 1;
         }
     }
@@ -483,7 +483,7 @@ fn the_values_built_here_are_the_pinned_ones() {
         let (outcome, distance) = pinned_value(outcome, distance);
         assert_eq!(db.outcome(&pos), Some(outcome), "{fen}");
         if let Some(distance) = distance {
-            assert_eq!(db.probe(&pos).map(|v| v.distance), Some(distance), "{fen}");
+            assert_eq!(db.value(&pos).map(|v| v.distance), Some(distance), "{fen}");
         }
         checked += 1;
     }

@@ -561,7 +561,7 @@ const SOLVED_WITH_RULE: u32 = 10;
 /// A placing position's outcome and each move's: read from the placing
 /// phase's databases if they hold it, else solved to the moving phase's.
 fn probe_placing(pos: &Position, db: &EndgameDb) -> Result<()> {
-    let Some(outcome) = db.placing_outcome(pos) else {
+    let Some(outcome) = db.outcome(pos) else {
         return probe_end_of_placing(pos, db);
     };
     let start = Instant::now();
@@ -702,7 +702,7 @@ pub fn probe(args: ProbeArgs) -> Result<()> {
         ),
         Some(v) => format!("{}, next removal in {} plies", v.outcome, v.distance),
     };
-    out!("position: {}", describe(db.probe(&pos)));
+    out!("position: {}", describe(db.value(&pos)));
     out!("moves, best first (the value for the side moving):");
     for (rank, known) in (1..).zip(db.moves(&pos)) {
         out!("{rank:>3}. {}: {}", known.mv, describe(known.value));

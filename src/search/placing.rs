@@ -354,7 +354,7 @@ impl<'a> PlacingSolver<'a> {
         if to_place == 0 {
             let value = self
                 .db
-                .probe_with(pos, self.reads)
+                .value_with(pos, self.reads)
                 .map_err(|_| Unsolved::NotInMemory)?
                 .ok_or(Unsolved::Unknown)?;
             return Ok(value.outcome_at(pos).signum());
@@ -468,7 +468,7 @@ impl<'a> PlacingSolver<'a> {
             }
             self.leaf_values.clear();
             self.db
-                .values_with(&self.leaves, &mut self.leaf_values, self.reads)
+                .sector_values_with(&self.leaves, &mut self.leaf_values, self.reads)
                 .map_err(|_| Unsolved::NotInMemory)?;
             self.look_at_clock()?;
             self.look_at_limits()?;

@@ -326,7 +326,7 @@ fn keep_best_db_moves(
     if root.stones_to_place() > 0 {
         return (moves, None);
     }
-    let root_value = readable.root.then(|| db.probe(root));
+    let root_value = readable.root.then(|| db.value(root));
     if root_value == Some(None) {
         return (moves, None);
     }
@@ -379,11 +379,11 @@ fn keep_best_placing_db_moves(
     if root.stones_to_place() == 0 {
         return (moves, None);
     }
-    let root_outcome = readable.root.then(|| db.placing_outcome(root));
+    let root_outcome = readable.root.then(|| db.outcome(root));
     if root_outcome == Some(None) {
         return (moves, None);
     }
-    let rank = |mv| db.outcome_after(root, mv);
+    let rank = |mv| db.move_value(root, mv).outcome;
     let proven = |best| best == root_outcome.flatten().unwrap_or(DbOutcome::Win);
     match keep_best_read(&moves, readable, rank, proven) {
         Some((kept, best)) => (kept, Some(best)),

@@ -774,7 +774,7 @@ impl<'a> Worker<'a> {
             .ctx
             .endgame
             .as_ref()?
-            .probe_with(pos, self.ctx.reads)
+            .value_with(pos, self.ctx.reads)
             .ok()??;
         let outcome = value.outcome_at(pos);
         if outcome == DbOutcome::Draw && self.ctx.root_outcome == Some(DbOutcome::Draw) {

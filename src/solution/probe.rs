@@ -149,10 +149,36 @@ impl EndgameDb {
             .collect()
     }
 
-    /// The value of the position with `mover` to move against `other`, if
-    /// its sector is loaded.
-    pub fn value(&self, mover: Bitboard, other: Bitboard) -> Option<DbValue> {
-        self.value_with(mover, other, Reads::Wait).unwrap_or(None)
+    /// Whether the databases are of these rules: Nine Men's Morris with
+    /// flying.
+    pub fn holds_rules(rules: Rules) -> bool {
+        rules.variant == Variant::Nine && rules.flying
+    }
+
+    /// Whether the databases hold every position the placing of `pos` can
+    /// end in: their rules, and the sectors of all stones placed, whoever
+    /// moves (those with fewer stones, after removals, come before them).
+    pub fn holds_end_of_placing(&self, pos: &Position) -> bool {
+        let [white, black] = Color::ALL.map(|c| pos.stone_count(c) as usize);
+        EndgameDb::holds_rules(pos.rules())
+            && self.file(white, black).is_some()
+            && self.file(black, white).is_some()
+    }
+
+    /// The outcome for the side to move of any position the databases
+    /// hold, placing or moving, the draw rules left out, as a published
+    /// solution gives it.
+    pub fn outcome(&self, pos: &Position) -> Option<DbOutcome> {
+        match self.placing_entry(pos) {
+            Some((file, index)) => file.outcome(index),
+            None => self.value(pos).map(|value| value.outcome),
+        }
+    }
+
+    /// The value of a moving position, with its distance, if the databases
+    /// hold it: their rules, nothing in hand, its sector loaded.
+    pub fn value(&self, pos: &Position) -> Option<DbValue> {
+        self.value_with(pos, Reads::Wait).unwrap_or(None)
     }
 
     /// [`EndgameDb::value`], read as `reads` allows.
@@ -161,7 +187,94 @@ impl EndgameDb {
     ///
     /// [`NotInMemory`] when reading from memory only and the value is not
     /// there: it is then read in the background.
-    pub fn value_with(
+    pub fn value_with(&self, pos: &Position, reads: Reads) -> Result<Option<DbValue>, NotInMemory> {
+        match self.moving_entry(pos) {
+            Some((file, index)) => file.value_with(index, reads),
+            None => Ok(None),
+        }
+    }
+
+    /// The outcome for the side to move once the N-move rule is applied
+    /// to a moving position's plies to the next removal (a placing
+    /// position's as stored, having no distance).
+    pub fn outcome_with_rule(&self, pos: &Position) -> Option<DbOutcome> {
+        match self.value(pos) {
+            Some(value) => Some(value.outcome_at(pos)),
+            None => self.outcome(pos),
+        }
+    }
+
+    /// Every legal move of `pos` with what the databases know of it, for
+    /// the side making it: in the moving phase best first (see
+    /// [`DbValue`]; the moves not known after the draws, before the
+    /// losses), in the placing phase, whose values have no distance, in the
+    /// order of the legal moves.
+    pub fn moves(&self, pos: &Position) -> Vec<MoveValue> {
+        let mut moves: Vec<MoveValue> = pos
+            .legal_moves()
+            .into_iter()
+            .map(|mv| self.move_value(pos, mv))
+            .collect();
+        if pos.stones_to_place() == 0 {
+            // Wins and draws share a tier: their values tell them apart.
+            let tier = |value: Option<DbValue>| match value {
+                Some(value) if value.outcome == DbOutcome::Loss => 0,
+                None => 1,
+                Some(_) => 2,
+            };
+            moves.sort_by_key(|m| std::cmp::Reverse((tier(m.value), m.value)));
+        }
+        moves
+    }
+
+    /// What the databases know of the legal move `mv` of `pos`, from one
+    /// probe of the position it leads to.
+    pub fn move_value(&self, pos: &Position, mv: Move) -> MoveValue {
+        let child = match after(pos, mv) {
+            After::Ends(outcome) => {
+                let value = (pos.stones_to_place() == 0).then(|| value_of_ending(outcome));
+                return MoveValue {
+                    mv,
+                    outcome: Some(outcome),
+                    value,
+                    with_rule: Some(outcome),
+                };
+            }
+            After::Leads(child) => child,
+        };
+        if pos.stones_to_place() > 0 {
+            // A placement's value has no distance for the rule to weigh.
+            let outcome = self.outcome(&child).map(|theirs| -theirs);
+            return MoveValue {
+                mv,
+                outcome,
+                value: None,
+                with_rule: outcome,
+            };
+        }
+        let theirs = self.value(&child);
+        MoveValue {
+            mv,
+            outcome: theirs.map(|theirs| -theirs.outcome),
+            value: theirs.map(|theirs| value_of_move(mv, theirs)),
+            with_rule: theirs.map(|theirs| -theirs.outcome_at(&child)),
+        }
+    }
+
+    /// The value of the position with `mover` to move against `other`
+    /// (a moving position, by its stones alone), if its sector is loaded.
+    pub fn sector_value(&self, mover: Bitboard, other: Bitboard) -> Option<DbValue> {
+        self.sector_value_with(mover, other, Reads::Wait)
+            .unwrap_or(None)
+    }
+
+    /// [`EndgameDb::sector_value`], read as `reads` allows.
+    ///
+    /// # Errors
+    ///
+    /// [`NotInMemory`] when reading from memory only and the value is not
+    /// there: it is then read in the background.
+    pub fn sector_value_with(
         &self,
         mover: Bitboard,
         other: Bitboard,
@@ -171,13 +284,6 @@ impl EndgameDb {
             Some((file, index)) => file.value_with(index, reads),
             None => Ok(None),
         }
-    }
-
-    /// The file and index of the position with `mover` to move against
-    /// `other`, if its sector is loaded.
-    fn sector_entry(&self, mover: Bitboard, other: Bitboard) -> Option<(&SectorFile, u64)> {
-        let file = self.file(mover.len() as usize, other.len() as usize)?;
-        Some((file, file.sector.canonical(mover, other).index))
     }
 
     /// The values of `positions` (each the stones of the side to move and
@@ -190,7 +296,7 @@ impl EndgameDb {
     /// [`NotInMemory`] when reading from memory only and a value is not
     /// there: every one missing is then read in the background, and
     /// `values` is left as it was.
-    pub fn values_with(
+    pub fn sector_values_with(
         &self,
         positions: &[(Bitboard, Bitboard)],
         values: &mut Vec<Option<DbValue>>,
@@ -226,48 +332,18 @@ impl EndgameDb {
         Ok(())
     }
 
-    /// Whether the databases are of these rules: Nine Men's Morris with
-    /// flying.
-    pub fn holds_rules(rules: Rules) -> bool {
-        rules.variant == Variant::Nine && rules.flying
-    }
-
-    /// Whether the databases hold every position the placing of `pos` can
-    /// end in: their rules, and the sectors of all stones placed, whoever
-    /// moves (those with fewer stones, after removals, come before them).
-    pub fn holds_end_of_placing(&self, pos: &Position) -> bool {
-        let [white, black] = Color::ALL.map(|c| pos.stone_count(c) as usize);
-        EndgameDb::holds_rules(pos.rules())
-            && self.file(white, black).is_some()
-            && self.file(black, white).is_some()
-    }
-
-    /// The value of a position, if it is one the databases hold: their
-    /// rules, nothing in hand, its sector loaded.
-    pub fn probe(&self, pos: &Position) -> Option<DbValue> {
-        self.probe_with(pos, Reads::Wait).unwrap_or(None)
-    }
-
-    /// [`EndgameDb::probe`], read as `reads` allows.
-    ///
-    /// # Errors
-    ///
-    /// [`NotInMemory`] when reading from memory only and the value is not
-    /// there: it is then read in the background.
-    pub fn probe_with(&self, pos: &Position, reads: Reads) -> Result<Option<DbValue>, NotInMemory> {
+    /// Whether the value of `pos` can be read at once, without waiting for
+    /// the disk: its block is in memory, or the databases do not hold it.
+    /// If not, its block is asked of the background reader, as soon as
+    /// `urgency` says.
+    pub fn ready_or_ask(&self, pos: &Position, urgency: Urgency) -> bool {
+        if let Some((file, index)) = self.placing_entry(pos) {
+            return file.ready_or_ask(index, urgency);
+        }
         match self.moving_entry(pos) {
-            Some((file, index)) => file.value_with(index, reads),
-            None => Ok(None),
+            Some((file, index)) => file.ready_or_ask(index, urgency),
+            None => true,
         }
-    }
-
-    /// The file and index of a moving position, if its sector is loaded.
-    fn moving_entry(&self, pos: &Position) -> Option<(&SectorFile, u64)> {
-        if !EndgameDb::holds_rules(pos.rules()) || pos.stones_to_place() > 0 {
-            return None;
-        }
-        let us = pos.side_to_move();
-        self.sector_entry(pos.stones(us), pos.stones(us.opponent()))
     }
 
     /// Asks the background reader for the placing phase's first sectors,
@@ -285,6 +361,22 @@ impl EndgameDb {
         }
     }
 
+    /// The file and index of the position with `mover` to move against
+    /// `other`, if its sector is loaded.
+    fn sector_entry(&self, mover: Bitboard, other: Bitboard) -> Option<(&SectorFile, u64)> {
+        let file = self.file(mover.len() as usize, other.len() as usize)?;
+        Some((file, file.sector.canonical(mover, other).index))
+    }
+
+    /// The file and index of a moving position, if its sector is loaded.
+    fn moving_entry(&self, pos: &Position) -> Option<(&SectorFile, u64)> {
+        if !EndgameDb::holds_rules(pos.rules()) || pos.stones_to_place() > 0 {
+            return None;
+        }
+        let us = pos.side_to_move();
+        self.sector_entry(pos.stones(us), pos.stones(us.opponent()))
+    }
+
     /// The file and index of a placing position, if its sector is loaded.
     fn placing_entry(&self, pos: &Position) -> Option<(&PlacingFile, u64)> {
         if !EndgameDb::holds_rules(pos.rules()) || pos.stones_to_place() == 0 {
@@ -299,125 +391,6 @@ impl EndgameDb {
             .canonical(pos.stones(us), pos.stones(them))
             .index;
         Some((self.placing_file(sector)?, index))
-    }
-
-    /// The outcome for the side to move of a placing position, if its
-    /// sector is loaded; like the moving phase's values it leaves the draw
-    /// rules out, as a published solution does.
-    pub fn placing_outcome(&self, pos: &Position) -> Option<DbOutcome> {
-        let (file, index) = self.placing_entry(pos)?;
-        file.outcome(index)
-    }
-
-    /// Whether the value of `pos` can be read at once, without waiting for
-    /// the disk: its block is in memory, or the databases do not hold it.
-    /// If not, its block is asked of the background reader, as soon as
-    /// `urgency` says.
-    pub fn ready_or_ask(&self, pos: &Position, urgency: Urgency) -> bool {
-        if let Some((file, index)) = self.placing_entry(pos) {
-            return file.ready_or_ask(index, urgency);
-        }
-        match self.moving_entry(pos) {
-            Some((file, index)) => file.ready_or_ask(index, urgency),
-            None => true,
-        }
-    }
-
-    /// The outcome for the side to move of any position the databases
-    /// hold, placing or moving, the draw rules left out.
-    pub fn outcome(&self, pos: &Position) -> Option<DbOutcome> {
-        if pos.stones_to_place() > 0 {
-            self.placing_outcome(pos)
-        } else {
-            self.probe(pos).map(|value| value.outcome)
-        }
-    }
-
-    /// The outcome for the side making the legal move `mv` in `pos`, the
-    /// draw rules left out (`None` where the databases do not know it).
-    pub fn outcome_after(&self, pos: &Position, mv: Move) -> Option<DbOutcome> {
-        outcome_after_by(pos, mv, |child| self.outcome(child))
-    }
-
-    /// The outcome for the side to move once the N-move rule is applied
-    /// to a moving position's plies to the next removal (a placing
-    /// position's as stored, having no distance).
-    pub fn outcome_with_rule(&self, pos: &Position) -> Option<DbOutcome> {
-        match self.probe(pos) {
-            Some(value) => Some(value.outcome_at(pos)),
-            None => self.outcome(pos),
-        }
-    }
-
-    /// [`EndgameDb::outcome_with_rule`] of the position the legal move
-    /// `mv` of `pos` leads to, for the side making it: after a removal
-    /// the rule counts afresh, and the next removal must come in time too.
-    pub fn outcome_after_with_rule(&self, pos: &Position, mv: Move) -> Option<DbOutcome> {
-        outcome_after_by(pos, mv, |child| self.outcome_with_rule(child))
-    }
-
-    /// Every legal move of `pos` with what the databases know of it, for
-    /// the side making it: in the moving phase best first (see
-    /// [`DbValue`]; the moves not known after the draws, before the
-    /// losses), in the placing phase, whose values have no distance, in the
-    /// order of the legal moves.
-    pub fn moves(&self, pos: &Position) -> Vec<MoveValue> {
-        let mut moves: Vec<MoveValue> = pos
-            .legal_moves()
-            .into_iter()
-            .map(|mv| self.move_value(pos, mv))
-            .collect();
-        if pos.stones_to_place() == 0 {
-            // Wins and draws share a tier: their values tell them apart.
-            let tier = |value: Option<DbValue>| match value {
-                Some(value) if value.outcome == DbOutcome::Loss => 0,
-                None => 1,
-                Some(_) => 2,
-            };
-            moves.sort_by_key(|m| std::cmp::Reverse((tier(m.value), m.value)));
-        }
-        moves
-    }
-
-    /// What the databases know of the legal move `mv` of `pos`.
-    pub(crate) fn move_value(&self, pos: &Position, mv: Move) -> MoveValue {
-        if pos.stones_to_place() > 0 {
-            // A placement's value has no distance for the rule to weigh.
-            let outcome = self.outcome_after(pos, mv);
-            return MoveValue {
-                mv,
-                outcome,
-                value: None,
-                with_rule: outcome,
-            };
-        }
-        // One probe of the position the move leads to gives both.
-        let (value, with_rule) = match after(pos, mv) {
-            After::Ends(outcome) => (Some(value_of_ending(outcome)), Some(outcome)),
-            After::Leads(child) => match self.probe(&child) {
-                Some(theirs) => (
-                    Some(value_of_move(mv, theirs)),
-                    Some(-theirs.outcome_at(&child)),
-                ),
-                None => (None, None),
-            },
-        };
-        MoveValue {
-            mv,
-            outcome: value.map(|v| v.outcome),
-            value,
-            with_rule,
-        }
-    }
-
-    /// The value for the side making the legal move `mv` in `pos`, if the
-    /// databases know it: a move that wins the game at once is a win in 1,
-    /// as a removal into a lost position is.
-    pub fn value_after(&self, pos: &Position, mv: Move) -> Option<DbValue> {
-        match after(pos, mv) {
-            After::Ends(outcome) => Some(value_of_ending(outcome)),
-            After::Leads(child) => self.probe(&child).map(|theirs| value_of_move(mv, theirs)),
-        }
     }
 }
 
@@ -437,20 +410,6 @@ impl std::fmt::Debug for EndgameDb {
 /// Where the moving sector of `mover` and `other` stones is kept, `MAX_STONES + 1` to a row.
 fn sector_slot(mover: usize, other: usize) -> usize {
     mover * (MAX_STONES + 1) + other
-}
-
-/// The outcome for the side making the legal move `mv` in `pos`: the end
-/// of the game it makes, or `outcome` of the position it leads to (for the
-/// side to move there) turned round.
-fn outcome_after_by(
-    pos: &Position,
-    mv: Move,
-    outcome: impl Fn(&Position) -> Option<DbOutcome>,
-) -> Option<DbOutcome> {
-    match after(pos, mv) {
-        After::Ends(outcome) => Some(outcome),
-        After::Leads(child) => outcome(&child).map(|theirs| -theirs),
-    }
 }
 
 /// Where a legal move leads.

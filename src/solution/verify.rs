@@ -39,7 +39,7 @@ pub(super) fn value_from_children(
     let values: Option<Vec<DbValue>> = pos
         .legal_moves()
         .into_iter()
-        .map(|mv| db.value_after(&pos, mv))
+        .map(|mv| db.move_value(&pos, mv).value)
         .collect();
     // No move at all is a block, lost at once.
     Some(values?.into_iter().max().unwrap_or(DbValue::loss(0)))
@@ -55,7 +55,7 @@ pub fn check_sector(
     progress: &(dyn Fn(u64) + Sync),
 ) -> SectorCheck {
     check_positions(sector, sample, progress, |check, index, mover, other| {
-        check.record(index, db.value(mover, other), || {
+        check.record(index, db.sector_value(mover, other), || {
             value_from_children(db, mover, other)
         });
     })
@@ -77,11 +77,11 @@ pub fn check_placing_sector(
         progress,
         |check, index, mover, other| {
             let pos = sector.position(mover, other);
-            check.record(index, db.placing_outcome(&pos), || {
+            check.record(index, db.outcome(&pos), || {
                 let outcomes: Option<Vec<_>> = pos
                     .legal_moves()
                     .into_iter()
-                    .map(|mv| db.outcome_after(&pos, mv))
+                    .map(|mv| db.move_value(&pos, mv).outcome)
                     .collect();
                 // A placing side always has a move.
                 outcomes?.into_iter().max()

@@ -38,7 +38,7 @@ pub fn plain_placing_minimax(db: &EndgameDb, pos: &Position) -> i8 {
         return 0;
     }
     if pos.in_hand(Color::White) == 0 && pos.in_hand(Color::Black) == 0 {
-        let value = db.probe(pos).expect("leaf stored");
+        let value = db.value(pos).expect("leaf stored");
         if pos.plies_since_removal() + u32::from(value.distance) > 60 {
             return 0;
         }

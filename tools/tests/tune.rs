@@ -20,7 +20,7 @@ fn minimax(db: &EndgameDb, pos: &Position) -> i8 {
         return -1;
     }
     if pos.in_hand(Color::White) == 0 && pos.in_hand(Color::Black) == 0 {
-        let value = db.probe(pos).expect("leaf stored");
+        let value = db.value(pos).expect("leaf stored");
         // The N-move rule (60 plies) draws a removal that comes too late.
         if pos.plies_since_removal() + u32::from(value.distance) > 60 {
             return 0;

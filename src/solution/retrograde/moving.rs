@@ -39,7 +39,7 @@ pub trait SmallerSectors: Sync {
 impl SmallerSectors for EndgameDb {
     fn values(&self, positions: &[(Bitboard, Bitboard)], values: &mut Vec<Option<DbValue>>) {
         // Waiting for the disk, every value is read.
-        let _ = self.values_with(positions, values, Reads::Wait);
+        let _ = self.sector_values_with(positions, values, Reads::Wait);
     }
 }
 

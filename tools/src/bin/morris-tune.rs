@@ -234,7 +234,7 @@ fn db(dir: &Path, samples: usize, max_stones: u32, seed: u64, out: &Path) -> any
         if !quiet(&pos) {
             continue;
         }
-        let Some(value) = db.probe(&pos) else {
+        let Some(value) = db.value(&pos) else {
             continue;
         };
         text.push_str(&data_line(&pos, value.outcome.points()));

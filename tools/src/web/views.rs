@@ -504,7 +504,7 @@ impl StateView {
         let exact = db.filter(|_| ended.is_none()).and_then(|db| {
             if position.stones_to_place() > 0 {
                 // The placing phase's values have no distance.
-                let value = db.placing_outcome(position)?;
+                let value = db.outcome(position)?;
                 let moves = db
                     .moves(position)
                     .into_iter()
@@ -515,7 +515,7 @@ impl StateView {
                     moves,
                 });
             }
-            let value = db.probe(position)?;
+            let value = db.value(position)?;
             let moves = db
                 .moves(position)
                 .into_iter()
