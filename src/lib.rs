@@ -19,6 +19,9 @@
 //! - [`uci`], the text protocol of docs/PROTOCOL.md: lines parsed into
 //!   commands, the engine's answers written as lines.
 //!
+//! Beside the layers, [`files`] writes a file whole or not at all, for
+//! every program that writes one.
+//!
 //! The rules, the engine front end and the databases are re-exported here.
 //!
 //! ```
@@ -40,6 +43,7 @@
 
 pub mod board;
 pub mod engine;
+pub mod files;
 pub mod search;
 pub mod solution;
 pub mod uci;

@@ -1,10 +1,9 @@
 //! Developer tools for morris: the match runner, the evaluation tuner and
 //! the board in the browser, with what they share: the engine client, the
-//! databases as they open them, files written whole.
+//! databases as they open them.
 
 pub mod arena;
 pub mod client;
 pub mod db;
-pub mod files;
 pub mod tune;
 pub mod web;

@@ -5,7 +5,6 @@
 //! complete.
 
 use std::fs;
-use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
@@ -395,25 +394,13 @@ impl BlockFile for Checked {
     }
 }
 
-/// Writes `parts` one after the other as the file `path`: to a temporary
-/// name first, synced, then renamed, so that an interrupted write leaves
-/// no file that looks complete.
+/// Writes `parts` one after the other as the file `path`, whole or not
+/// at all (see [`crate::files::write_whole`]).
 pub(super) fn write_whole(path: &Path, parts: &[&[u8]]) -> Result<(), DbError> {
-    let io = |e: std::io::Error| DbError {
+    crate::files::write_whole(path, parts).map_err(|e| DbError {
         path: path.to_owned(),
         problem: DbProblem::from(e),
-    };
-    let partial = path.with_extension("partial");
-    let file = fs::File::create(&partial).map_err(io)?;
-    let mut out = BufWriter::new(&file);
-    for part in parts {
-        out.write_all(part).map_err(io)?;
-    }
-    out.flush().map_err(io)?;
-    drop(out);
-    file.sync_all().map_err(io)?;
-    drop(file);
-    fs::rename(&partial, path).map_err(io)
+    })
 }
 
 /// Whether every page of `bytes`, a part of a mapped file, is in memory.

@@ -14,11 +14,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::{Parser, Subcommand};
 use morris::eval::Weights;
+use morris::files::write_whole;
 use morris::search::PlacingSolver;
 use morris::search::{SearchLimits, SearchRequest, TranspositionTable};
 use morris::solution::{EndgameDb, sector_position};
 use morris::{Bitboard, Color, GameRecord, GameResult, Position, Rules, Square, parse_records};
-use morris_tools::files::write_atomically;
 use morris_tools::tune::{Sample, fit, fit_wdl, quiet};
 use rand::rngs::StdRng;
 use rand::seq::{IndexedRandom, SliceRandom};
@@ -203,7 +203,7 @@ fn games(records: &[PathBuf], out: &Path) -> anyhow::Result<()> {
             path.display()
         );
     }
-    write_atomically(out, &text)?;
+    write_whole(out, &[text.as_bytes()])?;
     println!(
         "{positions} positions of {games} games written to {}",
         out.display()
@@ -244,7 +244,7 @@ fn db(dir: &Path, samples: usize, max_stones: u32, seed: u64, out: &Path) -> any
         }
     }
     eprintln!();
-    write_atomically(out, &text)?;
+    write_whole(out, &[text.as_bytes()])?;
     println!("{written} positions written to {}", out.display());
     Ok(())
 }
@@ -335,7 +335,7 @@ fn placing(
         })
         .collect::<anyhow::Result<Vec<String>>>()?;
     eprintln!();
-    write_atomically(out, &lines.concat())?;
+    write_whole(out, &[lines.concat().as_bytes()])?;
     println!("{samples} positions written to {}", out.display());
     Ok(())
 }

@@ -24,8 +24,8 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use rayon::prelude::*;
 
+use morris::files::write_whole;
 use morris::{Position, Rules, Variant};
-use morris_tools::files::write_atomically;
 use reference::{RefPosition, RefRules, notation};
 
 #[derive(Parser)]
@@ -134,9 +134,8 @@ fn generate(input: &Path, max_nodes: u64, out: Option<&Path>) -> Result<()> {
         }
     }
     match out {
-        Some(path) => {
-            write_atomically(path, &file).with_context(|| format!("writing {}", path.display()))?
-        }
+        Some(path) => write_whole(path, &[file.as_bytes()])
+            .with_context(|| format!("writing {}", path.display()))?,
         None => std::io::stdout().write_all(file.as_bytes())?,
     }
     Ok(())

@@ -11,7 +11,7 @@ use morris::GameResult;
 use super::{MatchConfig, Pairing, PgnOut, Standings, schedule};
 use crate::arena::game::{PlayedGame, play_game};
 use crate::client::EngineProcess;
-use crate::files::write_atomically;
+use morris::files::write_whole;
 
 /// Writes every record to the file through a temporary file, so that an
 /// interrupted run never leaves half a file.
@@ -32,7 +32,7 @@ pub fn write_records(out: &PgnOut, games: &[PlayedGame]) -> std::io::Result<()> 
             }
         })
         .collect();
-    write_atomically(&out.path, &text)
+    write_whole(&out.path, &[text.as_bytes()])
 }
 
 /// An engine that cannot take part: the match does not start.
