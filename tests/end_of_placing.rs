@@ -139,3 +139,68 @@ fn placing_values_equal_the_end_of_placing_solver_without_the_n_move_rule() {
     }
     assert!(compared.iter().sum::<usize>() > 100, "{compared:?}");
 }
+
+#[test]
+fn placing_moves_give_each_move_with_and_without_the_n_move_rule() {
+    use morris::search::{PlacingSolver, placing_moves};
+    let free_rules = morris::Rules {
+        n_move_rule: 0,
+        ..morris::Rules::default()
+    };
+    let sign = |v: i8| [DbOutcome::Loss, DbOutcome::Draw, DbOutcome::Win][(v + 1) as usize];
+    // Near the N-move rule too, where it turns outcomes.
+    let late = |pos: &Position| {
+        let fen = pos.fen();
+        let mut fields: Vec<&str> = fen.split(' ').collect();
+        fields[4] = "56";
+        Position::from_fen(&fields.join(" "), morris::Rules::default()).unwrap()
+    };
+    let mut changed_by_rule = 0;
+    // Solved to the moving phase where the placing phase's databases are
+    // not loaded, read from them where they are: the same answers.
+    for (db, solved) in [(&database().1, true), (&placing_database().1, false)] {
+        let mut positions = placing_positions(20, 0x9A11);
+        let late_positions: Vec<Position> = positions.iter().map(late).collect();
+        positions.extend(late_positions);
+        for pos in positions {
+            let answer = placing_moves(db, &pos).unwrap();
+            assert_eq!(answer.solved_nodes.is_some(), solved, "{}", pos.fen());
+            let free = Position::from_fen(&pos.fen(), free_rules).unwrap();
+            let mut free_solver = PlacingSolver::new(db, None, None);
+            let moves = pos.legal_moves();
+            let free_outcomes = free_solver.solve_moves(&free, &moves).unwrap();
+            let ruled = plain_move_values(db, &pos, &moves);
+            assert_eq!(answer.moves.len(), moves.len());
+            for ((known, &(mv, free)), &ruled) in
+                answer.moves.iter().zip(&free_outcomes).zip(&ruled)
+            {
+                assert_eq!(known.mv, mv);
+                assert_eq!(known.outcome, Some(free), "{} {mv}", pos.fen());
+                assert_eq!(known.with_rule, Some(sign(ruled)), "{} {mv}", pos.fen());
+                changed_by_rule += usize::from(free != sign(ruled));
+            }
+            let best = |of: fn(&morris::solution::MoveValue) -> Option<DbOutcome>| {
+                answer.moves.iter().map(of).max().flatten()
+            };
+            assert_eq!(answer.outcome, best(|m| m.outcome), "{}", pos.fen());
+            assert_eq!(answer.with_rule, best(|m| m.with_rule), "{}", pos.fen());
+        }
+    }
+    // Positions where the rule turns a move's outcome, so that each field is
+    // told apart.
+    assert!(changed_by_rule > 0);
+    let moving = morris::solution::sector_position(
+        morris::Bitboard::EMPTY
+            .with(morris::Square::ALL[0])
+            .with(morris::Square::ALL[1])
+            .with(morris::Square::ALL[9]),
+        morris::Bitboard::EMPTY
+            .with(morris::Square::ALL[5])
+            .with(morris::Square::ALL[6])
+            .with(morris::Square::ALL[12]),
+    );
+    assert_eq!(
+        placing_moves(&database().1, &moving),
+        Err(morris::search::Unsolved::Unknown)
+    );
+}

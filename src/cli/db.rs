@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use morris::search::{PlacingSolver, Unsolved};
+use morris::search::{SOLVED_WITH_RULE, Unsolved, placing_moves};
 use morris::solution::format::{Header, PlacingHeader};
 use morris::solution::retrograde::{
     BuildStep, SectorRange, generate_pair, generate_placing_sector, pair_dependencies,
@@ -18,7 +18,7 @@ use morris::solution::{
     DbOutcome, DbValue, EndgameDb, NextSector, PlacingSector, SectorCheck, SectorIndex,
     check_placing_sector, check_sector,
 };
-use morris::{Color, Move, Position, Rules};
+use morris::{Color, Position, Rules};
 
 use crate::cli::{db_dir, open_databases, thread_pool};
 
@@ -553,130 +553,46 @@ pub fn db_stats(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The most stones left to place at which `probe` solves a position the
-/// placing phase's databases hold again with the N-move rule (they leave
-/// it out): a matter of seconds at most.
-const SOLVED_WITH_RULE: u32 = 10;
-
-/// A placing position's outcome and each move's: read from the placing
-/// phase's databases if they hold it, else solved to the moving phase's.
+/// A placing position's outcome and each move's, with the N-move rule
+/// where it was solved with it.
 fn probe_placing(pos: &Position, db: &EndgameDb) -> Result<()> {
-    let Some(outcome) = db.outcome(pos) else {
-        return probe_end_of_placing(pos, db);
-    };
     let start = Instant::now();
-    let moves = db.moves(pos);
+    let placing = placing_moves(db, pos).map_err(|_: Unsolved| {
+        anyhow::anyhow!("the end of placing reaches sectors that are not in the databases")
+    })?;
     let took = start.elapsed();
-    // The rule's outcomes, where the solver reaches.
-    let ruled = (pos.rules().draw_plies().is_some() && pos.stones_to_place() <= SOLVED_WITH_RULE)
-        .then(|| solve_placing(&mut PlacingSolver::new(db, None, None), pos))
-        .transpose()?;
-    let describe = |mv: Option<Move>, free: Option<DbOutcome>| {
-        let Some(free) = free else {
-            return "not in the databases".to_owned();
-        };
-        let with_rule = ruled.as_ref().map(|solved| match mv {
-            Some(mv) => solved.iter().find(|&&(m, _)| m == mv).map(|&(_, o)| o),
-            None => Some(best_outcome(solved)),
-        });
-        match with_rule.flatten() {
-            Some(ruled) if ruled != free => {
-                format!("{ruled} by the N-move rule (without it: {free})")
-            }
-            _ => free.to_string(),
+    let describe = |free: Option<DbOutcome>, with_rule: Option<DbOutcome>| match (free, with_rule) {
+        (None, _) => "not in the databases".to_owned(),
+        (Some(free), Some(ruled)) if ruled != free => {
+            format!("{ruled} by the N-move rule (without it: {free})")
         }
+        (Some(free), _) => free.to_string(),
     };
-    out!(
-        "position: {} (placing phase databases, {} µs)",
-        describe(None, Some(outcome)),
-        took.as_micros()
-    );
-    if pos.rules().draw_plies().is_some() && ruled.is_none() {
+    let position = describe(placing.outcome, placing.with_rule);
+    match placing.solved_nodes {
+        None => out!(
+            "position: {position} (placing phase databases, {} µs)",
+            took.as_micros()
+        ),
+        Some(nodes) => out!(
+            "position: {position} (end of placing solved: {nodes} nodes, {} ms)",
+            took.as_millis()
+        ),
+    }
+    if pos.rules().draw_plies().is_some() && placing.with_rule.is_none() {
         out!(
             "(values without the N-move rule; it is applied from {SOLVED_WITH_RULE} stones left to place on)"
         );
     }
     out!("moves (the outcome for the side moving):");
-    for known in moves {
+    for known in placing.moves {
         out!(
             "  {}: {}",
             known.mv,
-            describe(Some(known.mv), known.outcome)
+            describe(known.outcome, known.with_rule)
         );
     }
     Ok(())
-}
-
-/// The end of placing solved to the databases' leaves: the outcome of the
-/// position and of each move, and what it took; where the N-move rule
-/// changes an outcome, what it is without the rule.
-fn probe_end_of_placing(pos: &Position, db: &EndgameDb) -> Result<()> {
-    let start = Instant::now();
-    let mut solver = PlacingSolver::new(db, None, None);
-    let solved = solve_placing(&mut solver, pos)?;
-    let nodes = solver.nodes();
-    let without_rule = match pos.rules().draw_plies() {
-        Some(_) => {
-            let free = Position::from_fen(
-                &pos.fen(),
-                Rules {
-                    n_move_rule: 0,
-                    ..pos.rules()
-                },
-            )?;
-            Some(solve_placing(
-                &mut PlacingSolver::new(db, None, None),
-                &free,
-            )?)
-        }
-        None => None,
-    };
-    // The outcome of a move (or of the position, for `None`) without the rule.
-    let free_outcome = |mv: Option<Move>| {
-        let free = without_rule.as_ref()?;
-        match mv {
-            Some(mv) => free.iter().find(|&&(m, _)| m == mv).map(|&(_, o)| o),
-            None => Some(best_outcome(free)),
-        }
-    };
-    let describe = |mv: Option<Move>, outcome: DbOutcome| {
-        let free = free_outcome(mv);
-        match free {
-            Some(free) if free != outcome => {
-                format!("{outcome} by the N-move rule (without it: {free})")
-            }
-            _ => outcome.to_string(),
-        }
-    };
-    out!(
-        "position: {} (end of placing solved: {nodes} nodes, {} ms)",
-        describe(None, best_outcome(&solved)),
-        start.elapsed().as_millis()
-    );
-    out!("moves (the outcome for the side moving):");
-    for &(mv, outcome) in &solved {
-        out!("  {mv}: {}", describe(Some(mv), outcome));
-    }
-    Ok(())
-}
-
-/// The outcome of every move of a placing position.
-fn solve_placing(solver: &mut PlacingSolver, pos: &Position) -> Result<Vec<(Move, DbOutcome)>> {
-    // Without limits the solver fails only on a sector it lacks.
-    solver
-        .solve_moves(pos, &pos.legal_moves())
-        .map_err(|_: Unsolved| {
-            anyhow::anyhow!("the end of placing reaches sectors that are not in the databases")
-        })
-}
-
-/// A position's outcome: its best move's (a placing side always has one).
-fn best_outcome(solved: &[(Move, DbOutcome)]) -> DbOutcome {
-    solved
-        .iter()
-        .map(|&(_, outcome)| outcome)
-        .max()
-        .unwrap_or(DbOutcome::Loss)
 }
 
 /// Prints the value of a position and of each of its moves under the

@@ -17,7 +17,10 @@ pub(crate) mod worker;
 
 pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchReport, run_bench};
 pub use limits::{Clock, Limit, SearchLimits};
-pub use placing::{PlacingChoice, PlacingSolver, PlacingTable, SharedPlacingTable, Unsolved};
+pub use placing::{
+    PlacingChoice, PlacingMoves, PlacingSolver, PlacingTable, SOLVED_WITH_RULE, SharedPlacingTable,
+    Unsolved, placing_moves,
+};
 pub use root::{SearchRequest, SearchResult};
 pub use score::{DB_WIN, DB_WIN_BOUND, MATE, Score, WdlModel};
 pub use skill::MAX_SKILL;

@@ -11,8 +11,8 @@ use std::time::Instant;
 
 use arrayvec::ArrayVec;
 
-use crate::board::{Bitboard, MAX_MOVES, Move, MoveList, Position};
-use crate::solution::{DbOutcome, DbValue, EndgameDb, Reads};
+use crate::board::{Bitboard, Color, MAX_MOVES, Move, MoveList, Position, Rules};
+use crate::solution::{DbOutcome, DbValue, EndgameDb, MoveValue, Reads};
 
 /// Nodes between looks at the clock; it is looked at after every batch of
 /// leaves too, since a batch read from a cold disk can take longer than
@@ -549,6 +549,120 @@ impl<'a> PlacingSolver<'a> {
         moves.clear();
         moves.extend(ranked.into_iter().map(|(_, mv)| mv));
     }
+}
+
+/// The most stones left to place at which [`placing_moves`] solves a
+/// position the placing phase's databases hold again with the N-move rule
+/// (they leave it out): a matter of seconds at most.
+pub const SOLVED_WITH_RULE: u32 = 10;
+
+/// A placing position and its legal moves as the databases know them,
+/// with and without the N-move rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlacingMoves {
+    /// The position's outcome for the side to move, the draw rules left
+    /// out.
+    pub outcome: Option<DbOutcome>,
+    /// Its outcome under the position's N-move rule, where it was solved
+    /// with the rule.
+    pub with_rule: Option<DbOutcome>,
+    /// Every legal move, in the order of the legal moves, its `with_rule`
+    /// given where the position was solved with the rule.
+    pub moves: Vec<MoveValue>,
+    /// The nodes of the end of placing solved to the moving phase's
+    /// databases; `None` where the placing phase's held the position.
+    pub solved_nodes: Option<u64>,
+}
+
+/// What the databases say of the placing position `pos` and its moves: the
+/// placing phase's values where they hold it, solved again with the N-move
+/// rule from [`SOLVED_WITH_RULE`] stones left to place on; else the end of
+/// placing solved to the moving phase's databases, with and without the
+/// rule.
+///
+/// # Errors
+///
+/// [`Unsolved::Unknown`] if `pos` is not a placing position, or a
+/// position it can reach is not in the databases.
+pub fn placing_moves(db: &EndgameDb, pos: &Position) -> Result<PlacingMoves, Unsolved> {
+    if pos.stones_to_place() == 0 {
+        return Err(Unsolved::Unknown);
+    }
+    let solve = |pos: &Position| {
+        let mut solver = PlacingSolver::new(db, None, None);
+        let solved = solver.solve_moves(pos, &pos.legal_moves())?;
+        Ok::<_, Unsolved>((solved, solver.nodes()))
+    };
+    let best = |solved: &[(Move, DbOutcome)]| solved.iter().map(|&(_, outcome)| outcome).max();
+    let with_rule = pos.rules().draw_plies().is_some();
+    if let Some(outcome) = db.outcome(pos) {
+        let ruled = (with_rule && pos.stones_to_place() <= SOLVED_WITH_RULE)
+            .then(|| solve(pos))
+            .transpose()?;
+        let ruled = ruled.map(|(solved, _)| solved);
+        let moves = db
+            .moves(pos)
+            .into_iter()
+            .map(|known| MoveValue {
+                with_rule: ruled
+                    .as_ref()
+                    .and_then(|solved| outcome_of(solved, known.mv)),
+                ..known
+            })
+            .collect();
+        return Ok(PlacingMoves {
+            outcome: Some(outcome),
+            with_rule: ruled.as_deref().and_then(best),
+            moves,
+            solved_nodes: None,
+        });
+    }
+    let (solved, nodes) = solve(pos)?;
+    let free = if with_rule {
+        let rules = Rules {
+            n_move_rule: 0,
+            ..pos.rules()
+        };
+        let free = Position::from_parts(
+            Color::ALL.map(|side| pos.stones(side)),
+            Color::ALL.map(|side| pos.in_hand(side)),
+            pos.side_to_move(),
+            rules,
+            pos.plies_since_removal(),
+            pos.fullmove_number(),
+        );
+        Some(solve(&free)?.0)
+    } else {
+        None
+    };
+    // Without the rule, the solved outcomes are those without it.
+    let (free, ruled) = match free {
+        Some(free) => (free, Some(solved)),
+        None => (solved, None),
+    };
+    let moves = free
+        .iter()
+        .map(|&(mv, outcome)| MoveValue {
+            mv,
+            outcome: Some(outcome),
+            value: None,
+            with_rule: ruled.as_ref().and_then(|solved| outcome_of(solved, mv)),
+        })
+        .collect();
+    Ok(PlacingMoves {
+        outcome: best(&free),
+        with_rule: ruled.as_deref().and_then(best),
+        moves,
+        solved_nodes: Some(nodes),
+    })
+}
+
+/// The outcome solved for `mv`.
+fn outcome_of(solved: &[(Move, DbOutcome)], mv: Move) -> Option<DbOutcome> {
+    solved
+        .iter()
+        .find(|&&(m, _)| m == mv)
+        .map(|&(_, outcome)| outcome)
 }
 
 /// The key of `pos` in the table. The counter decides leaves near the
