@@ -351,7 +351,7 @@ fn the_plan_puts_every_pair_after_the_pairs_it_needs() {
     assert_eq!(pairs.count(), 28);
     assert_eq!(
         wave_of.len(),
-        28 + morris::solution::PlacingSector::all().len()
+        28 + morris::solution::Sector::placing_all().len()
     );
     assert!(wave_of["9-9"] > wave_of["8-9"]);
     assert!(wave_of["8-8-1-0"] > wave_of["9-9"]);

@@ -9,7 +9,7 @@ use common::solution::{
     plain_placing_minimax,
 };
 use morris::Position;
-use morris::solution::{DbOutcome, PlacingSector};
+use morris::solution::{DbOutcome, Sector};
 
 #[test]
 fn the_end_of_placing_solver_agrees_with_plain_minimax() {
@@ -115,7 +115,7 @@ fn placing_values_equal_the_end_of_placing_solver_without_the_n_move_rule() {
     use morris::search::PlacingSolver;
     let (_, db) = placing_database();
     let mut compared = [0; 3];
-    for sector in PlacingSector::within(4) {
+    for sector in Sector::placing_within(4) {
         if !(6..=8).contains(&sector.to_place()) {
             continue;
         }

@@ -8,7 +8,7 @@ use common::session::session;
 use common::solution::{
     database, placing_database, placing_position, placing_positions, plain_move_values, position,
 };
-use morris::solution::{DbOutcome, DbValue, EndgameDb, PlacingSector, SectorIndex};
+use morris::solution::{DbOutcome, DbValue, EndgameDb, Sector, SectorIndex};
 use morris::{Color, Position};
 
 /// The engine's move with the databases, at a small depth.
@@ -34,7 +34,7 @@ fn won_positions_are_won_against_the_best_defence() {
         let sector = SectorIndex::new(mover, other);
         // The longest wins of the sector are the hardest to convert.
         let longest = db
-            .headers()
+            .moving_headers()
             .iter()
             .find(|h| (h.mover, h.other) == (mover as u8, other as u8))
             .unwrap()
@@ -342,7 +342,7 @@ fn placing_positions_that_can_err(db: &EndgameDb, per_sector: u64) -> Vec<(Posit
         ..morris::Rules::default()
     };
     let mut found = Vec::new();
-    for sector in PlacingSector::within(4) {
+    for sector in Sector::placing_within(4) {
         let step = (sector.len() / per_sector).max(1);
         for index in (0..sector.len()).step_by(step as usize) {
             let (mover, other) = sector.board.decode(index);
@@ -421,7 +421,7 @@ fn with_the_placing_phase_info_reports_the_exact_value() {
     let (dir, db) = placing_database();
     // A drawn start, and a won position found in the databases.
     let drawn = ".../.../.../....../.../.../... w 4 4 0 1".to_owned();
-    let won = PlacingSector::within(4)
+    let won = Sector::placing_within(4)
         .into_iter()
         .filter(|s| s.to_place() >= 3)
         .find_map(|sector| {

@@ -72,7 +72,7 @@ fn the_waves_as_job_arrays_build_the_files_of_one_machine() {
     let (on_slurm, on_one) = (files(&shared), files(&single));
     // 3-3 to 5-5, both sides of each pair, then the placing phase of five
     // stones a side.
-    let placing = morris::solution::PlacingSector::within(5).len();
+    let placing = morris::solution::Sector::placing_within(5).len();
     assert_eq!(on_slurm.len(), 9 + placing);
     let names =
         |files: &[(String, Vec<u8>)]| files.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();

@@ -7,12 +7,12 @@ mod common;
 use common::session::session;
 use common::solution::{database, placing_database, placing_position, position};
 use morris::Position;
-use morris::solution::{EndgameDb, PlacingSector, SectorIndex};
+use morris::solution::{EndgameDb, Sector, SectorIndex};
 
 #[test]
 fn damaged_and_foreign_files_are_refused_by_name() {
     use morris::DbProblem;
-    use morris::solution::format::SectorFile;
+    use morris::solution::format::MovingFile;
     let (dir, _) = database();
     let good = std::fs::read(dir.join("nine-flying-3-3.mdb")).unwrap();
     let scratch = std::env::temp_dir().join(format!("morris-endgame-bad-{}", std::process::id()));
@@ -21,7 +21,7 @@ fn damaged_and_foreign_files_are_refused_by_name() {
     let try_file = |name: &str, bytes: &[u8]| {
         let path = scratch.join(name);
         std::fs::write(&path, bytes).unwrap();
-        let err = SectorFile::open(&path).err().expect("refused");
+        let err = MovingFile::open(&path).err().expect("refused");
         assert_eq!(err.path, path);
         std::fs::remove_file(&path).unwrap();
         err.problem
@@ -92,7 +92,7 @@ fn damaged_and_foreign_files_are_refused_by_name() {
 #[test]
 fn a_damaged_block_is_found_when_read_and_its_values_are_not_used() {
     use morris::DbProblem;
-    use morris::solution::format::SectorFile;
+    use morris::solution::format::MovingFile;
     let (dir, _) = database();
     let name = "nine-flying-4-4.mdb";
     let mut bytes = std::fs::read(dir.join(name)).unwrap();
@@ -110,7 +110,7 @@ fn a_damaged_block_is_found_when_read_and_its_values_are_not_used() {
     let at = 112 + sector.canonical(m, o).index as usize;
     bytes[at] ^= 0x3;
     std::fs::write(scratch.join(name), &bytes).unwrap();
-    let file = SectorFile::open(&scratch.join(name)).expect("the header and tables are intact");
+    let file = MovingFile::open(&scratch.join(name)).expect("the header and tables are intact");
     assert!(matches!(
         file.verify().unwrap_err().problem,
         DbProblem::Checksum
@@ -136,7 +136,7 @@ fn values_read_in_the_background_are_those_read_waiting() {
     let (dir, _) = placing_database();
     // A database of its own, so that no other test has read its blocks.
     let db = EndgameDb::open(dir).unwrap().0;
-    let positions: Vec<Position> = PlacingSector::within(4)
+    let positions: Vec<Position> = Sector::placing_within(4)
         .into_iter()
         .flat_map(|sector| {
             let step = (sector.len() / 4).max(1);

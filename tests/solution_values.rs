@@ -6,7 +6,7 @@ mod common;
 
 use common::solution::{database, placing_database, placing_position, position};
 use morris::solution::retrograde::{SectorRange, generate};
-use morris::solution::{DbOutcome, DbValue, EndgameDb, PlacingSector, SectorIndex};
+use morris::solution::{DbOutcome, DbValue, EndgameDb, Sector, SectorIndex};
 use morris::{Bitboard, Color, Position, Symmetry};
 
 /// The value a position must have, computed from its children's stored
@@ -187,7 +187,12 @@ fn checking_against_successors_passes_the_built_values_and_finds_a_planted_error
     use morris::solution::retrograde::{SmallerSectors, build_pair};
     let (dir, db) = database();
     for (mover, other) in [(3, 3), (3, 4), (4, 3), (4, 4)] {
-        let check = check_sector(db, SectorIndex::new(mover, other), None, &|_| {});
+        let check = check_sector(
+            db,
+            Sector::moving(SectorIndex::new(mover, other)),
+            None,
+            &|_| {},
+        );
         assert!(check.checked > 0);
         assert_eq!(
             (check.wrong_count, check.unknown),
@@ -215,10 +220,10 @@ fn checking_against_successors_passes_the_built_values_and_finds_a_planted_error
     write_sector(&scratch, &built).unwrap();
     let (planted_db, _) = EndgameDb::open(&scratch).unwrap();
     let sector = SectorIndex::new(3, 3);
-    let check = check_sector(&planted_db, sector, None, &|_| {});
+    let check = check_sector(&planted_db, Sector::moving(sector), None, &|_| {});
     assert!(check.wrong.contains(&(planted as u64)), "{check:?}");
     // A sample checks fewer.
-    let sampled = check_sector(db, sector, Some(1000), &|_| {});
+    let sampled = check_sector(db, Sector::moving(sector), Some(1000), &|_| {});
     assert!(sampled.checked > 0 && sampled.checked < check.checked);
     // Through the command line: the good folder passes, the planted fails.
     let run = |folder: &std::path::Path| {
@@ -339,7 +344,7 @@ fn plain_placing_outcome(
 #[test]
 fn placing_values_equal_a_plain_minimax_up_to_four_stones_a_side() {
     let (_, db) = placing_database();
-    let small = PlacingSector::within(4);
+    let small = Sector::placing_within(4);
     let mut seen = std::collections::HashMap::new();
     let mut outcomes = [0; 3];
     for &sector in &small {
@@ -356,8 +361,8 @@ fn placing_values_equal_a_plain_minimax_up_to_four_stones_a_side() {
     }
     // Sectors from the first placement to the last, and each outcome
     // many times.
-    assert!(small.contains(&PlacingSector::new(0, 0, 4, 4).unwrap()));
-    assert!(small.contains(&PlacingSector::new(3, 4, 1, 0).unwrap()));
+    assert!(small.contains(&Sector::placing(0, 0, 4, 4).unwrap()));
+    assert!(small.contains(&Sector::placing(3, 4, 1, 0).unwrap()));
     assert!(outcomes.iter().all(|&n| n > 1000), "{outcomes:?}");
 }
 

@@ -9,14 +9,13 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use morris::search::{SOLVED_WITH_RULE, Unsolved, placing_moves};
-use morris::solution::format::{Header, PlacingHeader};
+use morris::solution::format::{MovingHeader, PlacingHeader};
 use morris::solution::retrograde::{
     BuildStep, SectorRange, generate_pair, generate_placing_sector, pair_dependencies,
     pair_sectors, removal_sectors,
 };
 use morris::solution::{
-    DbOutcome, DbValue, EndgameDb, NextSector, PlacingSector, SectorCheck, SectorIndex,
-    check_placing_sector, check_sector,
+    DbOutcome, DbValue, EndgameDb, Sector, SectorCheck, SectorIndex, check_sector,
 };
 use morris::{Color, Position, Rules};
 
@@ -97,7 +96,7 @@ pub enum SectorChoice {
     /// The moving sectors A-B and B-A.
     Pair(usize, usize),
     /// One placing sector.
-    Placing(PlacingSector),
+    Placing(Sector),
 }
 
 impl FromStr for SectorChoice {
@@ -110,7 +109,7 @@ impl FromStr for SectorChoice {
                 Ok(SectorChoice::Pair(a.min(b), a.max(b)))
             }
             Some(&[mover, other, mover_hand, other_hand]) => {
-                PlacingSector::new(mover, other, mover_hand, other_hand)
+                Sector::placing(mover, other, mover_hand, other_hand)
                     .map(SectorChoice::Placing)
                     .ok_or_else(|| {
                         format!(
@@ -147,7 +146,7 @@ pub fn gen_db(args: GenDbArgs) -> Result<()> {
                 build(&dir, range, None, args.threads)?;
             }
             if placing {
-                build_placing(&dir, &PlacingSector::within(args.max_stones), args.threads)?;
+                build_placing(&dir, &Sector::placing_within(args.max_stones), args.threads)?;
             }
             Ok(())
         }
@@ -200,24 +199,28 @@ fn print_plan(range: SectorRange, moving: bool, placing: bool) -> Result<()> {
     if placing {
         // A level of placing sectors (as many stones left to place) needs
         // only the level after it, the last one the moving phase.
-        for sector in PlacingSector::within(range.per_side) {
+        for sector in Sector::placing_within(range.per_side) {
             let wave = waves + sector.to_place();
             let (placed, removed) = sector.successors();
-            let needs: Vec<NextSector> = std::iter::once(placed).chain(removed).collect();
+            let needs: Vec<Sector> = std::iter::once(placed).chain(removed).collect();
             let needed_bytes: u64 = needs
                 .iter()
-                .map(|&next| match next {
-                    NextSector::Placing(next) => next.len().div_ceil(4),
-                    NextSector::Moving(board) => board.len(),
+                .map(|&next| {
+                    if next.is_placing() {
+                        next.len().div_ceil(4)
+                    } else {
+                        next.len()
+                    }
                 })
                 .sum();
             // A moving sector is built, and named, with its pair.
             let names: Vec<String> = needs
                 .iter()
-                .map(|&next| match next {
-                    NextSector::Placing(next) => next.to_string(),
-                    NextSector::Moving(board) => {
-                        let (a, b) = (board.mover, board.other);
+                .map(|&next| {
+                    let (a, b) = (next.board.mover, next.board.other);
+                    if next.is_placing() {
+                        next.to_string()
+                    } else {
                         format!("{}-{}", a.min(b), a.max(b))
                     }
                 })
@@ -341,21 +344,18 @@ fn build(
             // Decided positions move the bar within a sector; a finished
             // sector sets it to the positions of every sector done so far.
             generate_pair(out, pair, &step, |report| {
-                let h = report.header;
-                finished += h.entries;
+                let (sector, entries) = (report.sector, report.sector.len());
+                finished += entries;
                 bar.set_position(finished);
                 if report.reused {
                     kept += 1;
-                    tell(format!("{}-{} kept", h.mover, h.other));
+                    tell(format!("{sector} kept"));
                 } else {
                     built += 1;
-                    positions_built += h.entries;
+                    positions_built += entries;
                     let peak = peak_memory_note();
                     tell(format!(
-                        "{}-{} built ({} indices, pair {:.1} s so far{peak})",
-                        h.mover,
-                        h.other,
-                        h.entries,
+                        "{sector} built ({entries} indices, pair {:.1} s so far{peak})",
                         pair_start.elapsed().as_secs_f64()
                     ));
                 }
@@ -385,7 +385,7 @@ fn build(
 
 /// Builds the placing sectors `sectors` (in order: each from those before
 /// it and the moving phase) in `out`, keeping those present and valid.
-fn build_placing(out: &Path, sectors: &[PlacingSector], threads: Option<usize>) -> Result<()> {
+fn build_placing(out: &Path, sectors: &[Sector], threads: Option<usize>) -> Result<()> {
     let total: u64 = sectors.iter().map(|s| s.len()).sum();
     let bar = build_bar(total, "placing positions")?;
     let tell = |line: String| tell(&bar, line);
@@ -400,18 +400,18 @@ fn build_placing(out: &Path, sectors: &[PlacingSector], threads: Option<usize>) 
         let progress = |positions: u64| bar.inc(positions);
         pool.install(|| {
             generate_placing_sector(out, sector, &progress, |report| {
-                finished += report.header.entries;
+                finished += sector.len();
                 bar.set_position(finished);
                 if report.reused {
                     kept += 1;
                     tell(format!("placing {sector} kept"));
                 } else {
                     built += 1;
-                    positions_built += report.header.entries;
+                    positions_built += sector.len();
                     let peak = peak_memory_note();
                     tell(format!(
                         "placing {sector} built ({} indices, {:.1} s{peak})",
-                        report.header.entries,
+                        sector.len(),
                         sector_start.elapsed().as_secs_f64()
                     ));
                 }
@@ -439,7 +439,7 @@ pub fn db_verify(args: VerifyArgs) -> Result<()> {
         anyhow::bail!("no endgame databases in {}", dir.display());
     }
     let pool = thread_pool(args.threads)?;
-    for file in db.files() {
+    for file in db.moving_files() {
         let (mover, other) = (file.sector.mover, file.sector.other);
         let start = Instant::now();
         if let Err(err) = file.verify() {
@@ -449,7 +449,11 @@ pub fn db_verify(args: VerifyArgs) -> Result<()> {
         }
         let bar = indicatif::ProgressBar::new(file.sector.class_count() as u64);
         bar.set_message(format!("{mover}-{other}"));
-        let check = pool.install(|| check_sector(&db, file.sector, args.sample, &|n| bar.inc(n)));
+        let check = pool.install(|| {
+            check_sector(&db, Sector::moving(file.sector), args.sample, &|n| {
+                bar.inc(n)
+            })
+        });
         bar.finish_and_clear();
         let (verdict, unknown) = verdict(&check);
         if check.wrong_count > 0 || check.unknown > 0 {
@@ -471,8 +475,7 @@ pub fn db_verify(args: VerifyArgs) -> Result<()> {
         }
         let bar = indicatif::ProgressBar::new(sector.board.class_count() as u64);
         bar.set_message(format!("placing {sector}"));
-        let check =
-            pool.install(|| check_placing_sector(&db, sector, args.sample, &|n| bar.inc(n)));
+        let check = pool.install(|| check_sector(&db, sector, args.sample, &|n| bar.inc(n)));
         bar.finish_and_clear();
         let (verdict, unknown) = verdict(&check);
         if check.wrong_count > 0 || check.unknown > 0 {
@@ -519,8 +522,8 @@ pub fn db_stats(dir: &Path) -> Result<()> {
     if db.is_empty() {
         anyhow::bail!("no endgame databases in {}", dir.display());
     }
-    let headers = db.headers();
-    let table = |counts: fn(&Header) -> [u64; 3]| -> Result<()> {
+    let headers = db.moving_headers();
+    let table = |counts: fn(&MovingHeader) -> [u64; 3]| -> Result<()> {
         for h in &headers {
             let [wins, draws, losses] = counts(h);
             out!(

@@ -1,5 +1,5 @@
-//! What can be wrong with a database file, or with the files a build
-//! needs.
+//! What can be wrong with a database file, and why a build cannot be
+//! done.
 
 use std::sync::Arc;
 
@@ -38,24 +38,15 @@ pub enum DbProblem {
     /// For other rules than Nine Men's Morris with flying.
     #[error("built for other rules")]
     Rules,
-    /// A sector with fewer than three stones a side, or not the one its name says.
-    #[error("sector {mover}-{other} is not valid here")]
+    /// A sector that is not of a game of Nine Men's Morris, or not the one
+    /// the file's name says.
+    #[error("{} is not valid here", sector_named(*.mover, *.other, *.mover_hand, *.other_hand))]
     Sector {
-        /// Stones of the side to move.
-        mover: u8,
-        /// Stones of the other side.
-        other: u8,
-    },
-    /// Not a placing sector, or not the one its name says.
-    #[error(
-        "placing sector {mover}-{other} with {mover_hand} and {other_hand} in hand is not valid here"
-    )]
-    PlacingSector {
         /// Stones on the board of the side to move.
         mover: u8,
         /// Stones on the board of the other side.
         other: u8,
-        /// Stones in hand of the side to move.
+        /// Stones in hand of the side to move (none in the moving phase).
         mover_hand: u8,
         /// Stones in hand of the other side.
         other_hand: u8,
@@ -71,9 +62,33 @@ pub enum DbProblem {
     /// The payload does not match its checksum.
     #[error("checksum mismatch: the file is damaged")]
     Checksum,
-    /// Sectors a build needs first are not there (or not valid).
-    #[error("{} must be built first", sectors_named(.0))]
-    Missing(Vec<String>),
+}
+
+/// Why a sector cannot be built.
+#[derive(Clone, Debug, Error)]
+pub enum BuildError {
+    /// Sectors the build needs first are not in the folder, or not valid.
+    #[error("{}: {} must be built first", dir.display(), sectors_named(sectors))]
+    Missing {
+        /// The folder of the build.
+        dir: std::path::PathBuf,
+        /// The sectors missing, as their names write them.
+        sectors: Vec<String>,
+    },
+    /// A file cannot be read or written.
+    #[error(transparent)]
+    File(#[from] DbError),
+}
+
+/// A sector as its header gives it, valid or not: "sector 3-4" in the
+/// moving phase, "placing sector 3-4 with 1 and 0 in hand" in the placing
+/// phase.
+fn sector_named(mover: u8, other: u8, mover_hand: u8, other_hand: u8) -> String {
+    if mover_hand == 0 && other_hand == 0 {
+        format!("sector {mover}-{other}")
+    } else {
+        format!("placing sector {mover}-{other} with {mover_hand} and {other_hand} in hand")
+    }
 }
 
 /// "sector A" or "sectors A, B".

@@ -45,7 +45,7 @@ mod sector;
 mod value;
 mod verify;
 
-pub use error::{DbError, DbProblem};
+pub use error::{BuildError, DbError, DbProblem};
 pub use format::reader::{
     NotInMemory, Reads, Urgency, begin_search_round, blocks_read, search_round,
     wait_for_reads_after,
@@ -53,9 +53,9 @@ pub use format::reader::{
 pub use index::{Canonical, SectorIndex};
 pub use probe::{EndgameDb, MoveValue};
 pub use review::{JudgedMove, Judgement, judge_game};
-pub use sector::{NextSector, PlacingSector, sector_position};
+pub use sector::{Sector, sector_position};
 pub use value::{DbOutcome, DbValue};
-pub use verify::{SectorCheck, check_placing_sector, check_sector};
+pub use verify::{SectorCheck, check_sector};
 
 /// The folder where the databases are looked for and built when none is
 /// named: `morris/db` in the user's data folder (`$XDG_DATA_HOME`, or

@@ -5,11 +5,12 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::error::{DbError, DbProblem};
-use super::format::moving::{Header, SectorFile};
+use super::format::is_placing_file;
+use super::format::moving::{MovingFile, MovingHeader};
 use super::format::placing::PlacingFile;
 use super::format::reader::{NotInMemory, Reads, Urgency};
 use super::index::MAX_STONES;
-use super::sector::PlacingSector;
+use super::sector::Sector;
 use super::value::{DbOutcome, DbValue};
 use crate::board::{Bitboard, Color, Move, Position, Rules, Variant};
 
@@ -35,9 +36,9 @@ pub struct MoveValue {
 /// Every sector file of a folder that passed its checks.
 pub struct EndgameDb {
     /// The moving phase by (mover, other) stones, `MAX_STONES + 1` to a row.
-    sectors: Vec<Option<SectorFile>>,
+    sectors: Vec<Option<MovingFile>>,
     /// The placing phase.
-    placing: HashMap<PlacingSector, PlacingFile>,
+    placing: HashMap<Sector, PlacingFile>,
 }
 
 impl Default for EndgameDb {
@@ -73,11 +74,11 @@ impl EndgameDb {
             let placing = path
                 .file_name()
                 .and_then(|name| name.to_str())
-                .is_some_and(|name| name.starts_with("nine-placing-"));
+                .is_some_and(is_placing_file);
             let opened = if placing {
                 PlacingFile::open(&path).map(|file| db.insert_placing(file))
             } else {
-                SectorFile::open(&path).map(|file| db.insert(file))
+                MovingFile::open(&path).map(|file| db.insert_moving(file))
             };
             if let Err(err) = opened {
                 rejected.push(err);
@@ -87,7 +88,7 @@ impl EndgameDb {
     }
 
     /// Adds a sector file, in place of any of the same sector.
-    pub(super) fn insert(&mut self, file: SectorFile) {
+    pub(super) fn insert_moving(&mut self, file: MovingFile) {
         let slot = sector_slot(file.sector.mover, file.sector.other);
         self.sectors[slot] = Some(file);
     }
@@ -98,7 +99,7 @@ impl EndgameDb {
     }
 
     /// The file of a placing sector, if loaded.
-    pub(crate) fn placing_file(&self, sector: PlacingSector) -> Option<&PlacingFile> {
+    pub(crate) fn placing_file(&self, sector: Sector) -> Option<&PlacingFile> {
         self.placing.get(&sector)
     }
 
@@ -109,7 +110,7 @@ impl EndgameDb {
         files
     }
 
-    pub(crate) fn file(&self, mover: usize, other: usize) -> Option<&SectorFile> {
+    pub(crate) fn moving_file(&self, mover: usize, other: usize) -> Option<&MovingFile> {
         if mover > MAX_STONES || other > MAX_STONES {
             return None;
         }
@@ -117,8 +118,8 @@ impl EndgameDb {
     }
 
     /// The loaded sector files, smallest first.
-    pub fn files(&self) -> Vec<&SectorFile> {
-        let mut files: Vec<&SectorFile> = self.sectors.iter().flatten().collect();
+    pub fn moving_files(&self) -> Vec<&MovingFile> {
+        let mut files: Vec<&MovingFile> = self.sectors.iter().flatten().collect();
         files.sort_by_key(|f| (f.sector.mover + f.sector.other, f.sector.mover));
         files
     }
@@ -134,14 +135,14 @@ impl EndgameDb {
     }
 
     /// The headers of the loaded sectors, smallest first.
-    pub fn headers(&self) -> Vec<Header> {
-        self.files().iter().map(|f| f.header).collect()
+    pub fn moving_headers(&self) -> Vec<MovingHeader> {
+        self.moving_files().iter().map(|f| f.header).collect()
     }
 
     /// The files in which a damaged block was met (whose values there are
     /// not used).
     pub fn damaged(&self) -> Vec<&Path> {
-        let moving = self.files().into_iter().filter(|f| f.is_damaged());
+        let moving = self.moving_files().into_iter().filter(|f| f.is_damaged());
         let placing = self.placing_files().into_iter().filter(|f| f.is_damaged());
         moving
             .map(|f| f.path.as_path())
@@ -161,8 +162,8 @@ impl EndgameDb {
     pub fn holds_end_of_placing(&self, pos: &Position) -> bool {
         let [white, black] = Color::ALL.map(|c| pos.stone_count(c) as usize);
         EndgameDb::holds_rules(pos.rules())
-            && self.file(white, black).is_some()
-            && self.file(black, white).is_some()
+            && self.moving_file(white, black).is_some()
+            && self.moving_file(black, white).is_some()
     }
 
     /// The outcome for the side to move of any position the databases
@@ -302,7 +303,7 @@ impl EndgameDb {
         values: &mut Vec<Option<DbValue>>,
         reads: Reads,
     ) -> Result<(), NotInMemory> {
-        let stored: Vec<Option<(&SectorFile, u64)>> = positions
+        let stored: Vec<Option<(&MovingFile, u64)>> = positions
             .iter()
             .map(|&(mover, other)| self.sector_entry(mover, other))
             .collect();
@@ -363,13 +364,13 @@ impl EndgameDb {
 
     /// The file and index of the position with `mover` to move against
     /// `other`, if its sector is loaded.
-    fn sector_entry(&self, mover: Bitboard, other: Bitboard) -> Option<(&SectorFile, u64)> {
-        let file = self.file(mover.len() as usize, other.len() as usize)?;
+    fn sector_entry(&self, mover: Bitboard, other: Bitboard) -> Option<(&MovingFile, u64)> {
+        let file = self.moving_file(mover.len() as usize, other.len() as usize)?;
         Some((file, file.sector.canonical(mover, other).index))
     }
 
     /// The file and index of a moving position, if its sector is loaded.
-    fn moving_entry(&self, pos: &Position) -> Option<(&SectorFile, u64)> {
+    fn moving_entry(&self, pos: &Position) -> Option<(&MovingFile, u64)> {
         if !EndgameDb::holds_rules(pos.rules()) || pos.stones_to_place() > 0 {
             return None;
         }
@@ -385,7 +386,7 @@ impl EndgameDb {
         let (us, them) = (pos.side_to_move(), pos.side_to_move().opponent());
         let count = |side: Color| pos.stones(side).len() as usize;
         let hand = |side: Color| pos.in_hand(side) as usize;
-        let sector = PlacingSector::new(count(us), count(them), hand(us), hand(them))?;
+        let sector = Sector::placing(count(us), count(them), hand(us), hand(them))?;
         let index = sector
             .board
             .canonical(pos.stones(us), pos.stones(them))
@@ -397,7 +398,7 @@ impl EndgameDb {
 impl std::fmt::Debug for EndgameDb {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let sectors: Vec<String> = self
-            .files()
+            .moving_files()
             .iter()
             .map(|f| format!("{}-{}", f.sector.mover, f.sector.other))
             .collect();

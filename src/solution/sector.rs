@@ -1,13 +1,11 @@
-//! The sectors: in the moving phase the stones on the board of each side
-//! (`SectorIndex`, with the index of its positions), in the placing phase
-//! those and the stones in hand; and where a placement leads.
+//! The sectors of the whole game: the stones on the board of the side to
+//! move and of the other side, and those each has in hand, none in the
+//! moving phase; and where a placement leads.
 //!
-//! A placing sector is the stones on the board of the side to move and of
-//! the other side, and the stones each has in hand; its positions are
-//! indexed as the moving phase's (see `index`), by the board alone. Each
-//! placement leaves one stone fewer in hand, so no position can come back:
-//! the sectors are built from the last placement (whose successors are in
-//! the moving phase) back to the first.
+//! A sector's positions are indexed by the board alone (see `index`). Each
+//! placement leaves one stone fewer in hand, so no position of the placing
+//! phase can come back: its sectors are built from the last placement
+//! (whose successors are in the moving phase) back to the first.
 
 use super::index::{MIN_STONES, SectorIndex};
 use crate::board::{Bitboard, Color, Position, Rules, Variant};
@@ -21,9 +19,9 @@ pub fn sector_position(mover: Bitboard, other: Bitboard) -> Position {
 /// Stones of each side in Nine Men's Morris.
 const STONES: usize = Variant::Nine.stones() as usize;
 
-/// A sector of the placing phase.
+/// A sector: the stones on the board and in hand of each side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct PlacingSector {
+pub struct Sector {
     /// Stones on the board: of the side to move, and of the other side.
     pub board: SectorIndex,
     /// Stones in hand of the side to move.
@@ -32,52 +30,45 @@ pub struct PlacingSector {
     pub other_hand: usize,
 }
 
-impl std::fmt::Display for PlacingSector {
-    /// `mover-other-mover_hand-other_hand`, as file names and `gen-db
-    /// --sector` write it.
+impl std::fmt::Display for Sector {
+    /// `mover-other` in the moving phase, `mover-other-mover_hand-other_hand`
+    /// in the placing phase, as file names and `gen-db --sector` write them.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let board = self.board;
-        write!(
-            f,
-            "{}-{}-{}-{}",
-            board.mover, board.other, self.mover_hand, self.other_hand
-        )
-    }
-}
-
-/// Where a placement leads: a placing sector, or the moving phase once
-/// the last stone is placed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum NextSector {
-    /// Stones are still in hand.
-    Placing(PlacingSector),
-    /// Nothing is in hand.
-    Moving(SectorIndex),
-}
-
-impl std::fmt::Display for NextSector {
-    /// A placing sector as [`PlacingSector`] writes it, a moving one as
-    /// `mover-other`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            NextSector::Placing(sector) => sector.fmt(f),
-            NextSector::Moving(board) => write!(f, "{}-{}", board.mover, board.other),
+        if self.is_placing() {
+            write!(
+                f,
+                "{}-{}-{}-{}",
+                board.mover, board.other, self.mover_hand, self.other_hand
+            )
+        } else {
+            write!(f, "{}-{}", board.mover, board.other)
         }
     }
 }
 
-impl PlacingSector {
-    /// The sector of `mover` and `other` stones on the board and
-    /// `mover_hand` and `other_hand` in hand, if such positions exist in a
-    /// game of Nine Men's Morris: the side to move places (White, with as
-    /// many in hand as Black, or Black, with one more), neither side has
-    /// placed more than its stones, and each has at least three in all.
-    pub fn new(
+impl Sector {
+    /// The moving phase's sector of these stones on the board.
+    pub fn moving(board: SectorIndex) -> Sector {
+        Sector {
+            board,
+            mover_hand: 0,
+            other_hand: 0,
+        }
+    }
+
+    /// The placing phase's sector of `mover` and `other` stones on the
+    /// board and `mover_hand` and `other_hand` in hand, if such positions
+    /// exist in a game of Nine Men's Morris: the side to move places
+    /// (White, with as many in hand as Black, or Black, with one more),
+    /// neither side has placed more than its stones, and each has at least
+    /// three in all.
+    pub fn placing(
         mover: usize,
         other: usize,
         mover_hand: usize,
         other_hand: usize,
-    ) -> Option<PlacingSector> {
+    ) -> Option<Sector> {
         let turn = mover_hand == other_hand || mover_hand == other_hand + 1;
         let exists = turn
             && mover_hand >= 1
@@ -85,19 +76,24 @@ impl PlacingSector {
             && other + other_hand <= STONES
             && mover + mover_hand >= MIN_STONES
             && other + other_hand >= MIN_STONES;
-        exists.then_some(PlacingSector {
+        exists.then_some(Sector {
             board: SectorIndex::new(mover, other),
             mover_hand,
             other_hand,
         })
     }
 
+    /// Whether stones are in hand: a sector of the placing phase.
+    pub fn is_placing(self) -> bool {
+        self.to_place() > 0
+    }
+
     /// Every placing sector with at most `per_side` stones a side, on the
     /// board and in hand together, the last placements first: each
     /// sector's successors come before it, and its last placements lead to
     /// moving sectors of at most `per_side` stones a side.
-    pub fn within(per_side: usize) -> Vec<PlacingSector> {
-        let mut sectors = PlacingSector::all();
+    pub fn placing_within(per_side: usize) -> Vec<Sector> {
+        let mut sectors = Sector::placing_all();
         sectors.retain(|s| {
             s.board.mover + s.mover_hand <= per_side && s.board.other + s.other_hand <= per_side
         });
@@ -106,13 +102,13 @@ impl PlacingSector {
 
     /// Every placing sector, the last placements first: each sector's
     /// successors come before it.
-    pub fn all() -> Vec<PlacingSector> {
-        let mut sectors: Vec<PlacingSector> = (0..=STONES)
+    pub fn placing_all() -> Vec<Sector> {
+        let mut sectors: Vec<Sector> = (0..=STONES)
             .flat_map(|mover_hand| {
                 (0..=STONES).flat_map(move |other_hand| {
                     (0..=STONES).flat_map(move |mover| {
                         (0..=STONES).filter_map(move |other| {
-                            PlacingSector::new(mover, other, mover_hand, other_hand)
+                            Sector::placing(mover, other, mover_hand, other_hand)
                         })
                     })
                 })
@@ -162,22 +158,19 @@ impl PlacingSector {
         self.board.is_empty()
     }
 
-    /// Where a placement leads, and a placement that removes a stone
-    /// (`None` when the other side would be left with fewer than three
-    /// stones: the placement wins).
-    pub fn successors(self) -> (NextSector, Option<NextSector>) {
+    /// Where a placement of this placing sector leads, and a placement that
+    /// removes a stone (`None` when the other side would be left with fewer
+    /// than three stones: the placement wins); once the last stone is
+    /// placed, a moving sector.
+    pub fn successors(self) -> (Sector, Option<Sector>) {
         let next = |other: usize| {
             let (mover, mover_hand, other_hand) =
                 (self.board.mover + 1, self.mover_hand - 1, self.other_hand);
             // The other side moves next: it is the successor's mover.
-            if mover_hand == 0 && other_hand == 0 {
-                NextSector::Moving(SectorIndex::new(other, mover))
-            } else {
-                NextSector::Placing(PlacingSector {
-                    board: SectorIndex::new(other, mover),
-                    mover_hand: other_hand,
-                    other_hand: mover_hand,
-                })
+            Sector {
+                board: SectorIndex::new(other, mover),
+                mover_hand: other_hand,
+                other_hand: mover_hand,
             }
         };
         let removing = self.board.other + self.other_hand > MIN_STONES && self.board.other > 0;

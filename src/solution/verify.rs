@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use super::index::SectorIndex;
 use super::probe::EndgameDb;
-use super::sector::{PlacingSector, sector_position};
+use super::sector::{Sector, sector_position};
 use super::value::DbValue;
 use crate::Bitboard;
 
@@ -45,32 +45,29 @@ pub(super) fn value_from_children(
     Some(values?.into_iter().max().unwrap_or(DbValue::loss(0)))
 }
 
-/// Checks the stored values of `sector` against their children: every
-/// canonical position, or about `sample` of them spread evenly over the
-/// sector. `progress` hears of each class of the mover's stones done.
+/// Checks the stored values of `sector` against one ply of minimax over
+/// its children's stored values (in the placing phase, outcomes, the
+/// children's placing or moving): every canonical position, or about
+/// `sample` of them spread evenly over the sector. `progress` hears of
+/// each class of the mover's stones done.
 pub fn check_sector(
     db: &EndgameDb,
-    sector: SectorIndex,
+    sector: Sector,
     sample: Option<u64>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> SectorCheck {
-    check_positions(sector, sample, progress, |check, index, mover, other| {
-        check.record(index, db.sector_value(mover, other), || {
-            value_from_children(db, mover, other)
-        });
-    })
-}
-
-/// Checks the stored outcomes of the placing sector `sector` against one
-/// ply of minimax over its children's stored outcomes (placing or moving):
-/// every canonical position, or about `sample` of them spread evenly.
-/// `progress` hears of each class of the mover's stones done.
-pub fn check_placing_sector(
-    db: &EndgameDb,
-    sector: PlacingSector,
-    sample: Option<u64>,
-    progress: &(dyn Fn(u64) + Sync),
-) -> SectorCheck {
+    if !sector.is_placing() {
+        return check_positions(
+            sector.board,
+            sample,
+            progress,
+            |check, index, mover, other| {
+                check.record(index, db.sector_value(mover, other), || {
+                    value_from_children(db, mover, other)
+                });
+            },
+        );
+    }
     check_positions(
         sector.board,
         sample,

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use morris::solution::retrograde::{SectorRange, generate, generate_placing_sector};
-use morris::solution::{DbOutcome, EndgameDb, PlacingSector};
+use morris::solution::{DbOutcome, EndgameDb, Sector};
 use morris::{Bitboard, Color, Position};
 
 /// The sectors up to four stones a side, built once for all tests.
@@ -124,7 +124,7 @@ pub fn placing_positions(count: usize, seed: u64) -> Vec<Position> {
 
 /// The position of a placing sector with `mover` and `other` on the board:
 /// White to move when the hands are equal, Black (one more in hand) when not.
-pub fn placing_position(sector: PlacingSector, mover: Bitboard, other: Bitboard) -> Position {
+pub fn placing_position(sector: Sector, mover: Bitboard, other: Bitboard) -> Position {
     let (mover_hand, other_hand) = (sector.mover_hand, sector.other_hand);
     let (white, black, side, white_hand, black_hand) = if mover_hand == other_hand {
         (mover, other, "w", mover_hand, other_hand)
@@ -151,7 +151,7 @@ pub fn placing_database() -> &'static (PathBuf, EndgameDb) {
             let path = entry.unwrap().path();
             std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
         }
-        for sector in PlacingSector::within(4) {
+        for sector in Sector::placing_within(4) {
             generate_placing_sector(&dir, sector, &|_| {}, |_| {}).expect("generation");
         }
         let (db, rejected) = EndgameDb::open(&dir).expect("open");

@@ -9,5 +9,25 @@ pub(super) mod moving;
 pub(super) mod placing;
 pub(super) mod reader;
 
-pub use moving::{BuiltSector, Header, SectorFile, write_sector};
+pub use moving::{BuiltSector, MovingFile, MovingHeader, write_sector};
 pub use placing::{PlacingCounts, PlacingFile, PlacingHeader, PlacingValues, write_placing};
+
+use crate::solution::sector::Sector;
+
+/// The name of the file of `sector`: `nine-flying-M-O.mdb` in the moving
+/// phase, `nine-placing-M-O-H-I.mdb` in the placing phase.
+pub(crate) fn file_name(sector: Sector) -> String {
+    if sector.is_placing() {
+        format!("{PLACING_PREFIX}{sector}.mdb")
+    } else {
+        format!("nine-flying-{sector}.mdb")
+    }
+}
+
+/// How the name of a placing sector's file begins.
+const PLACING_PREFIX: &str = "nine-placing-";
+
+/// Whether the file named `name` is of the placing phase.
+pub(crate) fn is_placing_file(name: &str) -> bool {
+    name.starts_with(PLACING_PREFIX)
+}

@@ -11,7 +11,7 @@
 //! Opening a file checks the header, the length, the exceptions and the
 //! table of block checksums, which takes no time whatever the size; the
 //! entries are checked a block at a time when first read (see `checked`),
-//! and [`SectorFile::verify`] checks every block.
+//! and [`MovingFile::verify`] checks every block.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -22,9 +22,11 @@ use rayon::prelude::*;
 use super::checked::{
     BLOCK, Checked, FileHeader, Loading, NINE, block_sums, checksum, load, read_header, write_whole,
 };
+use super::file_name;
 use super::reader::{NotInMemory, Reads, Urgency};
 use crate::solution::error::{DbError, DbProblem};
 use crate::solution::index::SectorIndex;
+use crate::solution::sector::Sector;
 use crate::solution::value::{DbOutcome, DbValue};
 
 const MAGIC: [u8; 8] = *b"MORRISDB";
@@ -34,7 +36,7 @@ pub(crate) const VERSION: u32 = 2;
 /// The file header, in the byte order of the machine that wrote it.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
-pub struct Header {
+pub struct MovingHeader {
     magic: [u8; 8],
     version: u32,
     variant: u8,
@@ -60,9 +62,9 @@ pub struct Header {
     header_checksum: u64,
 }
 
-const HEADER_BYTES: usize = std::mem::size_of::<Header>();
+const HEADER_BYTES: usize = std::mem::size_of::<MovingHeader>();
 
-impl FileHeader for Header {
+impl FileHeader for MovingHeader {
     const MAGIC: [u8; 8] = MAGIC;
     const VERSION: u32 = VERSION;
 
@@ -74,8 +76,8 @@ impl FileHeader for Header {
         self.header_checksum
     }
 
-    fn unsummed(&self) -> Header {
-        Header {
+    fn unsummed(&self) -> MovingHeader {
+        MovingHeader {
             header_checksum: 0,
             ..*self
         }
@@ -145,11 +147,6 @@ pub struct BuiltSector {
     pub values: Vec<u16>,
 }
 
-/// The file name of a sector.
-pub(crate) fn sector_file_name(sector: SectorIndex) -> String {
-    format!("nine-flying-{}-{}.mdb", sector.mover, sector.other)
-}
-
 /// What the entries of one class add to the header.
 #[derive(Default)]
 struct Tally {
@@ -167,9 +164,9 @@ struct Tally {
 /// # Errors
 ///
 /// [`DbError`] naming the file if it cannot be written.
-pub fn write_sector(dir: &Path, built: &BuiltSector) -> Result<Header, DbError> {
-    let path = dir.join(sector_file_name(built.sector));
-    let mut header = Header::zeroed();
+pub fn write_sector(dir: &Path, built: &BuiltSector) -> Result<MovingHeader, DbError> {
+    let path = dir.join(file_name(Sector::moving(built.sector)));
+    let mut header = MovingHeader::zeroed();
     header.magic = MAGIC;
     header.version = VERSION;
     header.variant = NINE;
@@ -242,9 +239,9 @@ pub fn write_sector(dir: &Path, built: &BuiltSector) -> Result<Header, DbError> 
 
 /// A sector file, mapped into memory (or read, without the `mmap`
 /// feature), its entries checked as they are first read.
-pub struct SectorFile {
+pub struct MovingFile {
     /// The header.
-    pub header: Header,
+    pub header: MovingHeader,
     /// The sector.
     pub sector: SectorIndex,
     /// Where it came from.
@@ -256,39 +253,41 @@ pub struct SectorFile {
     data: Arc<Checked>,
 }
 
-impl SectorFile {
+impl MovingFile {
     /// Opens a sector file and checks all but its entries: magic, version,
     /// rules, sector, length, the header, exceptions and block checksums.
     ///
     /// # Errors
     ///
     /// [`DbError`] naming the file and the problem.
-    pub fn open(path: &Path) -> Result<SectorFile, DbError> {
+    pub fn open(path: &Path) -> Result<MovingFile, DbError> {
         Self::open_with(path, Loading::Mapped)
     }
 
-    /// Opens a sector file as [`SectorFile::open`] does, read whole into
+    /// Opens a sector file as [`MovingFile::open`] does, read whole into
     /// memory, as generation reads its smaller sectors.
     ///
     /// # Errors
     ///
     /// [`DbError`] naming the file and the problem.
-    pub fn open_in_memory(path: &Path) -> Result<SectorFile, DbError> {
+    pub fn open_in_memory(path: &Path) -> Result<MovingFile, DbError> {
         Self::open_with(path, Loading::Whole)
     }
 
-    fn open_with(path: &Path, loading: Loading) -> Result<SectorFile, DbError> {
+    fn open_with(path: &Path, loading: Loading) -> Result<MovingFile, DbError> {
         let error = |problem| DbError {
             path: path.to_owned(),
             problem,
         };
         let storage = load(path, loading)?;
         let bytes = storage.bytes();
-        let header: Header = read_header(bytes).map_err(error)?;
+        let header: MovingHeader = read_header(bytes).map_err(error)?;
         let bad_sector = || {
             error(DbProblem::Sector {
                 mover: header.mover,
                 other: header.other,
+                mover_hand: 0,
+                other_hand: 0,
             })
         };
         let (mover, other) = (usize::from(header.mover), usize::from(header.other));
@@ -296,7 +295,9 @@ impl SectorFile {
             return Err(bad_sector());
         }
         let sector = SectorIndex::new(mover, other);
-        if path.file_name().and_then(|n| n.to_str()) != Some(sector_file_name(sector).as_str()) {
+        if path.file_name().and_then(|n| n.to_str())
+            != Some(file_name(Sector::moving(sector)).as_str())
+        {
             return Err(bad_sector());
         }
         let exceptions = usize::try_from(header.exceptions).unwrap_or(usize::MAX);
@@ -319,7 +320,7 @@ impl SectorFile {
         }
         let entries = sector.len() as usize;
         let block_sums_at = layout.block_sums_at;
-        Ok(SectorFile {
+        Ok(MovingFile {
             header,
             sector,
             path: path.to_owned(),
@@ -343,7 +344,7 @@ impl SectorFile {
     }
 
     /// The stored byte at `index` (0 outside the sector), unchecked: read
-    /// ahead of [`SectorFile::value`] so that the memory fetches many at
+    /// ahead of [`MovingFile::value`] so that the memory fetches many at
     /// once.
     #[inline]
     pub fn raw_byte(&self, index: u64) -> u8 {
@@ -360,7 +361,7 @@ impl SectorFile {
         self.value_with(index, Reads::Wait).unwrap_or(None)
     }
 
-    /// [`SectorFile::value`], read as `reads` allows.
+    /// [`MovingFile::value`], read as `reads` allows.
     ///
     /// # Errors
     ///
@@ -439,7 +440,7 @@ mod tests {
         let built = BuiltSector { sector, values };
         let header = write_sector(&dir, &built).expect("written");
         assert!(header.exceptions > 0);
-        let file = SectorFile::open(&dir.join(sector_file_name(sector))).expect("opened");
+        let file = MovingFile::open(&dir.join(file_name(Sector::moving(sector)))).expect("opened");
         file.verify().expect("intact");
         for (index, &entry) in built.values.iter().enumerate() {
             assert_eq!(file.value(index as u64), DbValue::decode(entry));

@@ -20,9 +20,10 @@ use bytemuck::{Pod, Zeroable};
 use super::checked::{
     BLOCK, Checked, FileHeader, Loading, NINE, block_sums, checksum, load, read_header, write_whole,
 };
+use super::file_name;
 use super::reader::Urgency;
 use crate::solution::error::{DbError, DbProblem};
-use crate::solution::sector::PlacingSector;
+use crate::solution::sector::Sector;
 use crate::solution::value::DbOutcome;
 
 const MAGIC: [u8; 8] = *b"MORRISPL";
@@ -80,8 +81,8 @@ impl FileHeader for PlacingHeader {
 
 impl PlacingHeader {
     /// The sector the header is of, if it is one.
-    pub fn sector(&self) -> Option<PlacingSector> {
-        PlacingSector::new(
+    pub fn sector(&self) -> Option<Sector> {
+        Sector::placing(
             usize::from(self.mover),
             usize::from(self.other),
             usize::from(self.mover_hand),
@@ -127,7 +128,7 @@ pub struct PlacingCounts {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlacingValues {
     /// The sector.
-    pub sector: PlacingSector,
+    pub sector: Sector,
     /// Its wins, draws and losses.
     pub counts: PlacingCounts,
     codes: Vec<u8>,
@@ -137,7 +138,7 @@ impl PlacingValues {
     /// The values of `sector` from its two-bit codes, one an index, and
     /// its wins, draws and losses over every placement of the stones.
     pub(in crate::solution) fn pack(
-        sector: PlacingSector,
+        sector: Sector,
         placements: [u64; 3],
         entries: &[AtomicU8],
     ) -> PlacingValues {
@@ -165,7 +166,7 @@ impl PlacingValues {
     }
 
     /// The bytes the values of `sector` take.
-    pub fn packed_len(sector: PlacingSector) -> usize {
+    pub fn packed_len(sector: Sector) -> usize {
         sector.len().div_ceil(4) as usize
     }
 
@@ -173,11 +174,6 @@ impl PlacingValues {
     pub fn packed(&self) -> &[u8] {
         &self.codes
     }
-}
-
-/// The file name of a placing sector.
-pub(crate) fn placing_file_name(sector: PlacingSector) -> String {
-    format!("nine-placing-{sector}.mdb")
 }
 
 /// Where the block checksums of `values` bytes of values begin, and the
@@ -214,7 +210,7 @@ pub fn write_placing(dir: &Path, values: &PlacingValues) -> Result<PlacingHeader
     let (sums_at, _) = layout(packed.len());
     let padding = sums_at - HEADER_BYTES - packed.len();
     write_whole(
-        &dir.join(placing_file_name(sector)),
+        &dir.join(file_name(sector)),
         &[
             bytemuck::bytes_of(&header),
             packed,
@@ -231,7 +227,7 @@ pub struct PlacingFile {
     /// The header.
     pub header: PlacingHeader,
     /// The sector.
-    pub sector: PlacingSector,
+    pub sector: Sector,
     /// Where it came from.
     pub path: PathBuf,
     data: Arc<Checked>,
@@ -267,7 +263,7 @@ impl PlacingFile {
         let bytes = storage.bytes();
         let header: PlacingHeader = read_header(bytes).map_err(error)?;
         let bad_sector = || {
-            error(DbProblem::PlacingSector {
+            error(DbProblem::Sector {
                 mover: header.mover,
                 other: header.other,
                 mover_hand: header.mover_hand,
@@ -275,7 +271,7 @@ impl PlacingFile {
             })
         };
         let sector = header.sector().ok_or_else(bad_sector)?;
-        if path.file_name().and_then(|n| n.to_str()) != Some(placing_file_name(sector).as_str())
+        if path.file_name().and_then(|n| n.to_str()) != Some(file_name(sector).as_str())
             || header.entries != sector.len()
         {
             return Err(bad_sector());

@@ -6,20 +6,19 @@ use std::path::Path;
 
 use super::moving::{BuildStep, build_pair};
 use super::placing::{MissingSuccessor, build_placing_sector};
-use crate::solution::error::{DbError, DbProblem};
-use crate::solution::format::moving::{Header, SectorFile, sector_file_name, write_sector};
-use crate::solution::format::placing::{
-    PlacingFile, PlacingHeader, placing_file_name, write_placing,
-};
+use crate::solution::error::{BuildError, DbError, DbProblem};
+use crate::solution::format::file_name;
+use crate::solution::format::moving::{MovingFile, write_sector};
+use crate::solution::format::placing::{PlacingFile, write_placing};
 use crate::solution::index::{MAX_STONES, MIN_STONES, SectorIndex};
 use crate::solution::probe::EndgameDb;
-use crate::solution::sector::{NextSector, PlacingSector};
+use crate::solution::sector::Sector;
 
 /// What the generation of one sector reports.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct GenerationReport {
-    /// The sector's header.
-    pub header: Header,
+    /// The sector.
+    pub sector: Sector,
     /// Whether it was already there and valid (not rebuilt).
     pub reused: bool,
 }
@@ -102,22 +101,35 @@ pub fn removal_sectors(a: usize, b: usize) -> Vec<SectorIndex> {
         .collect()
 }
 
-/// Opens and checks in full the files of `sectors` in `dir`: the files,
-/// or the names of those missing or not valid.
-fn open_verified(dir: &Path, sectors: &[SectorIndex]) -> Result<Vec<SectorFile>, Vec<String>> {
-    let mut files = Vec::new();
+/// Opens and checks in full the files of `sectors` in `dir`, into `db`:
+/// the names of those missing or not valid, if any.
+fn open_verified(dir: &Path, sectors: &[Sector], db: &mut EndgameDb) -> Result<(), Vec<String>> {
     let mut missing = Vec::new();
     for &sector in sectors {
-        let path = dir.join(sector_file_name(sector));
-        match SectorFile::open_in_memory(&path).and_then(|file| file.verify().map(|()| file)) {
-            Ok(file) => files.push(file),
-            Err(_) => missing.push(format!("{}-{}", sector.mover, sector.other)),
+        let path = dir.join(file_name(sector));
+        let opened = if sector.is_placing() {
+            PlacingFile::open_in_memory(&path)
+                .and_then(|file| file.verify().map(|()| db.insert_placing(file)))
+        } else {
+            MovingFile::open_in_memory(&path)
+                .and_then(|file| file.verify().map(|()| db.insert_moving(file)))
+        };
+        if opened.is_err() {
+            missing.push(sector.to_string());
         }
     }
     if missing.is_empty() {
-        Ok(files)
+        Ok(())
     } else {
         Err(missing)
+    }
+}
+
+/// The error of a build that needs `sectors` first, in `dir`.
+fn missing(dir: &Path, sectors: Vec<String>) -> BuildError {
+    BuildError::Missing {
+        dir: dir.to_owned(),
+        sectors,
     }
 }
 
@@ -128,40 +140,38 @@ fn open_verified(dir: &Path, sectors: &[SectorIndex]) -> Result<Vec<SectorFile>,
 ///
 /// # Errors
 ///
-/// [`DbProblem::Missing`] naming the smaller sectors not there or not
+/// [`BuildError::Missing`] naming the smaller sectors not there or not
 /// valid; a file that cannot be written.
 pub fn generate_pair(
     dir: &Path,
     (a, b): (usize, usize),
     progress: &(dyn Fn(BuildStep) + Sync),
     mut done: impl FnMut(&GenerationReport),
-) -> Result<(), DbError> {
-    let io = |e: std::io::Error| DbError {
+) -> Result<(), BuildError> {
+    std::fs::create_dir_all(dir).map_err(|e| DbError {
         path: dir.to_owned(),
         problem: DbProblem::from(e),
-    };
-    std::fs::create_dir_all(dir).map_err(io)?;
-    if let Ok(files) = open_verified(dir, &pair_sectors(a, b)) {
-        for file in files {
+    })?;
+    let pair: Vec<Sector> = pair_sectors(a, b).into_iter().map(Sector::moving).collect();
+    if open_verified(dir, &pair, &mut EndgameDb::default()).is_ok() {
+        for &sector in &pair {
             done(&GenerationReport {
-                header: file.header,
+                sector,
                 reused: true,
             });
         }
         return Ok(());
     }
-    let needed = removal_sectors(a, b);
+    let needed: Vec<Sector> = removal_sectors(a, b)
+        .into_iter()
+        .map(Sector::moving)
+        .collect();
     let mut smaller = EndgameDb::default();
-    for file in open_verified(dir, &needed).map_err(|missing| DbError {
-        path: dir.to_owned(),
-        problem: DbProblem::Missing(missing),
-    })? {
-        smaller.insert(file);
-    }
+    open_verified(dir, &needed, &mut smaller).map_err(|names| missing(dir, names))?;
     for built in build_pair(a, b, &smaller, progress) {
-        let header = write_sector(dir, &built)?;
+        write_sector(dir, &built)?;
         done(&GenerationReport {
-            header,
+            sector: Sector::moving(built.sector),
             reused: false,
         });
     }
@@ -181,27 +191,11 @@ pub fn generate(
     range: SectorRange,
     progress: &(dyn Fn(BuildStep) + Sync),
     mut done: impl FnMut(&GenerationReport),
-) -> Result<(), DbError> {
+) -> Result<(), BuildError> {
     for pair in range.pairs() {
         generate_pair(dir, pair, progress, &mut done)?;
     }
     Ok(())
-}
-
-/// What the generation of one placing sector reports.
-#[derive(Clone, Debug)]
-pub struct PlacingReport {
-    /// The sector's header.
-    pub header: PlacingHeader,
-    /// Whether it was already there and valid (not rebuilt).
-    pub reused: bool,
-}
-
-/// Opens and checks in full the file of the placing sector `sector`.
-fn open_placing_verified(dir: &Path, sector: PlacingSector) -> Result<PlacingFile, DbError> {
-    let file = PlacingFile::open_in_memory(&dir.join(placing_file_name(sector)))?;
-    file.verify()?;
-    Ok(file)
 }
 
 /// Builds the placing sector `sector` in `dir` from the sectors its
@@ -211,50 +205,32 @@ fn open_placing_verified(dir: &Path, sector: PlacingSector) -> Result<PlacingFil
 ///
 /// # Errors
 ///
-/// [`DbProblem::Missing`] naming the sectors it needs that are not there
+/// [`BuildError::Missing`] naming the sectors it needs that are not there
 /// or not valid; a file that cannot be written.
 pub fn generate_placing_sector(
     dir: &Path,
-    sector: PlacingSector,
+    sector: Sector,
     progress: &(dyn Fn(u64) + Sync),
-    done: impl FnOnce(&PlacingReport),
-) -> Result<(), DbError> {
-    if let Ok(file) = open_placing_verified(dir, sector) {
-        done(&PlacingReport {
-            header: file.header,
+    done: impl FnOnce(&GenerationReport),
+) -> Result<(), BuildError> {
+    if open_verified(dir, &[sector], &mut EndgameDb::default()).is_ok() {
+        done(&GenerationReport {
+            sector,
             reused: true,
         });
         return Ok(());
     }
     let (placed, removed) = sector.successors();
+    let needed: Vec<Sector> = std::iter::once(placed).chain(removed).collect();
     let mut successors = EndgameDb::default();
-    let mut missing = Vec::new();
-    for next in std::iter::once(placed).chain(removed) {
-        match next {
-            NextSector::Placing(next) => match open_placing_verified(dir, next) {
-                Ok(file) => successors.insert_placing(file),
-                Err(_) => missing.push(next.to_string()),
-            },
-            NextSector::Moving(board) => match open_verified(dir, &[board]) {
-                Ok(files) => files.into_iter().for_each(|file| successors.insert(file)),
-                Err(names) => missing.extend(names),
-            },
-        }
-    }
-    let missing_error = |missing| DbError {
-        path: dir.to_owned(),
-        problem: DbProblem::Missing(missing),
-    };
-    if !missing.is_empty() {
-        return Err(missing_error(missing));
-    }
+    open_verified(dir, &needed, &mut successors).map_err(|names| missing(dir, names))?;
     // Every successor was opened and checked: a value can be missing
     // only if a file's blocks changed since, and then it is refused.
     let values = build_placing_sector(sector, &successors, progress)
-        .map_err(|MissingSuccessor(next)| missing_error(vec![next.to_string()]))?;
-    let header = write_placing(dir, &values)?;
-    done(&PlacingReport {
-        header,
+        .map_err(|MissingSuccessor(next)| missing(dir, vec![next.to_string()]))?;
+    write_placing(dir, &values)?;
+    done(&GenerationReport {
+        sector,
         reused: false,
     });
     Ok(())

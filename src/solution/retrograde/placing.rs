@@ -18,39 +18,40 @@ use arrayvec::ArrayVec;
 use rayon::prelude::*;
 
 use crate::board::{Bitboard, Rules, Symmetry, Tables};
-use crate::solution::format::moving::SectorFile;
+use crate::solution::format::moving::MovingFile;
 use crate::solution::format::placing::{PlacingFile, PlacingValues, code};
 use crate::solution::index::{SectorIndex, WithMover, classes_of, subsets};
 use crate::solution::probe::EndgameDb;
-use crate::solution::sector::{NextSector, PlacingSector};
+use crate::solution::sector::Sector;
 use crate::solution::value::DbOutcome;
 
 /// A successor sector's values were not available to the build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("a position of the successor sector {0} has no value")]
-pub struct MissingSuccessor(pub NextSector);
+pub struct MissingSuccessor(pub Sector);
 
 /// A successor sector and its file.
 #[derive(Clone, Copy)]
 struct Successor<'a> {
-    next: NextSector,
+    next: Sector,
     file: SuccessorFile<'a>,
 }
 
 #[derive(Clone, Copy)]
 enum SuccessorFile<'a> {
     Placing(&'a PlacingFile),
-    Moving(&'a SectorFile),
+    Moving(&'a MovingFile),
 }
 
 impl<'a> Successor<'a> {
     /// The sector `next` as `db` holds it.
-    fn of(db: &'a EndgameDb, next: NextSector) -> Result<Successor<'a>, MissingSuccessor> {
-        let file = match next {
-            NextSector::Placing(sector) => db.placing_file(sector).map(SuccessorFile::Placing),
-            NextSector::Moving(board) => {
-                db.file(board.mover, board.other).map(SuccessorFile::Moving)
-            }
+    fn of(db: &'a EndgameDb, next: Sector) -> Result<Successor<'a>, MissingSuccessor> {
+        let file = if next.is_placing() {
+            db.placing_file(next).map(SuccessorFile::Placing)
+        } else {
+            let board = next.board;
+            db.moving_file(board.mover, board.other)
+                .map(SuccessorFile::Moving)
         };
         Ok(Successor {
             next,
@@ -60,10 +61,7 @@ impl<'a> Successor<'a> {
 
     /// The index space of its positions.
     fn board(self) -> SectorIndex {
-        match self.next {
-            NextSector::Placing(sector) => sector.board,
-            NextSector::Moving(board) => board,
-        }
+        self.next.board
     }
 
     /// The outcome for the side that moved into its position `index`.
@@ -84,7 +82,7 @@ impl<'a> Successor<'a> {
 ///
 /// [`MissingSuccessor`] when `db` lacks a successor's value.
 pub fn build_placing_sector(
-    sector: PlacingSector,
+    sector: Sector,
     db: &EndgameDb,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<PlacingValues, MissingSuccessor> {

@@ -8,7 +8,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use morris::solution::retrograde::{SectorRange, generate, generate_placing_sector};
-use morris::solution::{EndgameDb, PlacingSector};
+use morris::solution::{EndgameDb, Sector};
 use morris_tools::client::EngineConfig;
 use morris_tools::web::{ServerHandle, WebConfig, WebServer};
 
@@ -97,7 +97,7 @@ pub fn small_databases(name: &str) -> (EndgameDb, TempDir) {
 /// stones a side (on the board and in hand).
 pub fn small_databases_with_placing(name: &str) -> (EndgameDb, TempDir) {
     let (_, dir) = small_databases(name);
-    for sector in PlacingSector::within(3) {
+    for sector in Sector::placing_within(3) {
         generate_placing_sector(&dir.0, sector, &|_| {}, |_| {}).expect("a placing sector");
     }
     let (db, _) = EndgameDb::open(&dir.0).expect("the databases open");
