@@ -6,74 +6,17 @@
 use std::time::{Duration, Instant};
 
 use morris::{Color, Game, GameRecord, GameResult, Move, Position, Rules, Variant, parse_records};
-use serde_json::Value;
 
 use morris::solution::{DbOutcome, EndgameDb, judge_game};
 
-use super::clock::{Clock, ClockKind, TimeControl};
-use super::session::{Ending, EngineSide, ExactMove, Review, Settings, State, Strength, mover_at};
+use super::clock::Clock;
+use super::requests::{self, NewGameRequest, SettingsRequest};
+use super::settings::{EngineSide, Settings};
+use super::state::{Ending, ExactMove, Review, State, mover_at};
 
-/// The longest clock a game may have.
-const MAX_CLOCK: Duration = Duration::from_secs(24 * 3600);
-
-/// The JSON object of a request's body (an empty body is an empty
-/// object).
-fn object(body: &str) -> Result<Value, String> {
-    if body.trim().is_empty() {
-        return Ok(Value::Object(Default::default()));
-    }
-    let value: Value = serde_json::from_str(body).map_err(|e| format!("bad request: {e}"))?;
-    if !value.is_object() {
-        return Err("bad request: not a JSON object".to_owned());
-    }
-    Ok(value)
-}
-
-/// `base` with the fields a JSON body gives: `variant`, `engine` (`none`,
-/// `white`, `black`, `both`), `level` (`easy`, `medium`, `hard`, `full`
-/// or a Skill Level, 0 to 20), `movetime` (ms), `clock` (`null`, or
-/// `{"kind": "turn" or "game", "seconds": N}`).
+/// `base` with the settings a JSON body gives (see [`SettingsRequest`]).
 pub(super) fn settings_from(body: &str, base: Settings) -> Result<Settings, String> {
-    let value = object(body)?;
-    let mut settings = base;
-    if let Some(variant) = value.get("variant").and_then(Value::as_str) {
-        settings.variant = variant
-            .parse::<Variant>()
-            .map_err(|_| format!("unknown variant '{variant}'"))?;
-    }
-    if let Some(side) = value.get("engine").and_then(Value::as_str) {
-        settings.engine_side =
-            EngineSide::from_name(side).ok_or_else(|| format!("unknown engine side '{side}'"))?;
-    }
-    if let Some(level) = value.get("level") {
-        let name = level
-            .as_str()
-            .map(str::to_owned)
-            .or_else(|| level.as_u64().map(|n| n.to_string()))
-            .unwrap_or_default();
-        settings.strength =
-            Strength::from_name(&name).ok_or_else(|| format!("unknown level '{level}'"))?;
-    }
-    if let Some(ms) = value.get("movetime").and_then(Value::as_u64) {
-        settings.movetime = Duration::from_millis(ms.clamp(10, 600_000));
-    }
-    match value.get("clock") {
-        None => {}
-        Some(Value::Null) => settings.clock = None,
-        Some(clock) => {
-            let kind = clock.get("kind").and_then(Value::as_str).unwrap_or("");
-            let kind = ClockKind::from_name(kind)
-                .ok_or_else(|| format!("unknown clock '{kind}': turn or game"))?;
-            let seconds = clock
-                .get("seconds")
-                .and_then(Value::as_f64)
-                .filter(|s| *s > 0.0)
-                .ok_or("a clock needs its seconds")?;
-            let time = Duration::from_secs_f64(seconds.min(MAX_CLOCK.as_secs_f64()));
-            settings.clock = Some(TimeControl { kind, time });
-        }
-    }
-    Ok(settings)
+    requests::parse::<SettingsRequest>(body)?.apply(base)
 }
 
 /// A new game under the settings the body gives; with `start` (a
@@ -81,32 +24,21 @@ pub(super) fn settings_from(body: &str, base: Settings) -> Result<Settings, Stri
 /// MS, "black": MS}`) and `setUp` (whether it was set up) too, a game
 /// resumed where it was left.
 pub(super) fn new_game(state: &mut State, body: &str) -> Result<(), String> {
-    let settings = settings_from(body, state.settings)?;
-    let value = object(body)?;
+    let request: NewGameRequest = requests::parse(body)?;
+    let settings = request.settings.apply(state.settings)?;
     let rules = Rules::new(settings.variant);
-    let start = match value.get("start").and_then(Value::as_str) {
+    let start = match &request.start {
         Some(fen) => {
             Position::from_fen(fen, rules).map_err(|e| format!("bad position string: {e}"))?
         }
         None => Position::new(rules),
     };
     let mut game = Game::new(start);
-    let moves = value.get("moves").and_then(Value::as_array);
-    let texts = moves
-        .into_iter()
-        .flatten()
-        .map(|t| t.as_str().unwrap_or(""));
+    let texts = request.moves.iter().flatten().map(String::as_str);
     play_all(&mut game, texts, |text| format!("'{text}' is not a move"))?;
-    let left = value.get("clockLeft").map(|left| {
-        let ms = |color: Color| {
-            let ms = left.get(color.name()).and_then(Value::as_u64).unwrap_or(0);
-            Duration::from_millis(ms).min(MAX_CLOCK)
-        };
-        [ms(Color::White), ms(Color::Black)]
-    });
+    let left = request.clock_left();
     state.settings = settings;
-    let set_up = value.get("setUp") == Some(&Value::Bool(true));
-    start_game(state, game, left, set_up);
+    start_game(state, game, left, request.set_up());
     Ok(())
 }
 

@@ -7,9 +7,13 @@
 
 mod actions;
 pub mod clock;
+mod engine_thread;
+mod requests;
 pub mod room;
 mod routes;
 pub mod session;
+pub mod settings;
+pub mod state;
 mod views;
 
 use std::collections::HashMap;
@@ -23,7 +27,8 @@ use morris::solution::EndgameDb;
 
 use crate::client::EngineConfig;
 use room::{Room, RoomFull};
-use session::{EngineSide, Session, Settings};
+use session::Session;
+use settings::{EngineSide, Settings};
 
 /// The most requests answered at once.
 const MAX_REQUESTS: usize = 512;

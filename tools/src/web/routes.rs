@@ -6,9 +6,11 @@ use std::time::{Duration, Instant};
 
 use morris::Color;
 use serde::Serialize;
-use serde_json::Value;
 
-use super::session::{Session, Settings, State};
+use super::requests::{self, JoinRequest, RoomRequest};
+use super::session::Session;
+use super::settings::Settings;
+use super::state::State;
 use super::views::{ErrorView, StateView};
 use super::{Games, Refusal, actions};
 
@@ -249,26 +251,13 @@ fn refused(refusal: &Refusal) -> Reply {
 /// A new room: the body's settings (variant, clock) and `color`, the
 /// creator's side (`white`, `black` or `random`).
 fn open_room(games: &Games, body: &str) -> Reply {
-    let settings = match actions::settings_from(body, Settings::default()) {
-        Ok(settings) => settings,
+    let asked = requests::parse::<RoomRequest>(body).and_then(|request| {
+        let settings = request.settings.apply(Settings::default())?;
+        Ok((settings, request.color()?))
+    });
+    let (settings, color) = match asked {
+        Ok(asked) => asked,
         Err(message) => return Reply::error(400, &message),
-    };
-    let value: Value = serde_json::from_str(body).unwrap_or(Value::Null);
-    let color = match value
-        .get("color")
-        .and_then(Value::as_str)
-        .unwrap_or("random")
-    {
-        "white" => Color::White,
-        "black" => Color::Black,
-        "random" if rand::random::<bool>() => Color::White,
-        "random" => Color::Black,
-        other => {
-            return Reply::error(
-                400,
-                &format!("unknown colour '{other}': white, black or random"),
-            );
-        }
     };
     match games.create_room(settings, color) {
         Ok((id, session, token)) => Reply::json(
@@ -282,12 +271,14 @@ fn open_room(games: &Games, body: &str) -> Reply {
 /// A browser sits down in a room: `{"code": CODE}`, and `"seat": TOKEN` to
 /// come back to its seat.
 fn join_room(games: &Games, body: &str) -> Reply {
-    let value: Value = serde_json::from_str(body).unwrap_or(Value::Null);
-    let Some(code) = value.get("code").and_then(Value::as_str) else {
+    let request: JoinRequest = match requests::parse(body) {
+        Ok(request) => request,
+        Err(message) => return Reply::error(400, &message),
+    };
+    let Some(code) = request.code.as_deref() else {
         return Reply::error(400, "a room's code is needed");
     };
-    let token = value.get("seat").and_then(Value::as_str);
-    match games.join(code, token) {
+    match games.join(code, request.seat.as_deref()) {
         Ok((id, session, token)) => {
             let state = session.lock();
             let color = state.room.as_ref().and_then(|room| room.seat_of(&token));

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::actions;
 use super::clock::TimeControl;
-use super::session::{EngineJudgement, Review, State, Task, mover_at};
+use super::state::{EngineJudgement, Review, State, Task, mover_at};
 use crate::client::EngineScore;
 
 /// A refusal: why the request changed nothing.

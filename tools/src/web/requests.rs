@@ -1,0 +1,367 @@
+//! The JSON bodies of the page's requests, as structs: a new game's or
+//! other settings, a game resumed, a room opened, a room joined. Each
+//! field is optional (an empty body is every field's absence); a body
+//! that is no JSON object, or a field of the wrong type, is refused as a
+//! bad request.
+
+use std::fmt;
+use std::time::Duration;
+
+use morris::{Color, Variant};
+use serde::de::{self, DeserializeOwned, IgnoredAny, Visitor};
+use serde::{Deserialize, Deserializer};
+
+use super::clock::{ClockKind, TimeControl};
+use super::settings::{EngineSide, Settings, Strength};
+
+/// The longest clock a game may have.
+const MAX_CLOCK: Duration = Duration::from_secs(24 * 3600);
+
+/// The request of a body: an empty body is the request with no field.
+///
+/// # Errors
+///
+/// `bad request: ...`: the body is not JSON, not a JSON object, or a
+/// field has the wrong type.
+pub(super) fn parse<T: DeserializeOwned + Default>(body: &str) -> Result<T, String> {
+    if body.trim().is_empty() {
+        return Ok(T::default());
+    }
+    let bad = |e: serde_json::Error| format!("bad request: {e}");
+    // A struct would take a JSON array too, its fields in order.
+    if !body.trim_start().starts_with('{') {
+        serde_json::from_str::<IgnoredAny>(body).map_err(bad)?;
+        return Err("bad request: not a JSON object".to_owned());
+    }
+    serde_json::from_str(body).map_err(bad)
+}
+
+/// A field that may be `null` as well as absent: `Some(None)` for
+/// `null`, `None` (by `#[serde(default)]`) for absent.
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// The settings of a body: `variant`, `engine` (`none`, `white`,
+/// `black`, `both`), `level` (`easy`, `medium`, `hard`, `full` or a Skill
+/// Level, 0 to 20, as a string or a number), `movetime` (ms), `clock`
+/// (`null`, or `{"kind": "turn" or "game", "seconds": N}`). A field
+/// absent (or `null`, but for the clock and the level) keeps the setting.
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct SettingsRequest {
+    variant: Option<String>,
+    engine: Option<String>,
+    /// Absent keeps the level; `null` is no level, and refused.
+    #[serde(default, deserialize_with = "present")]
+    level: Option<Level>,
+    movetime: Option<u64>,
+    /// Absent, `null` (no clock) or a clock.
+    #[serde(default, deserialize_with = "present")]
+    clock: Option<Option<ClockRequest>>,
+}
+
+/// A level as the page names it: a name or a Skill Level, as a string or
+/// a number.
+#[derive(Debug, PartialEq, Eq)]
+enum Level {
+    Name(String),
+    Number(u64),
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Level::Name(name) => f.write_str(name),
+            Level::Number(number) => number.fmt(f),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Level {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Level, D::Error> {
+        struct LevelVisitor;
+        impl Visitor<'_> for LevelVisitor {
+            type Value = Level;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a level: easy, medium, hard, full or a Skill Level number")
+            }
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<Level, E> {
+                Ok(Level::Name(name.to_owned()))
+            }
+            fn visit_u64<E: de::Error>(self, number: u64) -> Result<Level, E> {
+                Ok(Level::Number(number))
+            }
+        }
+        d.deserialize_any(LevelVisitor)
+    }
+}
+
+/// A clock: `{"kind": "turn" or "game", "seconds": N}`.
+#[derive(Debug, Deserialize)]
+struct ClockRequest {
+    kind: Option<String>,
+    seconds: Option<f64>,
+}
+
+impl SettingsRequest {
+    /// `base` with the settings the request gives.
+    ///
+    /// # Errors
+    ///
+    /// A name is unknown, or a clock has no seconds.
+    pub(super) fn apply(&self, base: Settings) -> Result<Settings, String> {
+        let mut settings = base;
+        if let Some(variant) = &self.variant {
+            settings.variant = variant
+                .parse::<Variant>()
+                .map_err(|_| format!("unknown variant '{variant}'"))?;
+        }
+        if let Some(side) = &self.engine {
+            settings.engine_side = EngineSide::from_name(side)
+                .ok_or_else(|| format!("unknown engine side '{side}'"))?;
+        }
+        if let Some(level) = &self.level {
+            settings.strength = Strength::from_name(&level.to_string())
+                .ok_or_else(|| format!("unknown level '{level}'"))?;
+        }
+        if let Some(ms) = self.movetime {
+            settings.movetime = Duration::from_millis(ms.clamp(10, 600_000));
+        }
+        match &self.clock {
+            None => {}
+            Some(None) => settings.clock = None,
+            Some(Some(clock)) => {
+                let kind = clock.kind.as_deref().unwrap_or("");
+                let kind = ClockKind::from_name(kind)
+                    .ok_or_else(|| format!("unknown clock '{kind}': turn or game"))?;
+                let seconds = clock
+                    .seconds
+                    .filter(|s| *s > 0.0)
+                    .ok_or("a clock needs its seconds")?;
+                let time = Duration::from_secs_f64(seconds.min(MAX_CLOCK.as_secs_f64()));
+                settings.clock = Some(TimeControl { kind, time });
+            }
+        }
+        Ok(settings)
+    }
+}
+
+/// A new game: its settings, and with `start` (a position string),
+/// `moves` (a list of moves), `clockLeft` (`{"white": MS, "black": MS}`)
+/// and `setUp` (whether it was set up) too, a game resumed where it was
+/// left.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct NewGameRequest {
+    #[serde(flatten)]
+    pub(super) settings: SettingsRequest,
+    pub(super) start: Option<String>,
+    pub(super) moves: Option<Vec<String>>,
+    clock_left: Option<ClockLeft>,
+    set_up: Option<bool>,
+}
+
+/// The time each side had left, in milliseconds (none given: none left).
+#[derive(Debug, Default, Deserialize)]
+struct ClockLeft {
+    #[serde(default)]
+    white: u64,
+    #[serde(default)]
+    black: u64,
+}
+
+impl NewGameRequest {
+    /// The time each side has left (White's, Black's), if given.
+    pub(super) fn clock_left(&self) -> Option<[Duration; 2]> {
+        let left = self.clock_left.as_ref()?;
+        let ms = |ms: u64| Duration::from_millis(ms).min(MAX_CLOCK);
+        Some([ms(left.white), ms(left.black)])
+    }
+
+    /// Whether the game was set up rather than played from the start.
+    pub(super) fn set_up(&self) -> bool {
+        self.set_up == Some(true)
+    }
+}
+
+/// A new room: its settings and `color`, its creator's side (`white`,
+/// `black` or `random`, the default).
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct RoomRequest {
+    #[serde(flatten)]
+    pub(super) settings: SettingsRequest,
+    color: Option<String>,
+}
+
+impl RoomRequest {
+    /// The creator's side, drawn if random.
+    ///
+    /// # Errors
+    ///
+    /// The colour is unknown.
+    pub(super) fn color(&self) -> Result<Color, String> {
+        match self.color.as_deref().unwrap_or("random") {
+            "white" => Ok(Color::White),
+            "black" => Ok(Color::Black),
+            "random" if rand::random::<bool>() => Ok(Color::White),
+            "random" => Ok(Color::Black),
+            other => Err(format!("unknown colour '{other}': white, black or random")),
+        }
+    }
+}
+
+/// A browser sitting down in a room: its `code`, and `seat`, the token
+/// of the seat it comes back to.
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct JoinRequest {
+    pub(super) code: Option<String>,
+    pub(super) seat: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(body: &str) -> Result<Settings, String> {
+        parse::<SettingsRequest>(body)?.apply(Settings::default())
+    }
+
+    #[test]
+    fn the_pages_settings_are_read() {
+        // As the page's settings_json sends them.
+        let body = r#"{"variant":"twelve","engine":"white","level":"easy","movetime":300,"clock":{"kind":"turn","seconds":60}}"#;
+        let read = settings(body).expect("the page's settings");
+        assert_eq!(read.variant, Variant::Twelve);
+        assert_eq!(read.engine_side, EngineSide::White);
+        assert_eq!(read.strength, Strength::Easy);
+        assert_eq!(read.movetime, Duration::from_millis(300));
+        assert_eq!(
+            read.clock,
+            Some(TimeControl {
+                kind: ClockKind::Turn,
+                time: Duration::from_secs(60)
+            })
+        );
+        // A Skill Level as a string or a number; one above the greatest is
+        // the greatest.
+        assert_eq!(
+            settings(r#"{"level":"7"}"#),
+            Ok(Settings {
+                strength: Strength::Skill(7),
+                ..Settings::default()
+            })
+        );
+        assert_eq!(
+            settings(r#"{"level":7}"#).map(|s| s.strength),
+            Ok(Strength::Skill(7))
+        );
+        assert_eq!(
+            settings(r#"{"level":255}"#).map(|s| s.strength),
+            Ok(Strength::Skill(20))
+        );
+        // Nothing given, or null, keeps the settings; a null clock is none.
+        for body in [
+            "",
+            "  ",
+            "{}",
+            r#"{"variant":null,"engine":null,"movetime":null}"#,
+        ] {
+            assert_eq!(settings(body), Ok(Settings::default()), "{body}");
+        }
+        let timed = Settings {
+            clock: read.clock,
+            ..Settings::default()
+        };
+        let untimed = parse::<SettingsRequest>(r#"{"clock":null}"#).and_then(|r| r.apply(timed));
+        assert_eq!(untimed.map(|s| s.clock), Ok(None));
+    }
+
+    #[test]
+    fn wrong_bodies_and_values_are_refused() {
+        for body in [
+            "[1]",
+            "5",
+            "\"nine\"",
+            "{",
+            "not json",
+            r#"{"variant":9}"#,
+            r#"{"level":null}"#,
+            r#"{"level":-1}"#,
+            r#"{"level":1.5}"#,
+            r#"{"movetime":"fast"}"#,
+            r#"{"clock":"turn:60"}"#,
+        ] {
+            let refused = settings(body).expect_err(body);
+            assert!(refused.starts_with("bad request: "), "{body}: {refused}");
+        }
+        assert_eq!(
+            settings("[1]"),
+            Err("bad request: not a JSON object".to_owned())
+        );
+        assert_eq!(
+            settings(r#"{"level":"grandmaster"}"#),
+            Err("unknown level 'grandmaster'".to_owned())
+        );
+        assert_eq!(
+            settings(r#"{"level":300}"#),
+            Err("unknown level '300'".to_owned())
+        );
+        assert_eq!(
+            settings(r#"{"clock":{"kind":"turn"}}"#),
+            Err("a clock needs its seconds".to_owned())
+        );
+        assert_eq!(
+            settings(r#"{"clock":{"seconds":5}}"#),
+            Err("unknown clock '': turn or game".to_owned())
+        );
+    }
+
+    #[test]
+    fn a_game_saved_by_the_page_is_read_back() {
+        // As the page's saveGame keeps it.
+        let body = r#"{"variant":"nine","engine":"black","level":"full","movetime":1000,
+            "clock":{"kind":"game","seconds":300},"start":"a position string",
+            "moves":["a1","d7"],"clockLeft":{"white":1500,"black":299000},"setUp":true}"#;
+        let request: NewGameRequest = parse(body).expect("a saved game");
+        assert_eq!(request.start.as_deref(), Some("a position string"));
+        assert_eq!(request.moves, Some(vec!["a1".to_owned(), "d7".to_owned()]));
+        assert_eq!(
+            request.clock_left(),
+            Some([Duration::from_millis(1500), Duration::from_millis(299_000)])
+        );
+        assert!(request.set_up());
+        let settings = request.settings.apply(Settings::default());
+        assert_eq!(
+            settings.map(|s| s.clock.map(|c| c.kind)),
+            Ok(Some(ClockKind::Game))
+        );
+        // A game without a clock has no clockLeft; setUp is false unless true.
+        let request: NewGameRequest = parse(r#"{"moves":[],"setUp":false}"#).expect("a game");
+        assert_eq!((request.clock_left(), request.set_up()), (None, false));
+        assert!(parse::<NewGameRequest>(r#"{"moves":["a1",2]}"#).is_err());
+        assert!(parse::<NewGameRequest>(r#"{"clockLeft":{"white":-1}}"#).is_err());
+    }
+
+    #[test]
+    fn rooms_are_opened_and_joined_as_the_page_asks() {
+        let request: RoomRequest =
+            parse(r#"{"variant":"nine","color":"black","clock":null}"#).expect("a room");
+        assert_eq!(request.color(), Ok(Color::Black));
+        assert_eq!(
+            request.settings.apply(Settings::default()),
+            Ok(Settings::default())
+        );
+        let request: RoomRequest = parse("").expect("defaults");
+        assert!(request.color().is_ok(), "random by default");
+        let request: RoomRequest = parse(r#"{"color":"green"}"#).expect("a string");
+        assert!(request.color().is_err());
+        let request: JoinRequest = parse(r#"{"code":"ab12cd","seat":"t0ken"}"#).expect("a join");
+        assert_eq!(
+            (request.code.as_deref(), request.seat.as_deref()),
+            (Some("ab12cd"), Some("t0ken"))
+        );
+        let request: JoinRequest = parse("").expect("defaults");
+        assert_eq!(request.code, None);
+        assert!(parse::<JoinRequest>(r#"{"code":5}"#).is_err());
+    }
+}
