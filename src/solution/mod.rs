@@ -2,9 +2,10 @@
 //! (with flying), from the first placement to the last stones, built by
 //! retrograde analysis, stored in files and memory-mapped for probing.
 //!
-//! A sector is a set of positions with the same stones: on the board of
-//! the side to move and of the other side, and in the placing phase those
-//! each has in hand (`sector`). In the moving phase a value is win, loss
+//! A [`Sector`] is a set of positions with the same stones: on the board
+//! of the side to move and of the other side, and those each has in hand,
+//! none in the moving phase: one type for the whole game, as in Malom.
+//! In the moving phase a value is win, loss
 //! or draw for the side to move, with a distance: the plies to the next
 //! removal on the best path (shortest for a win, longest for a loss), like
 //! DTZ in chess tablebases; in the placing phase it is the outcome alone.
@@ -13,15 +14,19 @@
 //!
 //! The files import one way, from the bottom up:
 //!
-//! - `value` and `error`: what a position is worth, and what can be wrong
-//!   with a file;
+//! - `value` and `error`: what a position is worth, what can be wrong
+//!   with a file, and why a build cannot be done;
 //! - `index` and `sector`: the sectors and the index of their positions;
 //!   `memory`: the large allocations of reading whole files and of
 //!   building;
-//! - `format`: the files, the background reader of blocks (`reader`) and
-//!   what both kinds share (`checked`), then the moving phase's (`moving`)
-//!   and the placing phase's (`placing`);
-//! - `probe`: the databases of a folder, and the values of positions;
+//! - `format`: the files, their names, the background reader of blocks
+//!   (`reader`) and what both kinds share (`checked`), then the moving
+//!   phase's (`moving`) and the placing phase's (`placing`);
+//! - `probe`: the databases of a folder, [`EndgameDb`], and the one way to
+//!   ask them: a position's [`outcome`](EndgameDb::outcome), its
+//!   [`value`](EndgameDb::value) with the distance, its outcome under the
+//!   N-move rule, and each legal move's [`MoveValue`]
+//!   ([`moves`](EndgameDb::moves));
 //! - `retrograde`: the building of the files, by retrograde analysis of a
 //!   moving pair (`moving`) and of a placing sector (`placing`), and the
 //!   order of a whole build (`generate`);
@@ -32,7 +37,8 @@
 //! ([`format`](mod@format)) and the building ([`retrograde`]) are modules
 //! of their own, for the commands that read files whole and build them.
 //! The end of placing solved to these databases, in a search, is the
-//! search's (`crate::search::placing`).
+//! search's (`crate::search::placing`), with the placing positions asked
+//! again with the N-move rule (`crate::search::placing_moves`).
 
 mod error;
 pub mod format;
