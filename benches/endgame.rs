@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use morris::search::PlacingSolver;
 use morris::solution::retrograde::{SectorRange, build_pair, generate};
-use morris::solution::{EndgameDb, SectorIndex, sector_position};
+use morris::solution::{Database, SectorIndex, sector_position};
 use morris::{Bitboard, Position, Rules, Square};
 
 fn folder() -> PathBuf {
@@ -33,7 +33,7 @@ fn sample_positions() -> Vec<Position> {
 
 fn bench_generation(c: &mut Criterion) {
     let dir = folder();
-    let (smaller, _) = EndgameDb::open(&dir).expect("open");
+    let (smaller, _) = Database::open(&dir).expect("open");
     let mut group = c.benchmark_group("generate");
     group.sample_size(10);
     group.throughput(Throughput::Elements(SectorIndex::new(3, 3).len()));
@@ -54,14 +54,14 @@ fn bench_probe(c: &mut Criterion) {
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function("cold (open, then probe)", |b| {
         b.iter(|| {
-            let (db, _) = EndgameDb::open(&dir).expect("open");
+            let (db, _) = Database::open(&dir).expect("open");
             positions
                 .iter()
                 .filter(|p| db.value(black_box(p)).is_some())
                 .count()
         })
     });
-    let (db, _) = EndgameDb::open(&dir).expect("open");
+    let (db, _) = Database::open(&dir).expect("open");
     group.bench_function("warm", |b| {
         b.iter(|| {
             positions
@@ -107,7 +107,7 @@ fn placing_positions() -> Vec<Position> {
 
 fn bench_placing(c: &mut Criterion) {
     let dir = folder();
-    let (db, _) = EndgameDb::open(&dir).expect("open");
+    let (db, _) = Database::open(&dir).expect("open");
     let positions = placing_positions();
     let mut group = c.benchmark_group("end of placing");
     group.sample_size(10);

@@ -10,7 +10,7 @@
 //! - [`solution`], the solved game: the exact value of every position,
 //!   placing and moving, built by retrograde analysis
 //!   ([`solution::retrograde`]), stored in checked files
-//!   ([`solution::format`]) and probed through an [`EndgameDb`].
+//!   ([`solution::format`]) and probed through an [`Database`].
 //! - [`search`], the alpha-beta search over a shared transposition table,
 //!   with its [`eval`]uation, time limits, skill levels, the root moves
 //!   the databases keep, and the exact end of placing solved to them.
@@ -60,4 +60,4 @@ pub use engine::{
     OptionError, OptionKind, OptionNote, ParseNotationError, PositionError,
 };
 pub use search::eval;
-pub use solution::{DbError, DbOutcome, DbProblem, DbValue, EndgameDb};
+pub use solution::{Database, DbError, DbOutcome, DbProblem, DbValue};

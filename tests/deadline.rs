@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use morris::{DbOutcome, EndgameDb, Move, Position, Rules};
+use morris::{Database, DbOutcome, Move, Position, Rules};
 use rand::rngs::StdRng;
 use rand::seq::index::sample;
 use rand::{Rng, SeedableRng};
@@ -27,7 +27,7 @@ const MOVES: usize = 40;
 
 /// Whether the first move generated in `pos` gives away the databases'
 /// value, and that value (the draw rules left out, as stored).
-fn first_move_errs(db: &EndgameDb, pos: &Position) -> Option<DbOutcome> {
+fn first_move_errs(db: &Database, pos: &Position) -> Option<DbOutcome> {
     let value = db.outcome(pos)?;
     let first = *pos.legal_moves().first()?;
     (db.move_value(pos, first).outcome? < value).then_some(value)
@@ -162,7 +162,7 @@ fn every_move_is_on_time_when_database_reads_stall() {
         .expect("database files");
     // Placing ends in the largest sectors built; the positions are chosen
     // now, before the cache is dropped.
-    let (db, refused) = EndgameDb::open(&dir).expect("the databases");
+    let (db, refused) = Database::open(&dir).expect("the databases");
     assert!(refused.is_empty(), "{refused:?}");
     let mut rng = StdRng::seed_from_u64(21);
     let mut positions = Vec::new();

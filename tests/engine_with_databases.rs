@@ -8,11 +8,11 @@ use common::session::session;
 use common::solution::{
     database, placing_database, placing_position, placing_positions, plain_move_values, position,
 };
-use morris::solution::{DbOutcome, DbValue, EndgameDb, Sector, SectorIndex};
+use morris::solution::{Database, DbOutcome, DbValue, Sector, SectorIndex};
 use morris::{Color, Position};
 
 /// The engine's move with the databases, at a small depth.
-fn engine_move(game: &morris::Game, db: &std::sync::Arc<EndgameDb>) -> morris::Move {
+fn engine_move(game: &morris::Game, db: &std::sync::Arc<Database>) -> morris::Move {
     let request = morris::search::SearchRequest {
         endgame: Some(std::sync::Arc::clone(db)),
         ..morris::search::SearchRequest::new(
@@ -28,7 +28,7 @@ fn engine_move(game: &morris::Game, db: &std::sync::Arc<EndgameDb>) -> morris::M
 #[test]
 fn won_positions_are_won_against_the_best_defence() {
     let (dir, _) = database();
-    let (db, _) = EndgameDb::open(dir).unwrap();
+    let (db, _) = Database::open(dir).unwrap();
     let db = std::sync::Arc::new(db);
     for (mover, other) in [(3, 3), (3, 4), (4, 3), (4, 4)] {
         let sector = SectorIndex::new(mover, other);
@@ -80,7 +80,7 @@ fn in_a_won_position_the_engine_plays_a_win_of_fewest_plies_to_the_next_removal(
     // next phase is long, and can go round in circles: the engine must
     // play a move of the shortest count.
     let (dir, _) = database();
-    let (db, _) = EndgameDb::open(dir).unwrap();
+    let (db, _) = Database::open(dir).unwrap();
     let db = std::sync::Arc::new(db);
     let mut checked = 0;
     let mut removal_preferred = 0;
@@ -266,7 +266,7 @@ fn a_database_win_counts_only_if_its_removal_comes_before_the_n_move_rule() {
 fn search_result(
     pos: &Position,
     depth: u32,
-    db: Option<&std::sync::Arc<EndgameDb>>,
+    db: Option<&std::sync::Arc<Database>>,
     moves: &[morris::Move],
 ) -> morris::search::SearchResult {
     let mut limits = morris::search::SearchLimits::depth(depth);
@@ -283,7 +283,7 @@ fn search_result(
 #[test]
 fn among_drawing_moves_the_engine_searches_as_if_the_draws_were_unknown() {
     let (dir, _) = database();
-    let (db, _) = EndgameDb::open(dir).unwrap();
+    let (db, _) = Database::open(dir).unwrap();
     let db = std::sync::Arc::new(db);
     let (mut drawn, mut compared) = (0, 0);
     for (mover, other) in [(4, 4), (3, 4), (4, 3)] {
@@ -336,7 +336,7 @@ fn among_drawing_moves_the_engine_searches_as_if_the_draws_were_unknown() {
 /// where a move throws the value away, and that value, under rules
 /// without the N-move rule: the end-of-placing solver is then left out,
 /// and the placing phase's databases alone choose.
-fn placing_positions_that_can_err(db: &EndgameDb, per_sector: u64) -> Vec<(Position, DbOutcome)> {
+fn placing_positions_that_can_err(db: &Database, per_sector: u64) -> Vec<(Position, DbOutcome)> {
     let rules = morris::Rules {
         n_move_rule: 0,
         ..morris::Rules::default()
@@ -367,7 +367,7 @@ fn placing_positions_that_can_err(db: &EndgameDb, per_sector: u64) -> Vec<(Posit
 #[test]
 fn with_the_placing_phase_the_engine_plays_only_moves_that_keep_the_value() {
     let (dir, _) = placing_database();
-    let db = std::sync::Arc::new(EndgameDb::open(dir).unwrap().0);
+    let db = std::sync::Arc::new(Database::open(dir).unwrap().0);
     let positions = placing_positions_that_can_err(&db, 50);
     for (pos, value) in &positions {
         let mv = engine_move(&morris::Game::new(*pos), &db);
@@ -386,7 +386,7 @@ fn on_the_clock_the_placing_phase_chooses_the_move_too() {
     // A search on the clock reads the databases from memory only; the
     // root's values are read (or waited for) before it decides.
     let (dir, _) = placing_database();
-    let db = std::sync::Arc::new(EndgameDb::open(dir).unwrap().0);
+    let db = std::sync::Arc::new(Database::open(dir).unwrap().0);
     let mut checked = 0;
     for (pos, value) in placing_positions_that_can_err(&db, 8) {
         // Only where the first move generated throws the value away.
@@ -453,7 +453,7 @@ fn with_the_placing_phase_info_reports_the_exact_value() {
 #[test]
 fn a_removal_wins_only_if_the_win_after_it_comes_in_time_too() {
     let (dir, _) = database();
-    let (db, _) = EndgameDb::open(dir).unwrap();
+    let (db, _) = Database::open(dir).unwrap();
     let db = std::sync::Arc::new(db);
     // Positions whose every winning removal leads to a loss for the
     // opponent too far off for a short N-move rule, while a quiet move

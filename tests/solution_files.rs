@@ -7,7 +7,7 @@ mod common;
 use common::session::session;
 use common::solution::{database, placing_database, placing_position, position};
 use morris::Position;
-use morris::solution::{EndgameDb, Sector, SectorIndex};
+use morris::solution::{Database, Sector, SectorIndex};
 
 #[test]
 fn damaged_and_foreign_files_are_refused_by_name() {
@@ -55,7 +55,7 @@ fn damaged_and_foreign_files_are_refused_by_name() {
     // A folder with one good and one damaged file loads the good one.
     std::fs::write(scratch.join("nine-flying-3-3.mdb"), &good).unwrap();
     std::fs::write(scratch.join("nine-flying-4-3.mdb"), &good[..100]).unwrap();
-    let (db, rejected) = EndgameDb::open(&scratch).unwrap();
+    let (db, rejected) = Database::open(&scratch).unwrap();
     assert_eq!(db.len(), 1);
     assert_eq!(rejected.len(), 1);
     assert!(rejected[0].to_string().contains("nine-flying-4-3.mdb"));
@@ -115,7 +115,7 @@ fn a_damaged_block_is_found_when_read_and_its_values_are_not_used() {
         file.verify().unwrap_err().problem,
         DbProblem::Checksum
     ));
-    let (db, rejected) = EndgameDb::open(&scratch).unwrap();
+    let (db, rejected) = Database::open(&scratch).unwrap();
     assert!(rejected.is_empty());
     assert!(db.damaged().is_empty());
     assert_eq!(
@@ -135,7 +135,7 @@ fn values_read_in_the_background_are_those_read_waiting() {
     use morris::solution::{Reads, Urgency, blocks_read, wait_for_reads_after};
     let (dir, _) = placing_database();
     // A database of its own, so that no other test has read its blocks.
-    let db = EndgameDb::open(dir).unwrap().0;
+    let db = Database::open(dir).unwrap().0;
     let positions: Vec<Position> = Sector::placing_within(4)
         .into_iter()
         .flat_map(|sector| {

@@ -6,12 +6,12 @@ mod common;
 
 use common::solution::{database, placing_database, placing_position, position};
 use morris::solution::retrograde::{SectorRange, generate};
-use morris::solution::{DbOutcome, DbValue, EndgameDb, Sector, SectorIndex};
+use morris::solution::{Database, DbOutcome, DbValue, Sector, SectorIndex};
 use morris::{Bitboard, Color, Position, Symmetry};
 
 /// The value a position must have, computed from its children's stored
 /// values (a removal reaching the next sector counts as distance one).
-fn expected_from_children(db: &EndgameDb, pos: &Position) -> Option<DbValue> {
+fn expected_from_children(db: &Database, pos: &Position) -> Option<DbValue> {
     let moves = pos.legal_moves();
     if moves.is_empty() {
         return Some(DbValue::loss(0));
@@ -218,7 +218,7 @@ fn checking_against_successors_passes_the_built_values_and_finds_a_planted_error
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).unwrap();
     write_sector(&scratch, &built).unwrap();
-    let (planted_db, _) = EndgameDb::open(&scratch).unwrap();
+    let (planted_db, _) = Database::open(&scratch).unwrap();
     let sector = SectorIndex::new(3, 3);
     let check = check_sector(&planted_db, Sector::moving(sector), None, &|_| {});
     assert!(check.wrong.contains(&(planted as u64)), "{check:?}");
@@ -257,7 +257,7 @@ fn five_three_values_agree_with_their_children() {
         total: 8,
     };
     generate(&dir, range, &|_| {}, |_| {}).expect("generation");
-    let (db, _) = EndgameDb::open(&dir).expect("open");
+    let (db, _) = Database::open(&dir).expect("open");
     for (mover, other) in [(5, 3), (3, 5)] {
         let sector = SectorIndex::new(mover, other);
         for index in 0..sector.len() {
@@ -301,7 +301,7 @@ fn the_databases_hold_the_end_of_placing_only_when_they_have_its_sectors() {
 /// rules left out (as the placing phase's values leave them), remembering
 /// the positions seen in `seen` (by their least symmetric image).
 fn plain_placing_outcome(
-    db: &EndgameDb,
+    db: &Database,
     pos: &Position,
     seen: &mut std::collections::HashMap<(u32, u32, u8, u8, bool), DbOutcome>,
 ) -> DbOutcome {

@@ -15,7 +15,7 @@ use morris::solution::retrograde::{
     pair_sectors, removal_sectors,
 };
 use morris::solution::{
-    DbOutcome, DbValue, EndgameDb, Sector, SectorCheck, SectorIndex, check_sector,
+    Database, DbOutcome, DbValue, Sector, SectorCheck, SectorIndex, check_sector,
 };
 use morris::{Color, Position, Rules};
 
@@ -558,7 +558,7 @@ pub fn db_stats(dir: &Path) -> Result<()> {
 
 /// A placing position's outcome and each move's, with the N-move rule
 /// where it was solved with it.
-fn probe_placing(pos: &Position, db: &EndgameDb) -> Result<()> {
+fn probe_placing(pos: &Position, db: &Database) -> Result<()> {
     let start = Instant::now();
     let placing = placing_moves(db, pos).map_err(|_: Unsolved| {
         anyhow::anyhow!("the end of placing reaches sectors that are not in the databases")

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use morris::solution::EndgameDb;
+use morris::solution::Database;
 
 /// The database folder named, or the default one.
 pub fn db_dir(named: Option<PathBuf>) -> Result<PathBuf> {
@@ -28,9 +28,9 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
 
 /// The databases of `dir`, each file refused told on standard error, with
 /// the number refused.
-pub fn open_databases(dir: &Path) -> Result<(EndgameDb, usize)> {
+pub fn open_databases(dir: &Path) -> Result<(Database, usize)> {
     let (db, refused) =
-        EndgameDb::open(dir).with_context(|| format!("the databases in {}", dir.display()))?;
+        Database::open(dir).with_context(|| format!("the databases in {}", dir.display()))?;
     for err in &refused {
         eprintln!("skipped: {err}");
     }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use morris::search::{Limit, MAX_SKILL, SearchLimits, SearchRequest, TranspositionTable};
-use morris::solution::EndgameDb;
+use morris::solution::Database;
 use morris::{Color, Game, IllegalReason, Move, Position, Rules, Square, Variant};
 
 use crate::cli::open_databases;
@@ -92,7 +92,7 @@ struct PlaySettings {
     /// The position the game starts from (and so its rules).
     pub start: Position,
     /// Endgame databases the engine plays perfectly with, if any.
-    pub endgame: Option<Arc<EndgameDb>>,
+    pub endgame: Option<Arc<Database>>,
 }
 
 /// The engine's level in a game: `easy`, `medium` or `hard`, or a `Skill

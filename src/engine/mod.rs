@@ -21,7 +21,7 @@ use crate::search::root::{SearchControl, first_choice, run_search};
 use crate::search::{
     Bound, HashAllocError, SearchEvent, SearchLimits, SearchRequest, TranspositionTable,
 };
-use crate::solution::EndgameDb;
+use crate::solution::Database;
 
 pub use options::{
     ELO_OF_SKILL, EngineOption, EngineOptions, MoveNotation, OptionError, OptionKind, OptionNote,
@@ -74,7 +74,7 @@ pub struct Engine {
     /// waited for a read: they end at their next look at `stop`.
     stragglers: Vec<JoinHandle<()>>,
     /// The endgame databases of the `EndgameDB` folder.
-    endgame: Option<Arc<EndgameDb>>,
+    endgame: Option<Arc<Database>>,
     /// What solving the end of placing proved over these databases and
     /// rules, kept from move to move.
     placing_table: SharedPlacingTable,
@@ -141,11 +141,11 @@ impl Engine {
         if option == EngineOption::ClearHash {
             self.clear_hash();
         }
-        if option == EngineOption::EndgameDb {
+        if option == EngineOption::Database {
             match &options.endgame_db {
                 None => self.endgame = None,
                 Some(dir) => {
-                    let (db, refused) = EndgameDb::open(dir)?;
+                    let (db, refused) = Database::open(dir)?;
                     notes.extend(refused.into_iter().map(OptionNote::DatabaseRefused));
                     notes.push(OptionNote::DatabasesLoaded { sectors: db.len() });
                     self.endgame = (!db.is_empty()).then(|| Arc::new(db));
@@ -167,7 +167,7 @@ impl Engine {
             self.game = Game::new(Position::new(options.rules));
             self.pending = None;
         }
-        if options.rules != self.options.rules || option == EngineOption::EndgameDb {
+        if options.rules != self.options.rules || option == EngineOption::Database {
             self.placing_table.clear();
         }
         self.options = options;

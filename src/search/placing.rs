@@ -12,7 +12,7 @@ use std::time::Instant;
 use arrayvec::ArrayVec;
 
 use crate::board::{Bitboard, Color, MAX_MOVES, Move, MoveList, Position, Rules};
-use crate::solution::{DbOutcome, DbValue, EndgameDb, MoveValue, Reads};
+use crate::solution::{Database, DbOutcome, DbValue, MoveValue, Reads};
 
 /// Nodes between looks at the clock; it is looked at after every batch of
 /// leaves too, since a batch read from a cold disk can take longer than
@@ -150,7 +150,7 @@ impl std::fmt::Debug for PlacingTable {
 /// Solves positions of the placing phase exactly, to the databases'
 /// leaves.
 pub struct PlacingSolver<'a> {
-    db: &'a EndgameDb,
+    db: &'a Database,
     table: PlacingTable,
     /// Per count of stones left to place, the last two moves that cut off.
     killers: [[Option<Move>; 2]; MAX_TO_PLACE + 1],
@@ -173,7 +173,7 @@ impl<'a> PlacingSolver<'a> {
     /// A solver over `db` that gives up at `deadline` or after
     /// `node_budget` nodes, if given.
     pub fn new(
-        db: &'a EndgameDb,
+        db: &'a Database,
         deadline: Option<Instant>,
         node_budget: Option<u64>,
     ) -> PlacingSolver<'a> {
@@ -183,7 +183,7 @@ impl<'a> PlacingSolver<'a> {
     /// A solver as [`PlacingSolver::new`] that starts from what `table`
     /// holds: it must come from solves over the same databases and rules.
     pub fn with_table(
-        db: &'a EndgameDb,
+        db: &'a Database,
         mut table: PlacingTable,
         deadline: Option<Instant>,
         node_budget: Option<u64>,
@@ -584,7 +584,7 @@ pub struct PlacingMoves {
 ///
 /// [`Unsolved::Unknown`] if `pos` is not a placing position, or a
 /// position it can reach is not in the databases.
-pub fn placing_moves(db: &EndgameDb, pos: &Position) -> Result<PlacingMoves, Unsolved> {
+pub fn placing_moves(db: &Database, pos: &Position) -> Result<PlacingMoves, Unsolved> {
     if pos.stones_to_place() == 0 {
         return Err(Unsolved::Unknown);
     }
@@ -674,7 +674,7 @@ fn table_key(pos: &Position) -> u64 {
 /// Whether the databases can answer the leaves of `pos`: they hold Nine
 /// Men's Morris with flying only.
 fn held_by_databases(pos: &Position) -> Result<(), Unsolved> {
-    if EndgameDb::holds_rules(pos.rules()) {
+    if Database::holds_rules(pos.rules()) {
         Ok(())
     } else {
         Err(Unsolved::Unknown)

@@ -16,7 +16,7 @@ use crate::search::skill::{self, MAX_SKILL};
 use crate::search::worker::{RootMove, SearchContext, Worker};
 use crate::search::{Bound, Limit, SearchEvent, SearchInfo, SearchLimits, TranspositionTable};
 use crate::solution::{
-    DbOutcome, DbValue, EndgameDb, Reads, Urgency, begin_search_round, blocks_read, search_round,
+    Database, DbOutcome, DbValue, Reads, Urgency, begin_search_round, blocks_read, search_round,
     wait_for_reads_after,
 };
 
@@ -38,7 +38,7 @@ pub struct SearchRequest {
     /// Time kept in reserve per move.
     pub move_overhead: Duration,
     /// Endgame databases to probe, if any.
-    pub endgame: Option<Arc<EndgameDb>>,
+    pub endgame: Option<Arc<Database>>,
     /// What solving the end of placing proved in earlier searches over
     /// these databases and rules.
     pub placing_table: SharedPlacingTable,
@@ -95,7 +95,7 @@ impl SearchRequest {
     /// The databases whose choices the search follows at the root: none
     /// for a weakened engine, which is meant to err, so it plays without
     /// them there and keeps its clock as if they were not there.
-    fn exact_databases(&self) -> Option<&EndgameDb> {
+    fn exact_databases(&self) -> Option<&Database> {
         self.endgame.as_deref().filter(|_| !self.is_weakened())
     }
 
@@ -182,7 +182,7 @@ const PLACING_SOLVE_NODES: u64 = 5_000_000;
 fn keep_best_placing_moves(
     request: &SearchRequest,
     moves: Vec<Move>,
-    db: &EndgameDb,
+    db: &Database,
     time: &TimeManager,
     start: Instant,
     stop: &Arc<AtomicBool>,
@@ -246,7 +246,7 @@ impl Readable {
     /// What of the root and of the positions `moves` lead to can be read
     /// at once; the rest is asked of the background reader, all at once.
     /// A move that ends the game needs no value.
-    fn now(db: &EndgameDb, root: &Position, moves: &[Move]) -> Readable {
+    fn now(db: &Database, root: &Position, moves: &[Move]) -> Readable {
         Readable {
             root: db.ready_or_ask(root, Urgency::Root),
             moves: moves
@@ -284,7 +284,7 @@ fn root_read_time(time: &TimeManager) -> Duration {
 /// (or when `stop` is set): they are all asked for at once, and waited
 /// for as they arrive. A search that may wait for the disk reads them all.
 fn read_root_values(
-    db: &EndgameDb,
+    db: &Database,
     root: &Position,
     moves: &[Move],
     reads: Reads,
@@ -320,7 +320,7 @@ fn read_root_values(
 fn keep_best_db_moves(
     root: &Position,
     moves: Vec<Move>,
-    db: &EndgameDb,
+    db: &Database,
     readable: &Readable,
 ) -> (Vec<Move>, Option<DbOutcome>) {
     if root.stones_to_place() > 0 {
@@ -373,7 +373,7 @@ fn keep_best_db_moves(
 fn keep_best_placing_db_moves(
     root: &Position,
     moves: Vec<Move>,
-    db: &EndgameDb,
+    db: &Database,
     readable: &Readable,
 ) -> (Vec<Move>, Option<DbOutcome>) {
     if root.stones_to_place() == 0 {
@@ -420,7 +420,7 @@ fn keep_best_read<R: Ord + Copy>(
 /// The root moves the databases keep, if every value they need can now
 /// be read at once (a search that decided without some of them asks
 /// again when it ends).
-fn keep_read_late(request: &SearchRequest, moves: &[Move], db: &EndgameDb) -> Option<Vec<Move>> {
+fn keep_read_late(request: &SearchRequest, moves: &[Move], db: &Database) -> Option<Vec<Move>> {
     let readable = Readable::now(db, &request.root, moves);
     if !readable.has_every_move(moves) {
         return None;
@@ -630,7 +630,7 @@ pub(crate) fn run_search(
 /// read while the opponent thinks: after `best` is played in `root`, for
 /// each reply (`ponder` first), the value of the position it leads to,
 /// then of each move there.
-fn read_ahead_next_move(db: &EndgameDb, root: &Position, best: Move, ponder: Option<Move>) {
+fn read_ahead_next_move(db: &Database, root: &Position, best: Move, ponder: Option<Move>) {
     let mut after = *root;
     after.play_unchecked(best);
     if after.terminal_outcome().is_some() {

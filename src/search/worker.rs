@@ -18,7 +18,7 @@ use crate::search::score::{
 };
 use crate::search::tt::Entry;
 use crate::search::{Bound, SearchLimits, TranspositionTable};
-use crate::solution::{DbOutcome, EndgameDb, Reads};
+use crate::solution::{Database, DbOutcome, Reads};
 
 /// How many plies of mill-closing moves the quiescence search follows.
 const QUIESCENCE_PLIES: usize = 8;
@@ -146,7 +146,7 @@ pub(crate) struct SearchContext {
     /// The number of best lines to report.
     pub multipv: usize,
     /// Endgame databases, if loaded.
-    pub endgame: Option<Arc<EndgameDb>>,
+    pub endgame: Option<Arc<Database>>,
     /// Positions answered by the databases.
     pub dbhits: AtomicU64,
     /// Whether a probe may wait for the disk.

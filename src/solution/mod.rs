@@ -22,11 +22,11 @@
 //! - `format`: the files, their names, the background reader of blocks
 //!   (`reader`) and what both kinds share (`checked`), then the moving
 //!   phase's (`moving`) and the placing phase's (`placing`);
-//! - `probe`: the databases of a folder, [`EndgameDb`], and the one way to
-//!   ask them: a position's [`outcome`](EndgameDb::outcome), its
-//!   [`value`](EndgameDb::value) with the distance, its outcome under the
+//! - `probe`: the databases of a folder, [`Database`], and the one way to
+//!   ask them: a position's [`outcome`](Database::outcome), its
+//!   [`value`](Database::value) with the distance, its outcome under the
 //!   N-move rule, and each legal move's [`MoveValue`]
-//!   ([`moves`](EndgameDb::moves));
+//!   ([`moves`](Database::moves));
 //! - `retrograde`: the building of the files, by retrograde analysis of a
 //!   moving pair (`moving`) and of a placing sector (`placing`), and the
 //!   order of a whole build (`generate`);
@@ -57,7 +57,7 @@ pub use format::reader::{
     wait_for_reads_after,
 };
 pub use index::{Canonical, SectorIndex};
-pub use probe::{EndgameDb, MoveValue};
+pub use probe::{Database, MoveValue};
 pub use review::{JudgedMove, Judgement, judge_game};
 pub use sector::{Sector, sector_position};
 pub use value::{DbOutcome, DbValue};

@@ -34,16 +34,16 @@ pub struct MoveValue {
 }
 
 /// Every sector file of a folder that passed its checks.
-pub struct EndgameDb {
+pub struct Database {
     /// The moving phase by (mover, other) stones, `MAX_STONES + 1` to a row.
     sectors: Vec<Option<MovingFile>>,
     /// The placing phase.
     placing: HashMap<Sector, PlacingFile>,
 }
 
-impl Default for EndgameDb {
-    fn default() -> EndgameDb {
-        EndgameDb {
+impl Default for Database {
+    fn default() -> Database {
+        Database {
             sectors: (0..(MAX_STONES + 1) * (MAX_STONES + 1))
                 .map(|_| None)
                 .collect(),
@@ -52,19 +52,19 @@ impl Default for EndgameDb {
     }
 }
 
-impl EndgameDb {
+impl Database {
     /// Loads every sector file in `dir`; the files that fail their checks
     /// are left out and returned as errors.
     ///
     /// # Errors
     ///
     /// [`DbError`] if the folder cannot be read.
-    pub fn open(dir: &Path) -> Result<(EndgameDb, Vec<DbError>), DbError> {
+    pub fn open(dir: &Path) -> Result<(Database, Vec<DbError>), DbError> {
         let entries = std::fs::read_dir(dir).map_err(|e| DbError {
             path: dir.to_owned(),
             problem: DbProblem::from(e),
         })?;
-        let mut db = EndgameDb::default();
+        let mut db = Database::default();
         let mut rejected = Vec::new();
         for entry in entries.flatten() {
             let path = entry.path();
@@ -161,7 +161,7 @@ impl EndgameDb {
     /// moves (those with fewer stones, after removals, come before them).
     pub fn holds_end_of_placing(&self, pos: &Position) -> bool {
         let [white, black] = Color::ALL.map(|c| pos.stone_count(c) as usize);
-        EndgameDb::holds_rules(pos.rules())
+        Database::holds_rules(pos.rules())
             && self.moving_file(white, black).is_some()
             && self.moving_file(black, white).is_some()
     }
@@ -182,7 +182,7 @@ impl EndgameDb {
         self.value_with(pos, Reads::Wait).unwrap_or(None)
     }
 
-    /// [`EndgameDb::value`], read as `reads` allows.
+    /// [`Database::value`], read as `reads` allows.
     ///
     /// # Errors
     ///
@@ -269,7 +269,7 @@ impl EndgameDb {
             .unwrap_or(None)
     }
 
-    /// [`EndgameDb::sector_value`], read as `reads` allows.
+    /// [`Database::sector_value`], read as `reads` allows.
     ///
     /// # Errors
     ///
@@ -371,7 +371,7 @@ impl EndgameDb {
 
     /// The file and index of a moving position, if its sector is loaded.
     fn moving_entry(&self, pos: &Position) -> Option<(&MovingFile, u64)> {
-        if !EndgameDb::holds_rules(pos.rules()) || pos.stones_to_place() > 0 {
+        if !Database::holds_rules(pos.rules()) || pos.stones_to_place() > 0 {
             return None;
         }
         let us = pos.side_to_move();
@@ -380,7 +380,7 @@ impl EndgameDb {
 
     /// The file and index of a placing position, if its sector is loaded.
     fn placing_entry(&self, pos: &Position) -> Option<(&PlacingFile, u64)> {
-        if !EndgameDb::holds_rules(pos.rules()) || pos.stones_to_place() == 0 {
+        if !Database::holds_rules(pos.rules()) || pos.stones_to_place() == 0 {
             return None;
         }
         let (us, them) = (pos.side_to_move(), pos.side_to_move().opponent());
@@ -395,14 +395,14 @@ impl EndgameDb {
     }
 }
 
-impl std::fmt::Debug for EndgameDb {
+impl std::fmt::Debug for Database {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let sectors: Vec<String> = self
             .moving_files()
             .iter()
             .map(|f| format!("{}-{}", f.sector.mover, f.sector.other))
             .collect();
-        f.debug_struct("EndgameDb")
+        f.debug_struct("Database")
             .field("sectors", &sectors)
             .finish()
     }

@@ -3,7 +3,7 @@
 //! as the databases hold the values (the draw rules left out), and with
 //! the N-move rule applied where they know the plies to the next removal.
 
-use super::probe::{EndgameDb, MoveValue};
+use super::probe::{Database, MoveValue};
 use super::value::DbOutcome;
 use crate::board::{Color, Game, Move};
 
@@ -45,7 +45,7 @@ pub struct JudgedMove {
 }
 
 /// Every move of `game`, judged, in the order played.
-pub fn judge_game(db: &EndgameDb, game: &Game) -> Vec<JudgedMove> {
+pub fn judge_game(db: &Database, game: &Game) -> Vec<JudgedMove> {
     let mut pos = *game.start();
     (1..)
         .zip(game.moves())

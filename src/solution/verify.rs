@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 
 use super::index::SectorIndex;
-use super::probe::EndgameDb;
+use super::probe::Database;
 use super::sector::{Sector, sector_position};
 use super::value::DbValue;
 use crate::Bitboard;
@@ -31,7 +31,7 @@ const LISTED: usize = 10;
 /// gives the position `mover` to move against `other` (a removal counts
 /// as distance one, whatever follows); `None` if a child is not stored.
 pub(super) fn value_from_children(
-    db: &EndgameDb,
+    db: &Database,
     mover: Bitboard,
     other: Bitboard,
 ) -> Option<DbValue> {
@@ -51,7 +51,7 @@ pub(super) fn value_from_children(
 /// `sample` of them spread evenly over the sector. `progress` hears of
 /// each class of the mover's stones done.
 pub fn check_sector(
-    db: &EndgameDb,
+    db: &Database,
     sector: Sector,
     sample: Option<u64>,
     progress: &(dyn Fn(u64) + Sync),

@@ -6,17 +6,17 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use morris::solution::retrograde::{SectorRange, generate, generate_placing_sector};
-use morris::solution::{DbOutcome, EndgameDb, Sector};
+use morris::solution::{Database, DbOutcome, Sector};
 use morris::{Bitboard, Color, Position};
 
 /// The sectors up to four stones a side, built once for all tests.
-pub fn database() -> &'static (PathBuf, EndgameDb) {
-    static DB: OnceLock<(PathBuf, EndgameDb)> = OnceLock::new();
+pub fn database() -> &'static (PathBuf, Database) {
+    static DB: OnceLock<(PathBuf, Database)> = OnceLock::new();
     DB.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("morris-endgame-test-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         generate(&dir, SectorRange::per_side(4), &|_| {}, |_| {}).expect("generation");
-        let (db, rejected) = EndgameDb::open(&dir).expect("open");
+        let (db, rejected) = Database::open(&dir).expect("open");
         assert!(rejected.is_empty(), "{rejected:?}");
         (dir, db)
     })
@@ -30,7 +30,7 @@ pub fn position(mover: Bitboard, other: Bitboard) -> Position {
 /// leaves (no pruning, no table): 1 win, 0 draw, -1 loss for the side to
 /// move; a leaf's win or loss is a draw when its next removal comes after
 /// the N-move rule.
-pub fn plain_placing_minimax(db: &EndgameDb, pos: &Position) -> i8 {
+pub fn plain_placing_minimax(db: &Database, pos: &Position) -> i8 {
     if pos.side_to_move_is_short() {
         return -1;
     }
@@ -60,7 +60,7 @@ pub fn plain_placing_minimax(db: &EndgameDb, pos: &Position) -> i8 {
 }
 
 /// The value of each of `moves` for the side making it, by plain minimax.
-pub fn plain_move_values(db: &EndgameDb, pos: &Position, moves: &[morris::Move]) -> Vec<i8> {
+pub fn plain_move_values(db: &Database, pos: &Position, moves: &[morris::Move]) -> Vec<i8> {
     moves
         .iter()
         .map(|&mv| {
@@ -140,8 +140,8 @@ pub fn placing_position(sector: Sector, mover: Bitboard, other: Bitboard) -> Pos
 /// The databases of `database()` with the placing phase up to four stones
 /// a side (on the board and in hand), built by `gen-db`'s library calls
 /// into a folder of their own.
-pub fn placing_database() -> &'static (PathBuf, EndgameDb) {
-    static DB: OnceLock<(PathBuf, EndgameDb)> = OnceLock::new();
+pub fn placing_database() -> &'static (PathBuf, Database) {
+    static DB: OnceLock<(PathBuf, Database)> = OnceLock::new();
     DB.get_or_init(|| {
         let (moving, _) = database();
         let dir = std::env::temp_dir().join(format!("morris-placing-test-{}", std::process::id()));
@@ -154,7 +154,7 @@ pub fn placing_database() -> &'static (PathBuf, EndgameDb) {
         for sector in Sector::placing_within(4) {
             generate_placing_sector(&dir, sector, &|_| {}, |_| {}).expect("generation");
         }
-        let (db, rejected) = EndgameDb::open(&dir).expect("open");
+        let (db, rejected) = Database::open(&dir).expect("open");
         assert!(rejected.is_empty(), "{rejected:?}");
         (dir, db)
     })

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use morris::DbError;
-use morris::solution::EndgameDb;
+use morris::solution::Database;
 
 /// Opens the databases in `dir`, telling standard error of each file
 /// refused, as `morris` does (`skipped: ...`).
@@ -11,8 +11,8 @@ use morris::solution::EndgameDb;
 /// # Errors
 ///
 /// The folder cannot be read.
-pub fn open(dir: &Path) -> Result<EndgameDb, DbError> {
-    let (db, refused) = EndgameDb::open(dir)?;
+pub fn open(dir: &Path) -> Result<Database, DbError> {
+    let (db, refused) = Database::open(dir)?;
     for problem in refused {
         eprintln!("skipped: {problem}");
     }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use morris::solution::retrograde::{SectorRange, generate};
-use morris::solution::{DbOutcome, EndgameDb};
+use morris::solution::{Database, DbOutcome};
 use morris::{Color, Position, Rules};
 
 /// Games in which White has four stones and Black three, so that every
@@ -15,7 +15,7 @@ const FOUR_AGAINST_THREE: &str = "W../.../.../....../.../.../..W b 2 3 0 2";
 /// The outcome of a placing position by plain minimax to the databases'
 /// leaves, for the side to move: 1 win, 0 draw, -1 loss (the games are
 /// too short for the N-move rule to draw a placing position itself).
-fn minimax(db: &EndgameDb, pos: &Position) -> i8 {
+fn minimax(db: &Database, pos: &Position) -> i8 {
     if pos.side_to_move_is_short() {
         return -1;
     }
@@ -75,7 +75,7 @@ fn placing_data_holds_exact_values_and_is_reproducible() {
         std::env::temp_dir().join(format!("morris-tune-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     generate(&dir.join("db"), SectorRange::per_side(4), &|_| {}, |_| {}).expect("generation");
-    let (db, _) = EndgameDb::open(&dir.join("db")).expect("open");
+    let (db, _) = Database::open(&dir.join("db")).expect("open");
     let (first, second) = (dir.join("a.data"), dir.join("b.data"));
     run_placing(&dir.join("db"), &first);
     run_placing(&dir.join("db"), &second);

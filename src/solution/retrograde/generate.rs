@@ -11,7 +11,7 @@ use crate::solution::format::file_name;
 use crate::solution::format::moving::{MovingFile, write_sector};
 use crate::solution::format::placing::{PlacingFile, write_placing};
 use crate::solution::index::{MAX_STONES, MIN_STONES, SectorIndex};
-use crate::solution::probe::EndgameDb;
+use crate::solution::probe::Database;
 use crate::solution::sector::Sector;
 
 /// What the generation of one sector reports.
@@ -103,7 +103,7 @@ pub fn removal_sectors(a: usize, b: usize) -> Vec<SectorIndex> {
 
 /// Opens and checks in full the files of `sectors` in `dir`, into `db`:
 /// the names of those missing or not valid, if any.
-fn open_verified(dir: &Path, sectors: &[Sector], db: &mut EndgameDb) -> Result<(), Vec<String>> {
+fn open_verified(dir: &Path, sectors: &[Sector], db: &mut Database) -> Result<(), Vec<String>> {
     let mut missing = Vec::new();
     for &sector in sectors {
         let path = dir.join(file_name(sector));
@@ -153,7 +153,7 @@ pub fn generate_pair(
         problem: DbProblem::from(e),
     })?;
     let pair: Vec<Sector> = pair_sectors(a, b).into_iter().map(Sector::moving).collect();
-    if open_verified(dir, &pair, &mut EndgameDb::default()).is_ok() {
+    if open_verified(dir, &pair, &mut Database::default()).is_ok() {
         for &sector in &pair {
             done(&GenerationReport {
                 sector,
@@ -166,7 +166,7 @@ pub fn generate_pair(
         .into_iter()
         .map(Sector::moving)
         .collect();
-    let mut smaller = EndgameDb::default();
+    let mut smaller = Database::default();
     open_verified(dir, &needed, &mut smaller).map_err(|names| missing(dir, names))?;
     for built in build_pair(a, b, &smaller, progress) {
         write_sector(dir, &built)?;
@@ -213,7 +213,7 @@ pub fn generate_placing_sector(
     progress: &(dyn Fn(u64) + Sync),
     done: impl FnOnce(&GenerationReport),
 ) -> Result<(), BuildError> {
-    if open_verified(dir, &[sector], &mut EndgameDb::default()).is_ok() {
+    if open_verified(dir, &[sector], &mut Database::default()).is_ok() {
         done(&GenerationReport {
             sector,
             reused: true,
@@ -222,7 +222,7 @@ pub fn generate_placing_sector(
     }
     let (placed, removed) = sector.successors();
     let needed: Vec<Sector> = std::iter::once(placed).chain(removed).collect();
-    let mut successors = EndgameDb::default();
+    let mut successors = Database::default();
     open_verified(dir, &needed, &mut successors).map_err(|names| missing(dir, names))?;
     // Every successor was opened and checked: a value can be missing
     // only if a file's blocks changed since, and then it is refused.

@@ -26,7 +26,7 @@ use crate::solution::format::moving::BuiltSector;
 use crate::solution::format::reader::Reads;
 use crate::solution::index::{MIN_STONES, SectorIndex};
 use crate::solution::memory::AtomicWords;
-use crate::solution::probe::EndgameDb;
+use crate::solution::probe::Database;
 use crate::solution::value::{DbOutcome, DbValue};
 
 /// Looks up the values of positions of already built smaller sectors.
@@ -36,7 +36,7 @@ pub trait SmallerSectors: Sync {
     fn values(&self, positions: &[(Bitboard, Bitboard)], values: &mut Vec<Option<DbValue>>);
 }
 
-impl SmallerSectors for EndgameDb {
+impl SmallerSectors for Database {
     fn values(&self, positions: &[(Bitboard, Bitboard)], values: &mut Vec<Option<DbValue>>) {
         // Waiting for the disk, every value is read.
         let _ = self.sector_values_with(positions, values, Reads::Wait);

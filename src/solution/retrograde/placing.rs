@@ -21,7 +21,7 @@ use crate::board::{Bitboard, Rules, Symmetry, Tables};
 use crate::solution::format::moving::MovingFile;
 use crate::solution::format::placing::{PlacingFile, PlacingValues, code};
 use crate::solution::index::{SectorIndex, WithMover, classes_of, subsets};
-use crate::solution::probe::EndgameDb;
+use crate::solution::probe::Database;
 use crate::solution::sector::Sector;
 use crate::solution::value::DbOutcome;
 
@@ -45,7 +45,7 @@ enum SuccessorFile<'a> {
 
 impl<'a> Successor<'a> {
     /// The sector `next` as `db` holds it.
-    fn of(db: &'a EndgameDb, next: Sector) -> Result<Successor<'a>, MissingSuccessor> {
+    fn of(db: &'a Database, next: Sector) -> Result<Successor<'a>, MissingSuccessor> {
         let file = if next.is_placing() {
             db.placing_file(next).map(SuccessorFile::Placing)
         } else {
@@ -83,7 +83,7 @@ impl<'a> Successor<'a> {
 /// [`MissingSuccessor`] when `db` lacks a successor's value.
 pub fn build_placing_sector(
     sector: Sector,
-    db: &EndgameDb,
+    db: &Database,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<PlacingValues, MissingSuccessor> {
     // Zeroed by the allocator, not entry by entry.

@@ -17,7 +17,7 @@ use morris::eval::Weights;
 use morris::files::write_whole;
 use morris::search::PlacingSolver;
 use morris::search::{SearchLimits, SearchRequest, TranspositionTable};
-use morris::solution::{EndgameDb, sector_position};
+use morris::solution::{Database, sector_position};
 use morris::{Bitboard, Color, GameRecord, GameResult, Position, Rules, Square, parse_records};
 use morris_tools::tune::{Sample, fit, fit_wdl, quiet};
 use rand::rngs::StdRng;
@@ -286,7 +286,7 @@ impl PlacingDraw {
 
     /// The data line of sample `index`: the first quiet position of its
     /// games, with its exact outcome.
-    fn sample(&self, db: &EndgameDb, seed: u64, index: usize) -> anyhow::Result<String> {
+    fn sample(&self, db: &Database, seed: u64, index: usize) -> anyhow::Result<String> {
         let mut rng =
             StdRng::seed_from_u64(seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         for _ in 0..1000 {

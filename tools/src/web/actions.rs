@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use morris::{Color, Game, GameRecord, GameResult, Move, Position, Rules, Variant, parse_records};
 
-use morris::solution::{DbOutcome, EndgameDb, judge_game};
+use morris::solution::{Database, DbOutcome, judge_game};
 
 use super::clock::Clock;
 use super::requests::{self, NewGameRequest, SettingsRequest};
@@ -337,7 +337,7 @@ fn engine_content_with_draw(state: &State, color: Color) -> bool {
 
 /// Begins a review of the game: each move judged by the databases `db`
 /// now; the places of the positions they do not reach, for the engine.
-pub(super) fn review(state: &mut State, db: Option<&EndgameDb>) -> Result<Vec<usize>, String> {
+pub(super) fn review(state: &mut State, db: Option<&Database>) -> Result<Vec<usize>, String> {
     let game = &state.game;
     let moves = game.moves();
     if moves.is_empty() {
@@ -382,7 +382,7 @@ pub(super) fn review(state: &mut State, db: Option<&EndgameDb>) -> Result<Vec<us
 
 /// A move of `position` that keeps its value `value` by the databases
 /// (with the N-move rule in the moving phase), the quickest win first.
-fn best_move(db: &EndgameDb, position: &Position, value: DbOutcome) -> Option<Move> {
+fn best_move(db: &Database, position: &Position, value: DbOutcome) -> Option<Move> {
     db.moves(position)
         .into_iter()
         .find(|known| known.with_rule == Some(value))

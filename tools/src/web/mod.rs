@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use morris::Color;
-use morris::solution::EndgameDb;
+use morris::solution::Database;
 
 use crate::client::EngineConfig;
 use room::{Room, RoomFull};
@@ -55,7 +55,7 @@ pub struct WebConfig {
     /// The engine every game starts (`morris` of the workspace by default).
     pub engine: EngineConfig,
     /// Endgame databases for the exact values shown on the board.
-    pub db: Option<EndgameDb>,
+    pub db: Option<Database>,
     /// A game nobody asked about for this long is closed (its engine with
     /// it): the browsers that had it are gone.
     pub abandoned_after: Duration,
@@ -67,7 +67,7 @@ pub struct WebConfig {
 impl WebConfig {
     /// Games against `engine`, with the exact values of `db`, and the
     /// usual limits.
-    pub fn new(engine: EngineConfig, db: Option<EndgameDb>) -> WebConfig {
+    pub fn new(engine: EngineConfig, db: Option<Database>) -> WebConfig {
         WebConfig {
             engine,
             db,

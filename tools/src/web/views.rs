@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use morris::search::{DB_WIN, DB_WIN_BOUND};
-use morris::solution::{DbOutcome, DbValue, EndgameDb};
+use morris::solution::{Database, DbOutcome, DbValue};
 use morris::{Color, Move, Position, Square};
 use serde::Serialize;
 
@@ -465,7 +465,7 @@ impl StateView {
     pub(super) fn new(
         id: u64,
         state: &State,
-        db: Option<&EndgameDb>,
+        db: Option<&Database>,
         seat: Option<Color>,
     ) -> StateView {
         let db = db.filter(|_| state.room.is_none());

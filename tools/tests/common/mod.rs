@@ -8,7 +8,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use morris::solution::retrograde::{SectorRange, generate, generate_placing_sector};
-use morris::solution::{EndgameDb, Sector};
+use morris::solution::{Database, Sector};
 use morris_tools::client::EngineConfig;
 use morris_tools::web::{ServerHandle, WebConfig, WebServer};
 
@@ -32,7 +32,7 @@ impl Drop for Running {
 
 /// morris-web's server with `engine` for its games and `db` for the
 /// exact values.
-pub fn serve(engine: EngineConfig, db: Option<EndgameDb>) -> Running {
+pub fn serve(engine: EngineConfig, db: Option<Database>) -> Running {
     serve_with(WebConfig::new(engine, db))
 }
 
@@ -85,22 +85,22 @@ impl Drop for TempDir {
 
 /// The databases of three stones a side, built for the test `name` in a
 /// folder of its own, which lasts as long as the guard.
-pub fn small_databases(name: &str) -> (EndgameDb, TempDir) {
+pub fn small_databases(name: &str) -> (Database, TempDir) {
     let dir = TempDir(std::env::temp_dir().join(format!("morris-{name}-{}", std::process::id())));
     let _ = std::fs::remove_dir_all(&dir.0);
     generate(&dir.0, SectorRange::per_side(3), &|_| {}, |_| {}).expect("the 3-3 databases");
-    let (db, _) = EndgameDb::open(&dir.0).expect("the databases open");
+    let (db, _) = Database::open(&dir.0).expect("the databases open");
     (db, dir)
 }
 
 /// The databases of [`small_databases`] and the placing phase of three
 /// stones a side (on the board and in hand).
-pub fn small_databases_with_placing(name: &str) -> (EndgameDb, TempDir) {
+pub fn small_databases_with_placing(name: &str) -> (Database, TempDir) {
     let (_, dir) = small_databases(name);
     for sector in Sector::placing_within(3) {
         generate_placing_sector(&dir.0, sector, &|_| {}, |_| {}).expect("a placing sector");
     }
-    let (db, _) = EndgameDb::open(&dir.0).expect("the databases open");
+    let (db, _) = Database::open(&dir.0).expect("the databases open");
     (db, dir)
 }
 
