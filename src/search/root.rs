@@ -333,13 +333,7 @@ fn keep_best_db_moves(
     // Each move's outcome is what the N-move rule leaves of the position it
     // leads to: after a removal the rule counts afresh, so the next removal
     // must come in time too.
-    let rank = |mv| {
-        let known = db.move_value(root, mv);
-        Some(DbValue {
-            outcome: known.with_rule?,
-            distance: known.value?.distance,
-        })
-    };
+    let rank = |mv| db.move_value(root, mv).value_with_rule();
     // A move read is proven best if nothing unread can beat it: as good as
     // the root's own value (and, for a lost root, no unread removal, which
     // the N-move rule counts afresh after, so that it may hold out to a

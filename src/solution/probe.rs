@@ -33,6 +33,18 @@ pub struct MoveValue {
     pub with_rule: Option<DbOutcome>,
 }
 
+impl MoveValue {
+    /// Its value once the N-move rule is applied, in the moving phase: the
+    /// outcome with the rule and the plies to the next removal. The engine
+    /// ranks its root moves by it.
+    pub fn value_with_rule(self) -> Option<DbValue> {
+        Some(DbValue {
+            outcome: self.with_rule?,
+            distance: self.value?.distance,
+        })
+    }
+}
+
 /// Every sector file of a folder that passed its checks.
 pub struct Database {
     /// The moving phase by (mover, other) stones, `MAX_STONES + 1` to a row.
