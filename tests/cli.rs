@@ -414,3 +414,59 @@ fn the_default_folder_is_used_when_none_is_named() {
     );
     let _ = std::fs::remove_dir_all(data);
 }
+
+#[test]
+fn probe_counts_the_n_move_rule_afresh_after_a_removal() {
+    use morris::solution::{Database, DbOutcome, SectorIndex, sector_position};
+    use morris::{Position, Rules};
+    let dir = std::env::temp_dir().join(format!("morris-cli-afresh-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.display().to_string();
+    let built = morris(&[
+        "gen-db",
+        "--out",
+        &out,
+        "--max-stones",
+        "4",
+        "--phase",
+        "moving",
+    ]);
+    assert!(built.status.success());
+    let (db, refused) = Database::open(&dir).unwrap();
+    assert!(refused.is_empty());
+    // Two moves a side without a removal draw: a removal comes at once, but
+    // the win it leads to needs the next one in time too.
+    let rules = Rules {
+        n_move_rule: 2,
+        ..Rules::default()
+    };
+    let sector = SectorIndex::new(3, 4);
+    let (pos, mv) = (0..sector.len())
+        .step_by(7)
+        .find_map(|index| {
+            let (mover, other) = sector.decode(index);
+            let board = sector_position(mover, other).fen();
+            let board = board.split(' ').next()?;
+            let pos = Position::from_fen(&format!("{board} w 0 0 0 20"), rules).ok()?;
+            let mv = pos.legal_moves().into_iter().find(|&mv| {
+                let known = db.move_value(&pos, mv);
+                mv.removal.is_some()
+                    && known.outcome == Some(DbOutcome::Win)
+                    && known.with_rule == Some(DbOutcome::Draw)
+            })?;
+            Some((pos, mv))
+        })
+        .expect("a removal into a win the rule draws");
+    let probe = morris(&["probe", &pos.fen(), "--db", &out, "--nmoverule", "2"]);
+    assert!(probe.status.success());
+    let text = stdout(&probe);
+    let line = text
+        .lines()
+        .find(|line| line.contains(&format!(". {mv}: ")))
+        .unwrap_or_else(|| panic!("{mv} in {text}"));
+    assert!(
+        line.ends_with(": draw by the N-move rule (without it: win, next removal in 1 plies)"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

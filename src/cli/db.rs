@@ -610,21 +610,29 @@ pub fn probe(args: ProbeArgs) -> Result<()> {
     if Color::ALL.iter().any(|&c| pos.in_hand(c) > 0) {
         return probe_placing(&pos, &db);
     }
-    // Every value is counted from this position: a move's distance is its
-    // plies to the next removal from here, so the rule is applied here.
-    let describe = |value: Option<DbValue>| match value {
+    // A move's outcome under the rule is that of the position it leads
+    // to: after a removal the rule counts afresh, and the next removal
+    // must come in time too.
+    let describe = |value: Option<DbValue>, with_rule: Option<DbOutcome>| match value {
         None => "not in the databases".to_owned(),
         Some(v) if v.outcome == DbOutcome::Draw => "draw".to_owned(),
-        Some(v) if v.outcome_at(&pos) == DbOutcome::Draw => format!(
+        Some(v) if with_rule == Some(DbOutcome::Draw) => format!(
             "draw by the N-move rule (without it: {}, next removal in {} plies)",
             v.outcome, v.distance
         ),
         Some(v) => format!("{}, next removal in {} plies", v.outcome, v.distance),
     };
-    out!("position: {}", describe(db.value(&pos)));
+    out!(
+        "position: {}",
+        describe(db.value(&pos), db.outcome_with_rule(&pos))
+    );
     out!("moves, best first (the value for the side moving):");
     for (rank, known) in (1..).zip(db.moves(&pos)) {
-        out!("{rank:>3}. {}: {}", known.mv, describe(known.value));
+        out!(
+            "{rank:>3}. {}: {}",
+            known.mv,
+            describe(known.value, known.with_rule)
+        );
     }
     Ok(())
 }
