@@ -48,6 +48,19 @@ impl std::fmt::Display for Sector {
 }
 
 impl Sector {
+    /// The sector of `mover` and `other` stones on the board and
+    /// `mover_hand` and `other_hand` in hand, if such positions exist in a
+    /// game of Nine Men's Morris: a moving sector (see
+    /// [`SectorIndex::exists`]) or a placing one (see [`Sector::placing`]).
+    pub fn new(mover: usize, other: usize, mover_hand: usize, other_hand: usize) -> Option<Sector> {
+        if mover_hand == 0 && other_hand == 0 {
+            SectorIndex::exists(mover, other)
+                .then(|| Sector::moving(SectorIndex::new(mover, other)))
+        } else {
+            Sector::placing(mover, other, mover_hand, other_hand)
+        }
+    }
+
     /// The moving phase's sector of these stones on the board.
     pub fn moving(board: SectorIndex) -> Sector {
         Sector {

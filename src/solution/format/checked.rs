@@ -12,8 +12,10 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use bytemuck::Pod;
 use rayon::prelude::*;
 
+use super::file_name;
 use super::reader::{self, BlockFile, NotInMemory, Reads, Urgency};
 use crate::solution::error::{DbError, DbProblem};
+use crate::solution::sector::Sector;
 
 /// Payload bytes per checksummed block.
 pub(super) const BLOCK: usize = 1 << 16;
@@ -33,6 +35,44 @@ pub(super) trait FileHeader: Pod {
     fn checksum(&self) -> u64;
     /// The header with its checksum zeroed, as it is summed.
     fn unsummed(&self) -> Self;
+    /// Its sector's stones, as stored: on the board of the side to move
+    /// and of the other side, then in hand of each (none in the moving
+    /// phase).
+    fn stones(&self) -> [u8; 4];
+    /// The number of indices it gives.
+    fn entries(&self) -> u64;
+}
+
+/// Loads the file at `path` and reads its header, checked (see
+/// [`read_header`]): the storage, the header, and its sector, which must
+/// be of the game, the one the file's name says, with as many indices as
+/// the header gives.
+pub(super) fn open_header<H: FileHeader>(
+    path: &Path,
+    loading: Loading,
+) -> Result<(Storage, H, Sector), DbError> {
+    let error = |problem| DbError {
+        path: path.to_owned(),
+        problem,
+    };
+    let storage = load(path, loading)?;
+    let header: H = read_header(storage.bytes()).map_err(error)?;
+    let [mover, other, mover_hand, other_hand] = header.stones();
+    let bad_sector = || {
+        error(DbProblem::Sector {
+            mover,
+            other,
+            mover_hand,
+            other_hand,
+        })
+    };
+    let [m, o, mh, oh] = header.stones().map(usize::from);
+    let sector = Sector::new(m, o, mh, oh).ok_or_else(bad_sector)?;
+    let named = path.file_name().and_then(|name| name.to_str()) == Some(&file_name(sector));
+    if !named || header.entries() != sector.len() {
+        return Err(bad_sector());
+    }
+    Ok((storage, header, sector))
 }
 
 /// The header at the start of `bytes`, checked: magic, version, its

@@ -20,7 +20,7 @@ use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 
 use super::checked::{
-    BLOCK, Checked, FileHeader, Loading, NINE, block_sums, checksum, load, read_header, write_whole,
+    BLOCK, Checked, FileHeader, Loading, NINE, block_sums, checksum, open_header, write_whole,
 };
 use super::file_name;
 use super::reader::{NotInMemory, Reads, Urgency};
@@ -81,6 +81,14 @@ impl FileHeader for MovingHeader {
             header_checksum: 0,
             ..*self
         }
+    }
+
+    fn stones(&self) -> [u8; 4] {
+        [self.mover, self.other, 0, 0]
+    }
+
+    fn entries(&self) -> u64 {
+        self.entries
     }
 }
 
@@ -275,34 +283,21 @@ impl MovingFile {
     }
 
     fn open_with(path: &Path, loading: Loading) -> Result<MovingFile, DbError> {
+        let (storage, header, sector) = open_header::<MovingHeader>(path, loading)?;
+        let sector = sector.board;
+        let bytes = storage.bytes();
         let error = |problem| DbError {
             path: path.to_owned(),
             problem,
         };
-        let storage = load(path, loading)?;
-        let bytes = storage.bytes();
-        let header: MovingHeader = read_header(bytes).map_err(error)?;
-        let bad_sector = || {
-            error(DbProblem::Sector {
+        let exceptions = usize::try_from(header.exceptions).unwrap_or(usize::MAX);
+        if exceptions > sector.len() as usize {
+            return Err(error(DbProblem::Sector {
                 mover: header.mover,
                 other: header.other,
                 mover_hand: 0,
                 other_hand: 0,
-            })
-        };
-        let (mover, other) = (usize::from(header.mover), usize::from(header.other));
-        if !SectorIndex::exists(mover, other) {
-            return Err(bad_sector());
-        }
-        let sector = SectorIndex::new(mover, other);
-        if path.file_name().and_then(|n| n.to_str())
-            != Some(file_name(Sector::moving(sector)).as_str())
-        {
-            return Err(bad_sector());
-        }
-        let exceptions = usize::try_from(header.exceptions).unwrap_or(usize::MAX);
-        if header.entries != sector.len() || exceptions > sector.len() as usize {
-            return Err(bad_sector());
+            }));
         }
         let layout = Layout::new(sector.len() as usize, exceptions);
         if bytes.len() != layout.len {

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use bytemuck::{Pod, Zeroable};
 
 use super::checked::{
-    BLOCK, Checked, FileHeader, Loading, NINE, block_sums, checksum, load, read_header, write_whole,
+    BLOCK, Checked, FileHeader, Loading, NINE, block_sums, checksum, open_header, write_whole,
 };
 use super::file_name;
 use super::reader::Urgency;
@@ -77,17 +77,13 @@ impl FileHeader for PlacingHeader {
             ..*self
         }
     }
-}
 
-impl PlacingHeader {
-    /// The sector the header is of, if it is one.
-    pub fn sector(&self) -> Option<Sector> {
-        Sector::placing(
-            usize::from(self.mover),
-            usize::from(self.other),
-            usize::from(self.mover_hand),
-            usize::from(self.other_hand),
-        )
+    fn stones(&self) -> [u8; 4] {
+        [self.mover, self.other, self.mover_hand, self.other_hand]
+    }
+
+    fn entries(&self) -> u64 {
+        self.entries
     }
 }
 
@@ -255,27 +251,12 @@ impl PlacingFile {
     }
 
     fn open_with(path: &Path, loading: Loading) -> Result<PlacingFile, DbError> {
+        let (storage, header, sector) = open_header::<PlacingHeader>(path, loading)?;
+        let bytes = storage.bytes();
         let error = |problem| DbError {
             path: path.to_owned(),
             problem,
         };
-        let storage = load(path, loading)?;
-        let bytes = storage.bytes();
-        let header: PlacingHeader = read_header(bytes).map_err(error)?;
-        let bad_sector = || {
-            error(DbProblem::Sector {
-                mover: header.mover,
-                other: header.other,
-                mover_hand: header.mover_hand,
-                other_hand: header.other_hand,
-            })
-        };
-        let sector = header.sector().ok_or_else(bad_sector)?;
-        if path.file_name().and_then(|n| n.to_str()) != Some(file_name(sector).as_str())
-            || header.entries != sector.len()
-        {
-            return Err(bad_sector());
-        }
         let values = PlacingValues::packed_len(sector);
         let (sums_at, len) = layout(values);
         if bytes.len() != len {
