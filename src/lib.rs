@@ -10,7 +10,7 @@
 //! - [`solution`], the solved game: the exact value of every position,
 //!   placing and moving, built by retrograde analysis
 //!   ([`solution::retrograde`]), stored in checked files
-//!   ([`solution::format`]) and probed through an [`Database`].
+//!   ([`solution::format`]) and probed through a [`Database`].
 //! - [`search`], the alpha-beta search over a shared transposition table,
 //!   with its [`eval`]uation, time limits, skill levels, the root moves
 //!   the databases keep, and the exact end of placing solved to them.

@@ -468,5 +468,19 @@ fn probe_counts_the_n_move_rule_afresh_after_a_removal() {
         line.ends_with(": draw by the N-move rule (without it: win, next removal in 1 plies)"),
         "{text}"
     );
+    // The position is worth the best of its moves so judged, as the
+    // engine's root weighs it.
+    let with_rule = db.outcome_with_rule(&pos).expect("known");
+    let best = db
+        .moves(&pos)
+        .iter()
+        .filter_map(|known| known.with_rule)
+        .max();
+    assert_eq!(Some(with_rule), best);
+    let position = text.lines().next().unwrap();
+    assert!(
+        position.starts_with(&format!("position: {with_rule}")),
+        "{with_rule}: {text}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }

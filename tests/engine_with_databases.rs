@@ -14,7 +14,7 @@ use morris::{Color, Position};
 /// The engine's move with the databases, at a small depth.
 fn engine_move(game: &morris::Game, db: &std::sync::Arc<Database>) -> morris::Move {
     let request = morris::search::SearchRequest {
-        endgame: Some(std::sync::Arc::clone(db)),
+        db: Some(std::sync::Arc::clone(db)),
         ..morris::search::SearchRequest::new(
             *game.position(),
             game.keys(),
@@ -272,7 +272,7 @@ fn search_result(
     let mut limits = morris::search::SearchLimits::depth(depth);
     limits.search_moves = moves.to_vec();
     let request = morris::search::SearchRequest {
-        endgame: db.cloned(),
+        db: db.cloned(),
         ..morris::search::SearchRequest::new(*pos, &[pos.key()], limits)
     };
     request.run(std::sync::Arc::new(
@@ -400,7 +400,7 @@ fn on_the_clock_the_placing_phase_chooses_the_move_too() {
             ..morris::search::SearchLimits::default()
         };
         let request = morris::search::SearchRequest {
-            endgame: Some(std::sync::Arc::clone(&db)),
+            db: Some(std::sync::Arc::clone(&db)),
             ..morris::search::SearchRequest::new(pos, &[pos.key()], limits)
         };
         let tt = std::sync::Arc::new(morris::search::TranspositionTable::new(1).unwrap());

@@ -573,6 +573,10 @@ fn probe_placing(pos: &Position, db: &Database) -> Result<()> {
     };
     let position = describe(placing.outcome, placing.with_rule);
     match placing.solved_nodes {
+        None if placing.with_rule.is_some() => out!(
+            "position: {position} (placing phase databases, the N-move rule solved: {} ms)",
+            took.as_millis()
+        ),
         None => out!(
             "position: {position} (placing phase databases, {} µs)",
             took.as_micros()

@@ -33,7 +33,7 @@ pub struct PlayArgs {
     /// Moves per side without a removal that draw (0: off).
     #[arg(long, default_value_t = Rules::DEFAULT_N_MOVE_RULE)]
     nmoverule: u16,
-    /// Folder of endgame databases (from gen-db; default: the default folder, if there).
+    /// Folder of databases (from gen-db; default: the default folder, if there).
     #[arg(long)]
     db: Option<PathBuf>,
 }
@@ -57,7 +57,7 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
         ColorChoice::Random if rand::random::<bool>() => Color::White,
         ColorChoice::Random => Color::Black,
     };
-    let endgame = match args.db.or_else(morris::solution::existing_default_dir) {
+    let db = match args.db.or_else(morris::solution::existing_default_dir) {
         Some(dir) => {
             let (db, _) = open_databases(&dir)?;
             eprintln!("endgame databases: {} sectors loaded", db.len());
@@ -74,7 +74,7 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
             n_move_rule: args.nmoverule,
             ..Rules::new(args.variant)
         }),
-        endgame,
+        db,
     };
     run(io::stdin().lock(), &mut io::stdout().lock(), settings)?;
     Ok(())
@@ -92,7 +92,7 @@ struct PlaySettings {
     /// The position the game starts from (and so its rules).
     pub start: Position,
     /// Endgame databases the engine plays perfectly with, if any.
-    pub endgame: Option<Arc<Database>>,
+    pub db: Option<Arc<Database>>,
 }
 
 /// The engine's level in a game: `easy`, `medium` or `hard`, or a `Skill
@@ -206,7 +206,7 @@ fn engine_move(
 ) -> Option<Move> {
     let request = SearchRequest {
         skill,
-        endgame: settings.endgame.clone(),
+        db: settings.db.clone(),
         ..SearchRequest::new(
             *game.position(),
             game.keys(),
@@ -418,7 +418,7 @@ mod tests {
             skill: 20,
             move_time: Duration::from_millis(20),
             start,
-            endgame: None,
+            db: None,
         };
         let mut out = Vec::new();
         run(Cursor::new(script.as_bytes().to_vec()), &mut out, settings).expect("in-memory output");

@@ -73,8 +73,8 @@ pub struct Engine {
     /// Threads of searches answered by the clock's watchdog while they
     /// waited for a read: they end at their next look at `stop`.
     stragglers: Vec<JoinHandle<()>>,
-    /// The endgame databases of the `EndgameDB` folder.
-    endgame: Option<Arc<Database>>,
+    /// The databases of the `EndgameDB` folder.
+    db: Option<Arc<Database>>,
     /// What solving the end of placing proved over these databases and
     /// rules, kept from move to move.
     placing_table: SharedPlacingTable,
@@ -94,7 +94,7 @@ impl Engine {
             pending: None,
             search: None,
             stragglers: Vec::new(),
-            endgame: None,
+            db: None,
             placing_table: SharedPlacingTable::default(),
             options,
         })
@@ -141,14 +141,14 @@ impl Engine {
         if option == EngineOption::ClearHash {
             self.clear_hash();
         }
-        if option == EngineOption::Database {
+        if option == EngineOption::EndgameDb {
             match &options.endgame_db {
-                None => self.endgame = None,
+                None => self.db = None,
                 Some(dir) => {
                     let (db, refused) = Database::open(dir)?;
                     notes.extend(refused.into_iter().map(OptionNote::DatabaseRefused));
                     notes.push(OptionNote::DatabasesLoaded { sectors: db.len() });
-                    self.endgame = (!db.is_empty()).then(|| Arc::new(db));
+                    self.db = (!db.is_empty()).then(|| Arc::new(db));
                 }
             }
         }
@@ -167,7 +167,7 @@ impl Engine {
             self.game = Game::new(Position::new(options.rules));
             self.pending = None;
         }
-        if options.rules != self.options.rules || option == EngineOption::Database {
+        if options.rules != self.options.rules || option == EngineOption::EndgameDb {
             self.placing_table.clear();
         }
         self.options = options;
@@ -188,7 +188,7 @@ impl Engine {
         self.clear_hash();
         self.game = Game::new(Position::new(self.options.rules));
         self.pending = None;
-        if let Some(db) = self.endgame.as_deref().filter(|_| self.options.read_ahead) {
+        if let Some(db) = self.db.as_deref().filter(|_| self.options.read_ahead) {
             db.read_ahead_opening(OPENING_READ_AHEAD);
         }
         Ok(())
@@ -295,7 +295,7 @@ impl Engine {
             multipv: self.options.multipv,
             skill: self.options.effective_skill(),
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),
-            endgame: self.endgame.clone(),
+            db: self.db.clone(),
             placing_table: self.placing_table.clone(),
             read_ahead: self.options.read_ahead,
         };

@@ -228,8 +228,8 @@ pub enum EngineOption {
     Flying,
     /// `NMoveRule`: moves per side without a removal that draw.
     NMoveRule,
-    /// `EndgameDB`: the folder of endgame databases.
-    Database,
+    /// `EndgameDB`: the folder of the databases.
+    EndgameDb,
     /// `ReadAhead`: read database blocks the next moves may need while
     /// the engine waits.
     ReadAhead,
@@ -256,7 +256,7 @@ impl EngineOption {
         EngineOption::Variant,
         EngineOption::Flying,
         EngineOption::NMoveRule,
-        EngineOption::Database,
+        EngineOption::EndgameDb,
         EngineOption::ReadAhead,
         EngineOption::MoveNotation,
     ];
@@ -277,7 +277,7 @@ impl EngineOption {
             EngineOption::Variant => "Variant",
             EngineOption::Flying => "Flying",
             EngineOption::NMoveRule => "NMoveRule",
-            EngineOption::Database => "EndgameDB",
+            EngineOption::EndgameDb => "EndgameDB",
             EngineOption::ReadAhead => "ReadAhead",
             EngineOption::MoveNotation => "MoveNotation",
         }
@@ -324,7 +324,7 @@ impl EngineOption {
                 default: defaults.rules.flying,
             },
             EngineOption::NMoveRule => spin(i64::from(defaults.rules.n_move_rule), 0, 1000),
-            EngineOption::Database => OptionKind::Text,
+            EngineOption::EndgameDb => OptionKind::Text,
             EngineOption::ReadAhead => OptionKind::Check {
                 default: defaults.read_ahead,
             },
@@ -421,7 +421,7 @@ impl EngineOptions {
             }
             EngineOption::Flying => self.rules.flying = option.flag(value)?,
             EngineOption::NMoveRule => self.rules.n_move_rule = option.number(value)? as u16,
-            EngineOption::Database => {
+            EngineOption::EndgameDb => {
                 self.endgame_db = match value {
                     "" | "<empty>" => None,
                     folder => Some(PathBuf::from(folder)),

@@ -1,6 +1,8 @@
 //! The end of placing solved exactly: a win/draw/loss search over the last
 //! placements whose leaves, the positions with nothing left in hand, are
-//! answered by the databases.
+//! answered by the databases; and with it a placing position's moves with
+//! and without the N-move rule ([`placing_moves`]), as `morris probe`
+//! prints them.
 
 use std::cmp::Reverse;
 use std::collections::HashMap;
@@ -551,9 +553,10 @@ impl<'a> PlacingSolver<'a> {
     }
 }
 
-/// The most stones left to place at which [`placing_moves`] solves a
-/// position the placing phase's databases hold again with the N-move rule
-/// (they leave it out): a matter of seconds at most.
+/// The most stones left to place, both sides together, at which
+/// [`placing_moves`] solves a position the placing phase's databases hold
+/// again with the N-move rule (they leave it out): a matter of seconds at
+/// most.
 pub const SOLVED_WITH_RULE: u32 = 10;
 
 /// A placing position and its legal moves as the databases know them,
@@ -566,8 +569,9 @@ pub struct PlacingMoves {
     /// Its outcome under the position's N-move rule, where it was solved
     /// with the rule.
     pub with_rule: Option<DbOutcome>,
-    /// Every legal move, in the order of the legal moves, its `with_rule`
-    /// given where the position was solved with the rule.
+    /// Every legal move, in the order of the legal moves: its `with_rule`
+    /// solved with the rule where the position was, else as stored (as
+    /// [`Database::moves`] gives it).
     pub moves: Vec<MoveValue>,
     /// The nodes of the end of placing solved to the moving phase's
     /// databases; `None` where the placing phase's held the position.
@@ -604,9 +608,10 @@ pub fn placing_moves(db: &Database, pos: &Position) -> Result<PlacingMoves, Unso
             .moves(pos)
             .into_iter()
             .map(|known| MoveValue {
-                with_rule: ruled
-                    .as_ref()
-                    .and_then(|solved| outcome_of(solved, known.mv)),
+                with_rule: match &ruled {
+                    Some(solved) => outcome_of(solved, known.mv),
+                    None => known.with_rule,
+                },
                 ..known
             })
             .collect();
@@ -646,7 +651,10 @@ pub fn placing_moves(db: &Database, pos: &Position) -> Result<PlacingMoves, Unso
             mv,
             outcome: Some(outcome),
             value: None,
-            with_rule: ruled.as_ref().and_then(|solved| outcome_of(solved, mv)),
+            with_rule: match &ruled {
+                Some(solved) => outcome_of(solved, mv),
+                None => Some(outcome),
+            },
         })
         .collect();
     Ok(PlacingMoves {

@@ -38,7 +38,7 @@ pub struct SearchRequest {
     /// Time kept in reserve per move.
     pub move_overhead: Duration,
     /// Endgame databases to probe, if any.
-    pub endgame: Option<Arc<Database>>,
+    pub db: Option<Arc<Database>>,
     /// What solving the end of placing proved in earlier searches over
     /// these databases and rules.
     pub placing_table: SharedPlacingTable,
@@ -70,7 +70,7 @@ impl SearchRequest {
             multipv: 1,
             skill: MAX_SKILL,
             move_overhead: Duration::ZERO,
-            endgame: None,
+            db: None,
             placing_table: SharedPlacingTable::default(),
             read_ahead: false,
         }
@@ -96,7 +96,7 @@ impl SearchRequest {
     /// for a weakened engine, which is meant to err, so it plays without
     /// them there and keeps its clock as if they were not there.
     fn exact_databases(&self) -> Option<&Database> {
-        self.endgame.as_deref().filter(|_| !self.is_weakened())
+        self.db.as_deref().filter(|_| !self.is_weakened())
     }
 
     /// The clock of a search of this request started at `start`.
@@ -469,7 +469,7 @@ pub(crate) fn run_search(
     let exact = request.exact_databases();
     let time = request.time_manager(start);
     let reads = reads_on(&time);
-    if request.endgame.is_some() {
+    if request.db.is_some() {
         // What was asked for the last search or read ahead for this one,
         // and not read yet, is asked for anew below as this search needs it.
         begin_search_round();
@@ -541,7 +541,7 @@ pub(crate) fn run_search(
         stop: Arc::clone(&control.stop),
         pondering: Arc::clone(&control.pondering),
         nodes: AtomicU64::new(0),
-        endgame: request.endgame.clone(),
+        db: request.db.clone(),
         dbhits: AtomicU64::new(0),
         reads,
         root_outcome,
@@ -615,7 +615,7 @@ pub(crate) fn run_search(
         best: Some(chosen.mv),
         ponder,
     });
-    if let Some(db) = request.endgame.as_deref().filter(|_| request.read_ahead) {
+    if let Some(db) = request.db.as_deref().filter(|_| request.read_ahead) {
         read_ahead_next_move(db, &request.root, chosen.mv, ponder);
     }
 }

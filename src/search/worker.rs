@@ -58,7 +58,7 @@ pub struct SearchInfo {
     pub time: Duration,
     /// Transposition table use in thousandths.
     pub hashfull: u32,
-    /// Positions answered by endgame databases.
+    /// Positions answered by databases.
     pub dbhits: u64,
     /// The root's value for the side to move by the databases, when they
     /// know it: every line reported keeps it.
@@ -146,7 +146,7 @@ pub(crate) struct SearchContext {
     /// The number of best lines to report.
     pub multipv: usize,
     /// Endgame databases, if loaded.
-    pub endgame: Option<Arc<Database>>,
+    pub db: Option<Arc<Database>>,
     /// Positions answered by the databases.
     pub dbhits: AtomicU64,
     /// Whether a probe may wait for the disk.
@@ -596,8 +596,8 @@ impl<'a> Worker<'a> {
             return alpha;
         }
 
-        // Step 3a. The endgame databases know this position exactly.
-        if let Some(score) = self.probe_endgame(pos, ply) {
+        // Step 3a. The databases know this position exactly.
+        if let Some(score) = self.probe_db(pos, ply) {
             return score;
         }
 
@@ -768,11 +768,11 @@ impl<'a> Worker<'a> {
     /// rule in mind: a win whose next removal comes after the N-move rule
     /// has drawn the game is a draw, and so is such a loss. None for a
     /// draw while draws are searched on.
-    fn probe_endgame(&self, pos: &Position, ply: usize) -> Option<i32> {
+    fn probe_db(&self, pos: &Position, ply: usize) -> Option<i32> {
         // A value not in memory is read in the background meanwhile.
         let value = self
             .ctx
-            .endgame
+            .db
             .as_ref()?
             .value_with(pos, self.ctx.reads)
             .ok()??;
@@ -901,7 +901,7 @@ mod tests {
             limits,
             nodes: AtomicU64::new(0),
             multipv: 1,
-            endgame: None,
+            db: None,
             dbhits: AtomicU64::new(0),
             reads: Reads::Wait,
             root_outcome: None,

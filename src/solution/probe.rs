@@ -48,7 +48,7 @@ impl MoveValue {
 /// Every sector file of a folder that passed its checks.
 pub struct Database {
     /// The moving phase by (mover, other) stones, `MAX_STONES + 1` to a row.
-    sectors: Vec<Option<MovingFile>>,
+    moving: Vec<Option<MovingFile>>,
     /// The placing phase.
     placing: HashMap<Sector, PlacingFile>,
 }
@@ -56,7 +56,7 @@ pub struct Database {
 impl Default for Database {
     fn default() -> Database {
         Database {
-            sectors: (0..(MAX_STONES + 1) * (MAX_STONES + 1))
+            moving: (0..(MAX_STONES + 1) * (MAX_STONES + 1))
                 .map(|_| None)
                 .collect(),
             placing: HashMap::new(),
@@ -102,7 +102,7 @@ impl Database {
     /// Adds a sector file, in place of any of the same sector.
     pub(super) fn insert_moving(&mut self, file: MovingFile) {
         let slot = sector_slot(file.sector.mover, file.sector.other);
-        self.sectors[slot] = Some(file);
+        self.moving[slot] = Some(file);
     }
 
     /// Adds a placing sector's file, in place of any of the same sector.
@@ -126,19 +126,19 @@ impl Database {
         if mover > MAX_STONES || other > MAX_STONES {
             return None;
         }
-        self.sectors[sector_slot(mover, other)].as_ref()
+        self.moving[sector_slot(mover, other)].as_ref()
     }
 
     /// The loaded sector files, smallest first.
     pub fn moving_files(&self) -> Vec<&MovingFile> {
-        let mut files: Vec<&MovingFile> = self.sectors.iter().flatten().collect();
+        let mut files: Vec<&MovingFile> = self.moving.iter().flatten().collect();
         files.sort_by_key(|f| (f.sector.mover + f.sector.other, f.sector.mover));
         files
     }
 
     /// The number of sectors loaded, of both phases.
     pub fn len(&self) -> usize {
-        self.sectors.iter().flatten().count() + self.placing.len()
+        self.moving.iter().flatten().count() + self.placing.len()
     }
 
     /// Whether no sector is loaded.
@@ -207,14 +207,26 @@ impl Database {
         }
     }
 
-    /// The outcome for the side to move once the N-move rule is applied
-    /// to a moving position's plies to the next removal (a placing
-    /// position's as stored, having no distance).
+    /// The outcome for the side to move under the N-move rule, as the
+    /// engine weighs it at its root: in the moving phase the best of its
+    /// moves' [`MoveValue::with_rule`] (after a removal the rule counts
+    /// afresh), `None` if one of them is not known; a placing position's
+    /// as stored, having no distance.
     pub fn outcome_with_rule(&self, pos: &Position) -> Option<DbOutcome> {
-        match self.value(pos) {
-            Some(value) => Some(value.outcome_at(pos)),
-            None => self.outcome(pos),
+        if pos.stones_to_place() > 0 {
+            return self.outcome(pos);
         }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            // Blocked: the position's own value says the game is lost.
+            return self.value(pos).map(|value| value.outcome_at(pos));
+        }
+        moves
+            .into_iter()
+            .map(|mv| self.move_value(pos, mv).with_rule)
+            .collect::<Option<Vec<DbOutcome>>>()?
+            .into_iter()
+            .max()
     }
 
     /// Every legal move of `pos` with what the databases know of it, for
@@ -409,13 +421,19 @@ impl Database {
 
 impl std::fmt::Debug for Database {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let sectors: Vec<String> = self
+        let moving: Vec<String> = self
             .moving_files()
             .iter()
-            .map(|f| format!("{}-{}", f.sector.mover, f.sector.other))
+            .map(|f| Sector::moving(f.sector).to_string())
+            .collect();
+        let placing: Vec<String> = self
+            .placing_files()
+            .iter()
+            .map(|f| f.sector.to_string())
             .collect();
         f.debug_struct("Database")
-            .field("sectors", &sectors)
+            .field("moving", &moving)
+            .field("placing", &placing)
             .finish()
     }
 }

@@ -3,7 +3,7 @@
 //! as the databases hold the values (the draw rules left out), and with
 //! the N-move rule applied where they know the plies to the next removal.
 
-use super::probe::{Database, MoveValue};
+use super::probe::Database;
 use super::value::DbOutcome;
 use crate::board::{Color, Game, Move};
 
@@ -52,13 +52,7 @@ pub fn judge_game(db: &Database, game: &Game) -> Vec<JudgedMove> {
         .map(|(ply, &mv)| {
             let before = db.outcome(&pos);
             let played = db.move_value(&pos, mv);
-            // A placement is judged as stored (see `MoveValue`): the move
-            // played is all there is to read.
-            let before_with_rule = if pos.stones_to_place() > 0 {
-                before
-            } else {
-                best_with_rule(&db.moves(&pos))
-            };
+            let before_with_rule = db.outcome_with_rule(&pos);
             let stored = Judgement {
                 before,
                 after: played.outcome,
@@ -78,17 +72,4 @@ pub fn judge_game(db: &Database, game: &Game) -> Vec<JudgedMove> {
             judged
         })
         .collect()
-}
-
-/// The outcome of a moving position under the N-move rule as the engine
-/// weighs it at the root: the best of its moves' (a removal is worth what
-/// the position after it is worth under the rule), `None` if one of them
-/// is not known.
-fn best_with_rule(moves: &[MoveValue]) -> Option<DbOutcome> {
-    moves
-        .iter()
-        .map(|known| known.with_rule)
-        .collect::<Option<Vec<DbOutcome>>>()?
-        .into_iter()
-        .max()
 }

@@ -176,6 +176,7 @@ impl Sector {
     /// than three stones: the placement wins); once the last stone is
     /// placed, a moving sector.
     pub fn successors(self) -> (Sector, Option<Sector>) {
+        debug_assert!(self.is_placing(), "a moving sector has no placement");
         let next = |other: usize| {
             let (mover, mover_hand, other_hand) =
                 (self.board.mover + 1, self.mover_hand - 1, self.other_hand);

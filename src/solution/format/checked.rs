@@ -1,5 +1,6 @@
 //! What every database file shares: it is mapped into memory (or read
-//! whole), its payload is checked a block at a time when first read, so
+//! whole), its header and sector are checked at open (`open_header`), its
+//! payload is checked a block at a time when first read, so
 //! that opening takes no time whatever the size yet no damaged value is
 //! ever used, and it is written under a temporary name and renamed when
 //! complete.
@@ -41,12 +42,14 @@ pub(super) trait FileHeader: Pod {
     fn stones(&self) -> [u8; 4];
     /// The number of indices it gives.
     fn entries(&self) -> u64;
+    /// Whether its kind of file holds a placing sector.
+    const PLACING: bool;
 }
 
 /// Loads the file at `path` and reads its header, checked (see
 /// [`read_header`]): the storage, the header, and its sector, which must
-/// be of the game, the one the file's name says, with as many indices as
-/// the header gives.
+/// be of the game and of the file's phase, the one the file's name says,
+/// with as many indices as the header gives.
 pub(super) fn open_header<H: FileHeader>(
     path: &Path,
     loading: Loading,
@@ -69,7 +72,7 @@ pub(super) fn open_header<H: FileHeader>(
     let [m, o, mh, oh] = header.stones().map(usize::from);
     let sector = Sector::new(m, o, mh, oh).ok_or_else(bad_sector)?;
     let named = path.file_name().and_then(|name| name.to_str()) == Some(&file_name(sector));
-    if !named || header.entries() != sector.len() {
+    if !named || sector.is_placing() != H::PLACING || header.entries() != sector.len() {
         return Err(bad_sector());
     }
     Ok((storage, header, sector))

@@ -1,8 +1,8 @@
-//! The database files: the background reader of blocks (`reader`), what
-//! both kinds share (`checked`: a header with its checksum, a payload
-//! checked a block at a time when first read, writing through a temporary
-//! file), then the moving phase's format (`moving`) and the placing
-//! phase's (`placing`).
+//! The database files: their names (here), the background reader of
+//! blocks (`reader`), what both kinds share (`checked`: a header with its
+//! checksum, opened with its sector checked, a payload checked a block at
+//! a time when first read, writing through a temporary file), then the
+//! moving phase's format (`moving`) and the placing phase's (`placing`).
 
 pub(super) mod checked;
 pub(super) mod moving;
@@ -17,13 +17,16 @@ use crate::solution::sector::Sector;
 /// The name of the file of `sector`: `nine-flying-M-O.mdb` in the moving
 /// phase, `nine-placing-M-O-H-I.mdb` in the placing phase.
 pub(crate) fn file_name(sector: Sector) -> String {
-    if sector.is_placing() {
-        format!("{PLACING_PREFIX}{sector}.mdb")
+    let prefix = if sector.is_placing() {
+        PLACING_PREFIX
     } else {
-        format!("nine-flying-{sector}.mdb")
-    }
+        MOVING_PREFIX
+    };
+    format!("{prefix}{sector}.mdb")
 }
 
+/// How the name of a moving sector's file begins.
+const MOVING_PREFIX: &str = "nine-flying-";
 /// How the name of a placing sector's file begins.
 const PLACING_PREFIX: &str = "nine-placing-";
 

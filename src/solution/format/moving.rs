@@ -67,6 +67,7 @@ const HEADER_BYTES: usize = std::mem::size_of::<MovingHeader>();
 impl FileHeader for MovingHeader {
     const MAGIC: [u8; 8] = MAGIC;
     const VERSION: u32 = VERSION;
+    const PLACING: bool = false;
 
     fn identity(&self) -> ([u8; 8], u32, u8, u8) {
         (self.magic, self.version, self.variant, self.flying)

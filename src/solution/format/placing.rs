@@ -62,6 +62,7 @@ const HEADER_BYTES: usize = std::mem::size_of::<PlacingHeader>();
 impl FileHeader for PlacingHeader {
     const MAGIC: [u8; 8] = MAGIC;
     const VERSION: u32 = VERSION;
+    const PLACING: bool = true;
 
     fn identity(&self) -> ([u8; 8], u32, u8, u8) {
         (self.magic, self.version, self.variant, self.flying)

@@ -101,9 +101,9 @@ pub fn removal_sectors(a: usize, b: usize) -> Vec<SectorIndex> {
         .collect()
 }
 
-/// Opens and checks in full the files of `sectors` in `dir`, into `db`:
-/// the names of those missing or not valid, if any.
-fn open_verified(dir: &Path, sectors: &[Sector], db: &mut Database) -> Result<(), Vec<String>> {
+/// Opens and checks in full the files of `sectors` in `dir`, and loads
+/// them into `db`: the names of those missing or not valid, if any.
+fn load_verified(dir: &Path, sectors: &[Sector], db: &mut Database) -> Result<(), Vec<String>> {
     let mut missing = Vec::new();
     for &sector in sectors {
         let path = dir.join(file_name(sector));
@@ -123,6 +123,12 @@ fn open_verified(dir: &Path, sectors: &[Sector], db: &mut Database) -> Result<()
     } else {
         Err(missing)
     }
+}
+
+/// Whether the files of `sectors` in `dir` are present and valid, checked
+/// in full.
+fn all_valid(dir: &Path, sectors: &[Sector]) -> bool {
+    load_verified(dir, sectors, &mut Database::default()).is_ok()
 }
 
 /// The error of a build that needs `sectors` first, in `dir`.
@@ -153,7 +159,7 @@ pub fn generate_pair(
         problem: DbProblem::from(e),
     })?;
     let pair: Vec<Sector> = pair_sectors(a, b).into_iter().map(Sector::moving).collect();
-    if open_verified(dir, &pair, &mut Database::default()).is_ok() {
+    if all_valid(dir, &pair) {
         for &sector in &pair {
             done(&GenerationReport {
                 sector,
@@ -167,7 +173,7 @@ pub fn generate_pair(
         .map(Sector::moving)
         .collect();
     let mut smaller = Database::default();
-    open_verified(dir, &needed, &mut smaller).map_err(|names| missing(dir, names))?;
+    load_verified(dir, &needed, &mut smaller).map_err(|names| missing(dir, names))?;
     for built in build_pair(a, b, &smaller, progress) {
         write_sector(dir, &built)?;
         done(&GenerationReport {
@@ -213,7 +219,7 @@ pub fn generate_placing_sector(
     progress: &(dyn Fn(u64) + Sync),
     done: impl FnOnce(&GenerationReport),
 ) -> Result<(), BuildError> {
-    if open_verified(dir, &[sector], &mut Database::default()).is_ok() {
+    if all_valid(dir, &[sector]) {
         done(&GenerationReport {
             sector,
             reused: true,
@@ -223,7 +229,7 @@ pub fn generate_placing_sector(
     let (placed, removed) = sector.successors();
     let needed: Vec<Sector> = std::iter::once(placed).chain(removed).collect();
     let mut successors = Database::default();
-    open_verified(dir, &needed, &mut successors).map_err(|names| missing(dir, names))?;
+    load_verified(dir, &needed, &mut successors).map_err(|names| missing(dir, names))?;
     // Every successor was opened and checked: a value can be missing
     // only if a file's blocks changed since, and then it is refused.
     let values = build_placing_sector(sector, &successors, progress)

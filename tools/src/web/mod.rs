@@ -54,7 +54,7 @@ impl Drop for Busy {
 pub struct WebConfig {
     /// The engine every game starts (`morris` of the workspace by default).
     pub engine: EngineConfig,
-    /// Endgame databases for the exact values shown on the board.
+    /// The databases, for the exact values shown on the board.
     pub db: Option<Database>,
     /// A game nobody asked about for this long is closed (its engine with
     /// it): the browsers that had it are gone.
