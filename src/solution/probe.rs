@@ -182,10 +182,11 @@ impl Database {
     /// hold, placing or moving, the draw rules left out, as a published
     /// solution gives it.
     pub fn outcome(&self, pos: &Position) -> Option<DbOutcome> {
-        match self.placing_entry(pos) {
-            Some((file, index)) => file.outcome(index),
-            None => self.value(pos).map(|value| value.outcome),
+        if pos.stones_to_place() == 0 {
+            return self.value(pos).map(|value| value.outcome);
         }
+        let (file, index) = self.placing_entry(pos)?;
+        file.outcome(index)
     }
 
     /// The value of a moving position, with its distance, if the databases
@@ -221,12 +222,7 @@ impl Database {
             // Blocked: the position's own value says the game is lost.
             return self.value(pos).map(|value| value.outcome_at(pos));
         }
-        moves
-            .into_iter()
-            .map(|mv| self.move_value(pos, mv).with_rule)
-            .collect::<Option<Vec<DbOutcome>>>()?
-            .into_iter()
-            .max()
+        best_known(moves, |mv| self.move_value(pos, mv).with_rule)?
     }
 
     /// Every legal move of `pos` with what the databases know of it, for
@@ -441,6 +437,18 @@ impl std::fmt::Debug for Database {
 /// Where the moving sector of `mover` and `other` stones is kept, `MAX_STONES + 1` to a row.
 fn sector_slot(mover: usize, other: usize) -> usize {
     mover * (MAX_STONES + 1) + other
+}
+
+/// The best of `moves` by `known`, `Some(None)` if there is no move, and
+/// `None` as soon as one is not known: this runs for every position
+/// checked, so nothing is collected.
+pub(super) fn best_known<T: Ord>(
+    moves: impl IntoIterator<Item = Move>,
+    known: impl Fn(Move) -> Option<T>,
+) -> Option<Option<T>> {
+    moves
+        .into_iter()
+        .try_fold(None, |best, mv| Some(best.max(Some(known(mv)?))))
 }
 
 /// Where a legal move leads.

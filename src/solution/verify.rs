@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 
 use super::index::SectorIndex;
-use super::probe::Database;
+use super::probe::{Database, best_known};
 use super::sector::{Sector, sector_position};
 use super::value::DbValue;
 use crate::Bitboard;
@@ -36,13 +36,9 @@ pub(super) fn value_from_children(
     other: Bitboard,
 ) -> Option<DbValue> {
     let pos = sector_position(mover, other);
-    let values: Option<Vec<DbValue>> = pos
-        .legal_moves()
-        .into_iter()
-        .map(|mv| db.move_value(&pos, mv).value)
-        .collect();
+    let best = best_known(pos.legal_moves(), |mv| db.move_value(&pos, mv).value)?;
     // No move at all is a block, lost at once.
-    Some(values?.into_iter().max().unwrap_or(DbValue::loss(0)))
+    Some(best.unwrap_or(DbValue::loss(0)))
 }
 
 /// Checks the stored values of `sector` against one ply of minimax over
@@ -75,13 +71,8 @@ pub fn check_sector(
         |check, index, mover, other| {
             let pos = sector.position(mover, other);
             check.record(index, db.outcome(&pos), || {
-                let outcomes: Option<Vec<_>> = pos
-                    .legal_moves()
-                    .into_iter()
-                    .map(|mv| db.move_value(&pos, mv).outcome)
-                    .collect();
                 // A placing side always has a move.
-                outcomes?.into_iter().max()
+                best_known(pos.legal_moves(), |mv| db.move_value(&pos, mv).outcome)?
             });
         },
     )
