@@ -19,7 +19,7 @@ macro_rules! out {
 
 mod cli;
 
-use cli::db::{GenDbArgs, ProbeArgs, VerifyArgs};
+use cli::db::{CompareArgs, GenDbArgs, ProbeArgs, VerifyArgs};
 use cli::measure::PerftArgs;
 use cli::play::PlayArgs;
 use cli::review::ReviewArgs;
@@ -50,6 +50,8 @@ enum Command {
     },
     /// Check the database files of a folder, and their values against their successors'.
     DbVerify(VerifyArgs),
+    /// Compare the values of two folders of database files, index by index.
+    DbCompare(CompareArgs),
     /// Print the database value of a position and of each of its moves.
     Probe(ProbeArgs),
     /// Judge the games of a record file by the databases: the moves that changed the game's value.
@@ -93,6 +95,7 @@ fn run() -> Result<()> {
         Some(Command::GenDb(args)) => cli::db::gen_db(args),
         Some(Command::DbStats { dir }) => cli::db::db_stats(&cli::db_dir(dir)?),
         Some(Command::DbVerify(args)) => cli::db::db_verify(args),
+        Some(Command::DbCompare(args)) => cli::db::db_compare(args),
         Some(Command::Probe(args)) => cli::db::probe(args),
         Some(Command::Review(args)) => cli::review::review(args),
         Some(Command::Bench { depth }) => cli::measure::bench(depth),

@@ -181,10 +181,10 @@ fn short_wins_and_losses_are_confirmed_by_a_plain_search() {
 }
 
 #[test]
-fn checking_against_successors_passes_the_built_values_and_finds_a_planted_error() {
-    use morris::solution::check_sector;
+fn checking_against_successors_and_comparing_folders_find_a_planted_error() {
     use morris::solution::format::write_sector;
     use morris::solution::retrograde::{SmallerSectors, build_pair};
+    use morris::solution::{check_sector, compare_sector};
     let (dir, db) = database();
     for (mover, other) in [(3, 3), (3, 4), (4, 3), (4, 4)] {
         let check = check_sector(
@@ -244,6 +244,29 @@ fn checking_against_successors_passes_the_built_values_and_finds_a_planted_error
         text.contains("3-3: checksums good; ") && text.contains("WRONG"),
         "{text}"
     );
+    // Compared with the good values, the planted one is the one difference.
+    let compared = compare_sector(db, &planted_db, Sector::moving(sector), None, &|_| {});
+    assert_eq!(compared.wrong, vec![planted as u64], "{compared:?}");
+    assert_eq!((compared.wrong_count, compared.unknown), (1, 0));
+    assert_eq!(compared.checked, check.checked);
+    // Through the command line: a folder agrees with itself; against the
+    // planted folder, 3-3 differs and the sectors it lacks are named.
+    let compare = |ours: &std::path::Path, theirs: &std::path::Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_morris"))
+            .args(["db-compare", &ours.display().to_string()])
+            .arg(theirs)
+            .output()
+            .unwrap()
+    };
+    let same = compare(dir, dir);
+    let text = String::from_utf8_lossy(&same.stdout);
+    assert!(same.status.success(), "{text}");
+    assert!(text.contains("All 4 sectors agree"), "{text}");
+    let differ = compare(dir, &scratch);
+    let text = String::from_utf8_lossy(&differ.stdout);
+    assert!(!differ.status.success());
+    assert!(text.contains("3-3: ") && text.contains("1 WRONG"), "{text}");
+    assert!(text.contains("4-4: only in "), "{text}");
     let _ = std::fs::remove_dir_all(&scratch);
 }
 

@@ -15,7 +15,7 @@ use morris::solution::retrograde::{
     pair_sectors, removal_sectors,
 };
 use morris::solution::{
-    Database, DbOutcome, DbValue, Sector, SectorCheck, SectorIndex, check_sector,
+    Database, DbOutcome, DbValue, Sector, SectorCheck, SectorIndex, check_sector, compare_sector,
 };
 use morris::{Color, Position, Rules};
 
@@ -56,6 +56,21 @@ pub struct VerifyArgs {
     /// Folder of database files (default: the default folder).
     dir: Option<PathBuf>,
     /// Check about this many positions of each sector, spread evenly (default: all).
+    #[arg(long)]
+    sample: Option<u64>,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+/// What `db-compare` compares.
+#[derive(clap::Args)]
+pub struct CompareArgs {
+    /// The first folder of database files.
+    ours: PathBuf,
+    /// The second folder of database files.
+    theirs: PathBuf,
+    /// Compare about this many positions of each sector, spread evenly (default: all).
     #[arg(long)]
     sample: Option<u64>,
     /// Worker threads (default: one per core).
@@ -491,6 +506,61 @@ pub fn db_verify(args: VerifyArgs) -> Result<()> {
         anyhow::bail!("{failures} sectors failed");
     }
     out!("All {} sectors verified", db.len());
+    Ok(())
+}
+
+/// Compares two folders sector by sector, index by index: every sector of
+/// either must be in both, with the same values.
+pub fn db_compare(args: CompareArgs) -> Result<()> {
+    let (ours, mut failures) = open_databases(&args.ours)?;
+    let (theirs, refused) = open_databases(&args.theirs)?;
+    failures += refused;
+    let sectors = |db: &Database| -> Vec<Sector> {
+        let moving = db
+            .moving_files()
+            .into_iter()
+            .map(|f| Sector::moving(f.sector));
+        moving
+            .chain(db.placing_files().into_iter().map(|f| f.sector))
+            .collect()
+    };
+    let (our_sectors, their_sectors) = (sectors(&ours), sectors(&theirs));
+    for sector in their_sectors.iter().filter(|s| !our_sectors.contains(s)) {
+        out!("{sector}: only in {}", args.theirs.display());
+        failures += 1;
+    }
+    let pool = thread_pool(args.threads)?;
+    for &sector in &our_sectors {
+        if !their_sectors.contains(&sector) {
+            out!("{sector}: only in {}", args.ours.display());
+            failures += 1;
+            continue;
+        }
+        let start = Instant::now();
+        let bar = indicatif::ProgressBar::new(sector.board.class_count() as u64);
+        bar.set_message(sector.to_string());
+        let check =
+            pool.install(|| compare_sector(&ours, &theirs, sector, args.sample, &|n| bar.inc(n)));
+        bar.finish_and_clear();
+        let (verdict, _) = verdict(&check);
+        if check.wrong_count > 0 || check.unknown > 0 {
+            failures += 1;
+        }
+        let unknown = if check.unknown > 0 {
+            format!(", {} missing on one side", check.unknown)
+        } else {
+            String::new()
+        };
+        out!(
+            "{sector}: {} positions compared: {verdict}{unknown} ({:.1} s)",
+            check.checked,
+            start.elapsed().as_secs_f64()
+        );
+    }
+    if failures > 0 {
+        anyhow::bail!("{failures} sectors differ, are refused or are missing on one side");
+    }
+    out!("All {} sectors agree", our_sectors.len());
     Ok(())
 }
 

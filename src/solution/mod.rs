@@ -61,7 +61,7 @@ pub use probe::{Database, MoveValue};
 pub use review::{JudgedMove, Judgement, judge_game};
 pub use sector::{Sector, sector_position};
 pub use value::{DbOutcome, DbValue};
-pub use verify::{SectorCheck, check_sector};
+pub use verify::{SectorCheck, check_sector, compare_sector};
 
 /// The folder where the databases are looked for and built when none is
 /// named: `morris/db` in the user's data folder (`$XDG_DATA_HOME`, or

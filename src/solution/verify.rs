@@ -10,17 +10,19 @@ use super::sector::{Sector, sector_position};
 use super::value::DbValue;
 use crate::Bitboard;
 
-/// What checking one sector found.
+/// What checking one sector found: against its successors, or against
+/// another folder's values.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SectorCheck {
     /// Positions whose value was checked.
     pub checked: u64,
-    /// Indices whose stored value differs from their children's verdict
-    /// (the first few).
+    /// Indices whose stored value differs from their children's verdict,
+    /// or from the other folder's value (the first few).
     pub wrong: Vec<u64>,
     /// How many were wrong in all.
     pub wrong_count: u64,
-    /// Positions left unchecked because a child's sector is not loaded.
+    /// Positions left unchecked because a child's sector is not loaded, or
+    /// a value is missing on either side of a comparison.
     pub unknown: u64,
 }
 
@@ -74,6 +76,35 @@ pub fn check_sector(
                 // A placing side always has a move.
                 best_known(pos.legal_moves(), |mv| db.move_value(&pos, mv).outcome)?
             });
+        },
+    )
+}
+
+/// Compares the values of `sector` in `ours` with those in `theirs`, index
+/// by index: in the moving phase the value with its distance, in the
+/// placing phase the outcome; every canonical position, or about `sample`
+/// of them spread evenly. A position either lacks is counted unknown.
+/// `progress` hears of each class of the mover's stones done.
+pub fn compare_sector(
+    ours: &Database,
+    theirs: &Database,
+    sector: Sector,
+    sample: Option<u64>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> SectorCheck {
+    check_positions(
+        sector.board,
+        sample,
+        progress,
+        |check, index, mover, other| {
+            if sector.is_placing() {
+                let pos = sector.position(mover, other);
+                check.record(index, ours.outcome(&pos), || theirs.outcome(&pos));
+            } else {
+                check.record(index, ours.sector_value(mover, other), || {
+                    theirs.sector_value(mover, other)
+                });
+            }
         },
     )
 }
