@@ -8,7 +8,7 @@ use super::index::SectorIndex;
 use super::probe::{Database, best_known};
 use super::sector::{Sector, sector_position};
 use super::value::DbValue;
-use crate::Bitboard;
+use crate::board::Bitboard;
 
 /// What checking one sector found: against its successors, or against
 /// another folder's values.
