@@ -454,53 +454,22 @@ pub fn db_verify(args: VerifyArgs) -> Result<()> {
         anyhow::bail!("no endgame databases in {}", dir.display());
     }
     let pool = thread_pool(args.threads)?;
-    for file in db.moving_files() {
-        let (mover, other) = (file.sector.mover, file.sector.other);
+    for sector in db.sectors() {
+        let name = sector_name(sector);
+        // The time said is the blocks' check and the values' together.
         let start = Instant::now();
-        if let Err(err) = file.verify() {
-            out!("{mover}-{other}: {}", err.problem);
+        if let Some(Err(err)) = db.verify_file(sector) {
+            out!("{name}: {}", err.problem);
             failures += 1;
             continue;
         }
-        let bar = indicatif::ProgressBar::new(file.sector.class_count() as u64);
-        bar.set_message(format!("{mover}-{other}"));
-        let check = pool.install(|| {
-            check_sector(&db, Sector::moving(file.sector), args.sample, &|n| {
-                bar.inc(n)
-            })
+        let done = "checked against their successors";
+        let unknown = "not checked (a successor's sector is missing)";
+        let (report, passed) = run_check(&pool, start, sector, done, unknown, |progress| {
+            check_sector(&db, sector, args.sample, progress)
         });
-        bar.finish_and_clear();
-        let (verdict, unknown) = verdict(&check);
-        if check.wrong_count > 0 || check.unknown > 0 {
-            failures += 1;
-        }
-        out!(
-            "{mover}-{other}: checksums good; {} positions checked against their successors: {verdict}{unknown} ({:.1} s)",
-            check.checked,
-            start.elapsed().as_secs_f64()
-        );
-    }
-    for file in db.placing_files() {
-        let sector = file.sector;
-        let start = Instant::now();
-        if let Err(err) = file.verify() {
-            out!("placing {sector}: {}", err.problem);
-            failures += 1;
-            continue;
-        }
-        let bar = indicatif::ProgressBar::new(sector.board.class_count() as u64);
-        bar.set_message(format!("placing {sector}"));
-        let check = pool.install(|| check_sector(&db, sector, args.sample, &|n| bar.inc(n)));
-        bar.finish_and_clear();
-        let (verdict, unknown) = verdict(&check);
-        if check.wrong_count > 0 || check.unknown > 0 {
-            failures += 1;
-        }
-        out!(
-            "placing {sector}: checksums good; {} positions checked against their successors: {verdict}{unknown} ({:.1} s)",
-            check.checked,
-            start.elapsed().as_secs_f64()
-        );
+        failures += usize::from(!passed);
+        out!("{name}: checksums good; {report}");
     }
     if failures > 0 {
         anyhow::bail!("{failures} sectors failed");
@@ -515,16 +484,7 @@ pub fn db_compare(args: CompareArgs) -> Result<()> {
     let (ours, mut failures) = open_databases(&args.ours)?;
     let (theirs, refused) = open_databases(&args.theirs)?;
     failures += refused;
-    let sectors = |db: &Database| -> Vec<Sector> {
-        let moving = db
-            .moving_files()
-            .into_iter()
-            .map(|f| Sector::moving(f.sector));
-        moving
-            .chain(db.placing_files().into_iter().map(|f| f.sector))
-            .collect()
-    };
-    let (our_sectors, their_sectors) = (sectors(&ours), sectors(&theirs));
+    let (our_sectors, their_sectors) = (ours.sectors(), theirs.sectors());
     for sector in their_sectors.iter().filter(|s| !our_sectors.contains(s)) {
         out!("{sector}: only in {}", args.theirs.display());
         failures += 1;
@@ -536,26 +496,16 @@ pub fn db_compare(args: CompareArgs) -> Result<()> {
             failures += 1;
             continue;
         }
-        let start = Instant::now();
-        let bar = indicatif::ProgressBar::new(sector.board.class_count() as u64);
-        bar.set_message(sector.to_string());
-        let check =
-            pool.install(|| compare_sector(&ours, &theirs, sector, args.sample, &|n| bar.inc(n)));
-        bar.finish_and_clear();
-        let (verdict, _) = verdict(&check);
-        if check.wrong_count > 0 || check.unknown > 0 {
-            failures += 1;
-        }
-        let unknown = if check.unknown > 0 {
-            format!(", {} missing on one side", check.unknown)
-        } else {
-            String::new()
-        };
-        out!(
-            "{sector}: {} positions compared: {verdict}{unknown} ({:.1} s)",
-            check.checked,
-            start.elapsed().as_secs_f64()
+        let (report, passed) = run_check(
+            &pool,
+            Instant::now(),
+            sector,
+            "compared",
+            "missing on one side",
+            |progress| compare_sector(&ours, &theirs, sector, args.sample, progress),
         );
+        failures += usize::from(!passed);
+        out!("{sector}: {report}");
     }
     if failures > 0 {
         anyhow::bail!("{failures} sectors differ, are refused or are missing on one side");
@@ -564,9 +514,31 @@ pub fn db_compare(args: CompareArgs) -> Result<()> {
     Ok(())
 }
 
-/// What a check found, in words: the agreement or the wrong indices, and
-/// the positions left unchecked.
-fn verdict(check: &SectorCheck) -> (String, String) {
+/// A sector as `db-verify` names it: `placing` before a placing sector.
+fn sector_name(sector: Sector) -> String {
+    if sector.is_placing() {
+        format!("placing {sector}")
+    } else {
+        sector.to_string()
+    }
+}
+
+/// Runs `check` of `sector` on `pool` behind a progress bar, and says what
+/// it found in words (the positions `done`, the agreement or the wrong
+/// indices, the positions left `unknown`, the time since `start`), and
+/// whether it passed.
+fn run_check(
+    pool: &rayon::ThreadPool,
+    start: Instant,
+    sector: Sector,
+    done: &str,
+    unknown: &str,
+    check: impl FnOnce(&(dyn Fn(u64) + Sync)) -> SectorCheck + Send,
+) -> (String, bool) {
+    let bar = indicatif::ProgressBar::new(sector.board.class_count() as u64);
+    bar.set_message(sector_name(sector));
+    let check = pool.install(|| check(&|n| bar.inc(n)));
+    bar.finish_and_clear();
     let verdict = if check.wrong_count > 0 {
         format!(
             "{} WRONG (first at indices {:?})",
@@ -576,14 +548,16 @@ fn verdict(check: &SectorCheck) -> (String, String) {
         "all agree".to_owned()
     };
     let unknown = if check.unknown > 0 {
-        format!(
-            ", {} not checked (a successor's sector is missing)",
-            check.unknown
-        )
+        format!(", {} {unknown}", check.unknown)
     } else {
         String::new()
     };
-    (verdict, unknown)
+    let report = format!(
+        "{} positions {done}: {verdict}{unknown} ({:.1} s)",
+        check.checked,
+        start.elapsed().as_secs_f64()
+    );
+    (report, check.wrong_count == 0 && check.unknown == 0)
 }
 
 /// Prints the counts of every sector of a folder.

@@ -136,6 +136,32 @@ impl Database {
         files
     }
 
+    /// Every sector loaded: the moving phase's smallest first, then the
+    /// placing phase's, the last placements first.
+    pub fn sectors(&self) -> Vec<Sector> {
+        let moving = self
+            .moving_files()
+            .into_iter()
+            .map(|f| Sector::moving(f.sector));
+        let placing = self.placing_files().into_iter().map(|f| f.sector);
+        moving.chain(placing).collect()
+    }
+
+    /// Checks every block of the file of `sector`, if it is loaded.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError`] for a damaged file.
+    pub fn verify_file(&self, sector: Sector) -> Option<Result<(), DbError>> {
+        if sector.is_placing() {
+            self.placing_file(sector).map(PlacingFile::verify)
+        } else {
+            let board = sector.board;
+            self.moving_file(board.mover, board.other)
+                .map(MovingFile::verify)
+        }
+    }
+
     /// The number of sectors loaded, of both phases.
     pub fn len(&self) -> usize {
         self.moving.iter().flatten().count() + self.placing.len()
