@@ -1,6 +1,7 @@
 //! The `morris` command line: the text protocol by default, and commands
 //! for people (`play`), for the databases (`gen-db`, `db-stats`,
-//! `db-verify`, `probe`) and for measuring (`perft`, `bench`).
+//! `db-verify`, `db-compare`, `db-convert`, `probe`, `review`) and for
+//! measuring (`perft`, `bench`).
 
 use std::process::ExitCode;
 
@@ -19,7 +20,7 @@ macro_rules! out {
 
 mod cli;
 
-use cli::db::{CompareArgs, GenDbArgs, ProbeArgs, VerifyArgs};
+use cli::db::{CompareArgs, ConvertArgs, GenDbArgs, ProbeArgs, VerifyArgs};
 use cli::measure::PerftArgs;
 use cli::play::PlayArgs;
 use cli::review::ReviewArgs;
@@ -52,6 +53,8 @@ enum Command {
     DbVerify(VerifyArgs),
     /// Compare the values of two folders of database files, index by index.
     DbCompare(CompareArgs),
+    /// Convert the database files of a folder from the format before this build's.
+    DbConvert(ConvertArgs),
     /// Print the database value of a position and of each of its moves.
     Probe(ProbeArgs),
     /// Judge the games of a record file by the databases: the moves that changed the game's value.
@@ -96,6 +99,7 @@ fn run() -> Result<()> {
         Some(Command::DbStats { dir }) => cli::db::db_stats(&cli::db_dir(dir)?),
         Some(Command::DbVerify(args)) => cli::db::db_verify(args),
         Some(Command::DbCompare(args)) => cli::db::db_compare(args),
+        Some(Command::DbConvert(args)) => cli::db::db_convert(args),
         Some(Command::Probe(args)) => cli::db::probe(args),
         Some(Command::Review(args)) => cli::review::review(args),
         Some(Command::Bench { depth }) => cli::measure::bench(depth),

@@ -1,5 +1,5 @@
-//! The database commands: `gen-db` (with `--plan`), `db-stats`, `db-verify`
-//! and `probe`.
+//! The database commands: `gen-db` (with `--plan`), `db-stats`, `db-verify`,
+//! `db-compare`, `db-convert` and `probe`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -9,6 +9,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use morris::search::{SOLVED_WITH_RULE, Unsolved, placing_moves};
+use morris::solution::format::convert::{Converted, convert_file};
 use morris::solution::format::{MovingHeader, PlacingHeader};
 use morris::solution::retrograde::{
     BuildStep, SectorRange, generate_pair, generate_placing_sector, pair_dependencies,
@@ -76,6 +77,16 @@ pub struct CompareArgs {
     /// Worker threads (default: one per core).
     #[arg(long)]
     threads: Option<usize>,
+}
+
+/// What `db-convert` converts, and where.
+#[derive(clap::Args)]
+pub struct ConvertArgs {
+    /// Folder of database files of the format before this build's.
+    from: PathBuf,
+    /// Folder for the converted files (default: FROM, each file replaced
+    /// as it is converted).
+    to: Option<PathBuf>,
 }
 
 /// What `probe` looks up.
@@ -511,6 +522,64 @@ pub fn db_compare(args: CompareArgs) -> Result<()> {
         anyhow::bail!("{failures} sectors differ, are refused or are missing on one side");
     }
     out!("All {} sectors agree", our_sectors.len());
+    Ok(())
+}
+
+/// Converts every database file of a folder into this build's format, the
+/// smallest first; a file converted already is checked and left as it is,
+/// so that a conversion cut short goes on where it stopped.
+pub fn db_convert(args: ConvertArgs) -> Result<()> {
+    let to = args.to.unwrap_or_else(|| args.from.clone());
+    std::fs::create_dir_all(&to).with_context(|| format!("cannot create {}", to.display()))?;
+    let mut files: Vec<(u64, PathBuf)> = std::fs::read_dir(&args.from)
+        .with_context(|| format!("cannot read {}", args.from.display()))?
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().and_then(|e| e.to_str()) == Some("mdb"))
+        .map(|path| (std::fs::metadata(&path).map_or(0, |m| m.len()), path))
+        .collect();
+    files.sort();
+    let bar = indicatif::ProgressBar::new(files.iter().map(|(len, _)| len).sum());
+    let (mut before, mut after, mut failures) = (0u64, 0u64, 0usize);
+    for (len, path) in &files {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        bar.set_message(name.to_string());
+        let start = Instant::now();
+        let line = match convert_file(path, &to) {
+            Ok(Converted::Written {
+                before: old,
+                after: new,
+                ..
+            }) => {
+                before += old;
+                after += new;
+                format!(
+                    "{name}: {old} bytes -> {new} ({:.1}%, {:.1} s)",
+                    100.0 * new as f64 / old.max(1) as f64,
+                    start.elapsed().as_secs_f64()
+                )
+            }
+            Ok(Converted::Current(_)) => format!("{name}: converted already"),
+            Err(err) => {
+                failures += 1;
+                format!("{err}")
+            }
+        };
+        bar.suspend(|| writeln!(std::io::stdout().lock(), "{line}"))?;
+        bar.inc(*len);
+    }
+    bar.finish_and_clear();
+    if failures > 0 {
+        anyhow::bail!("{failures} files not converted");
+    }
+    out!(
+        "Converted {} files into {}: {before} bytes -> {after}",
+        files.len(),
+        to.display()
+    );
     Ok(())
 }
 

@@ -28,7 +28,11 @@ pub enum DbProblem {
     #[error("not a morris endgame database (bad magic number)")]
     BadMagic,
     /// Written by another format version.
-    #[error("format version {found}, expected {expected}")]
+    #[error("format version {found}, expected {expected}{}", if found < expected {
+        " (an older format: `morris db-convert` converts it)"
+    } else {
+        ""
+    })]
     Version {
         /// The file's version.
         found: u32,

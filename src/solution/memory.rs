@@ -56,6 +56,61 @@ impl AtomicWords {
     }
 }
 
+/// A zeroed array of bytes, in huge pages where possible: a file's
+/// payload decoded whole.
+pub(super) struct HugeBytes {
+    #[cfg(feature = "mmap")]
+    map: memmap2::MmapMut,
+    #[cfg(not(feature = "mmap"))]
+    bytes: Vec<u8>,
+    len: usize,
+}
+
+impl HugeBytes {
+    /// `len` bytes, all zero.
+    ///
+    /// # Panics
+    ///
+    /// If the memory cannot be had.
+    pub(super) fn zeroed(len: usize) -> HugeBytes {
+        HugeBytes {
+            #[cfg(feature = "mmap")]
+            map: huge_anonymous_map(len),
+            #[cfg(not(feature = "mmap"))]
+            bytes: vec![0; len],
+            len,
+        }
+    }
+}
+
+impl std::ops::Deref for HugeBytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        #[cfg(feature = "mmap")]
+        {
+            &self.map[..self.len]
+        }
+        #[cfg(not(feature = "mmap"))]
+        {
+            &self.bytes[..self.len]
+        }
+    }
+}
+
+impl std::ops::DerefMut for HugeBytes {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        #[cfg(feature = "mmap")]
+        {
+            &mut self.map[..self.len]
+        }
+        #[cfg(not(feature = "mmap"))]
+        {
+            &mut self.bytes[..self.len]
+        }
+    }
+}
+
 /// An anonymous (zero-filled) map of `bytes`, asking for huge pages.
 ///
 /// # Panics

@@ -1,9 +1,9 @@
 //! What every database file shares: it is mapped into memory (or read
-//! whole), its header and sector are checked at open (`open_header`), its
-//! payload is checked a block at a time when first read, so
-//! that opening takes no time whatever the size yet no damaged value is
-//! ever used, and it is written under a temporary name and renamed when
-//! complete.
+//! and decoded whole), its header and sector are checked at open
+//! (`open_header`), its payload is compressed in blocks (see `compressed`),
+//! each checked when first read, so that opening takes no time whatever
+//! the size yet no damaged value is ever used, and it is written under a
+//! temporary name and renamed when complete.
 
 use std::fs;
 use std::path::Path;
@@ -13,13 +13,12 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use bytemuck::Pod;
 use rayon::prelude::*;
 
+use super::compressed::{self, BLOCK, SUM_BYTES, block_count, decode_into, is_intact};
 use super::file_name;
 use super::reader::{self, BlockFile, NotInMemory, Reads, Urgency};
 use crate::solution::error::{DbError, DbProblem};
+use crate::solution::memory::HugeBytes;
 use crate::solution::sector::Sector;
-
-/// Payload bytes per checksummed block.
-pub(super) const BLOCK: usize = 1 << 16;
 
 /// Variant code of Nine Men's Morris in a header.
 pub(super) const NINE: u8 = 0;
@@ -47,19 +46,20 @@ pub(super) trait FileHeader: Pod {
 }
 
 /// Loads the file at `path` and reads its header, checked (see
-/// [`read_header`]): the storage, the header, and its sector, which must
-/// be of the game and of the file's phase, the one the file's name says,
-/// with as many indices as the header gives.
+/// [`read_header`]) for format `version`: the storage, the header, and
+/// its sector, which must be of the game and of the file's phase, the one
+/// the file's name says, with as many indices as the header gives.
 pub(super) fn open_header<H: FileHeader>(
     path: &Path,
     loading: Loading,
+    version: u32,
 ) -> Result<(Storage, H, Sector), DbError> {
     let error = |problem| DbError {
         path: path.to_owned(),
         problem,
     };
     let storage = load(path, loading)?;
-    let header: H = read_header(storage.bytes()).map_err(error)?;
+    let header: H = read_header(storage.bytes(), version).map_err(error)?;
     let [mover, other, mover_hand, other_hand] = header.stones();
     let bad_sector = || {
         error(DbProblem::Sector {
@@ -78,20 +78,21 @@ pub(super) fn open_header<H: FileHeader>(
     Ok((storage, header, sector))
 }
 
-/// The header at the start of `bytes`, checked: magic, version, its
-/// checksum, and the rules (Nine Men's Morris with flying).
-pub(super) fn read_header<H: FileHeader>(bytes: &[u8]) -> Result<H, DbProblem> {
+/// The header at the start of `bytes`, checked: magic, its checksum, the
+/// rules (Nine Men's Morris with flying), and the format `version`: this
+/// build's, or an older one to convert.
+fn read_header<H: FileHeader>(bytes: &[u8], version: u32) -> Result<H, DbProblem> {
     let header_bytes = bytes
         .get(..std::mem::size_of::<H>())
         .ok_or(DbProblem::TooShort)?;
     let header: H = bytemuck::pod_read_unaligned(header_bytes);
-    let (magic, version, variant, flying) = header.identity();
+    let (magic, found, variant, flying) = header.identity();
     if magic != H::MAGIC {
         return Err(DbProblem::BadMagic);
     }
-    if version != H::VERSION {
+    if found != version {
         return Err(DbProblem::Version {
-            found: version,
+            found,
             expected: H::VERSION,
         });
     }
@@ -117,11 +118,6 @@ pub(super) fn checksum(bytes: &[u8]) -> u64 {
         hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
     }
     hash ^ hash >> 29
-}
-
-/// The checksum of each block of `payload`.
-pub(super) fn block_sums(payload: &[u8]) -> Vec<u64> {
-    payload.par_chunks(BLOCK).map(checksum).collect()
 }
 
 /// The bytes of an open file.
@@ -151,11 +147,12 @@ impl Storage {
 /// How a file is brought into memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Loading {
-    /// Mapped: pages are read as they are touched.
+    /// Mapped: pages are read as they are touched, and a block is decoded
+    /// when a probe needs it.
     Mapped,
-    /// Read whole into memory, in huge pages where the system has them:
-    /// generation reads its sources at random, and that is faster than
-    /// reading a mapped file (see `memory`).
+    /// Read whole into memory and decoded, in huge pages where the system
+    /// has them: generation reads its sources at random, and that is faster
+    /// than decoding a block for each value (see `memory`).
     Whole,
 }
 
@@ -224,62 +221,218 @@ fn asked(urgency: Urgency) -> u8 {
     }
 }
 
-/// A file whose payload is checked block by block against the table of
-/// block checksums it holds, each block the first time it is read.
+/// Payload bytes per checksummed block of a payload stored as it is.
+pub(super) const RAW_BLOCK: usize = 1 << 16;
+
+/// The checksum of each block of a payload stored as it is.
+pub(super) fn raw_block_sums(payload: &[u8]) -> Vec<u64> {
+    payload.par_chunks(RAW_BLOCK).map(checksum).collect()
+}
+
+/// How a file's payload is stored.
+enum Payload {
+    /// As it is, a checksum for every `RAW_BLOCK` bytes in a table of its
+    /// own: the moving phase's entries, read at random by the search.
+    Raw {
+        /// Where the payload begins in the file.
+        at: usize,
+        /// The blocks' checksums, copied at open: checking a block in
+        /// memory never waits for the disk to read its sum.
+        sums: Box<[u64]>,
+    },
+    /// Compressed in blocks (see `compressed`): the placing phase's
+    /// values, read a few at a time.
+    Compressed {
+        /// Where the blocks begin in the file.
+        blocks_at: usize,
+        /// Where each block begins among the blocks, and where the last
+        /// ends, copied at open: finding a block never waits for the disk.
+        table: Box<[u64]>,
+        /// Names the file's blocks among the blocks a thread keeps
+        /// decoded.
+        id: u64,
+    },
+}
+
+/// A file whose payload is checked block by block, each block the first
+/// time it is read.
 pub(super) struct Checked {
     storage: Storage,
-    payload_at: usize,
+    payload: Payload,
     payload_len: usize,
-    /// The blocks' checksums, copied at open: checking a block in memory
-    /// never waits for the disk to read its sum.
-    sums: Box<[u64]>,
+    /// Payload bytes per block, as a power of two.
+    block_shift: u32,
+    /// A compressed payload decoded, for a file read whole.
+    whole: Option<HugeBytes>,
     blocks: Vec<AtomicU8>,
     damaged: AtomicBool,
 }
 
 impl Checked {
-    /// `storage` with a payload of `payload_len` bytes at `payload_at` and
-    /// its blocks' checksums at `sums_at`; the caller has checked that
-    /// the file is long enough.
-    pub(super) fn new(
+    /// `storage` with a payload of `payload_len` bytes stored as it is at
+    /// `payload_at` and its blocks' checksums at `sums_at`; the caller has
+    /// checked that the file is long enough.
+    pub(super) fn raw(
         storage: Storage,
         payload_at: usize,
         payload_len: usize,
         sums_at: usize,
     ) -> Checked {
-        let count = payload_len.div_ceil(BLOCK);
-        let blocks = (0..count).map(|_| AtomicU8::new(UNCHECKED)).collect();
+        let count = payload_len.div_ceil(RAW_BLOCK);
         let sums = storage.bytes()[sums_at..sums_at + 8 * count]
             .chunks_exact(8)
             .map(|sum| u64::from_ne_bytes(sum.try_into().expect("eight bytes")))
             .collect();
+        Checked::new(
+            storage,
+            Payload::Raw {
+                at: payload_at,
+                sums,
+            },
+            payload_len,
+            count,
+        )
+    }
+
+    /// The payload of `payload_len` bytes compressed in blocks whose table
+    /// is at `table_at` in `storage`, the blocks following it, checked as
+    /// far as opening goes: the table against `table_sum`, and the file's
+    /// length; loaded `Whole`, every block is checked and decoded now.
+    pub(super) fn compressed(
+        storage: Storage,
+        table_at: usize,
+        payload_len: usize,
+        table_sum: u64,
+        loading: Loading,
+    ) -> Result<Checked, DbProblem> {
+        let bytes = storage.bytes();
+        let count = block_count(payload_len);
+        let blocks_at = table_at + 8 * (count + 1);
+        let table_bytes = bytes.get(table_at..blocks_at).ok_or(DbProblem::Length {
+            expected: blocks_at as u64,
+            found: bytes.len() as u64,
+        })?;
+        if checksum(table_bytes) != table_sum {
+            return Err(DbProblem::Checksum);
+        }
+        let table: Box<[u64]> = table_bytes
+            .chunks_exact(8)
+            .map(|at| u64::from_ne_bytes(at.try_into().expect("eight bytes")))
+            .collect();
+        // Summed right, so written so: each block at least its checksum.
+        let ordered = table[0] == 0
+            && table.windows(2).all(|pair| {
+                pair[1]
+                    .checked_sub(pair[0])
+                    .is_some_and(|len| len >= SUM_BYTES as u64)
+            });
+        if !ordered {
+            return Err(DbProblem::Checksum);
+        }
+        let expected = table[count].saturating_add(blocks_at as u64);
+        if bytes.len() as u64 != expected {
+            return Err(DbProblem::Length {
+                expected,
+                found: bytes.len() as u64,
+            });
+        }
+        let payload = Payload::Compressed {
+            blocks_at,
+            table,
+            id: compressed::new_file_id(),
+        };
+        let mut checked = Checked::new(storage, payload, payload_len, count);
+        if loading == Loading::Whole {
+            checked.whole = Some(checked.decode_whole().ok_or(DbProblem::Checksum)?);
+            checked
+                .blocks
+                .iter()
+                .for_each(|b| b.store(GOOD, Ordering::Relaxed));
+        }
+        Ok(checked)
+    }
+
+    fn new(storage: Storage, payload: Payload, payload_len: usize, count: usize) -> Checked {
+        let block_len = match payload {
+            Payload::Raw { .. } => RAW_BLOCK,
+            Payload::Compressed { .. } => BLOCK,
+        };
         Checked {
             storage,
-            payload_at,
+            payload,
             payload_len,
-            sums,
-            blocks,
+            block_shift: block_len.trailing_zeros(),
+            whole: None,
+            blocks: (0..count).map(|_| AtomicU8::new(UNCHECKED)).collect(),
             damaged: AtomicBool::new(false),
         }
     }
 
-    /// The payload, unchecked.
+    /// The block that holds payload byte `at`.
     #[inline]
-    pub(super) fn payload(&self) -> &[u8] {
-        &self.storage.bytes()[self.payload_at..self.payload_at + self.payload_len]
+    fn block_of(&self, at: usize) -> usize {
+        at >> self.block_shift
     }
 
-    /// The payload bytes of a block.
-    fn block_bytes(&self, block: usize) -> &[u8] {
-        let start = block * BLOCK;
-        &self.payload()[start..(start + BLOCK).min(self.payload_len)]
+    /// Every block checked and decoded, in parallel; `None` if one is
+    /// damaged.
+    fn decode_whole(&self) -> Option<HugeBytes> {
+        let mut whole = HugeBytes::zeroed(self.payload_len);
+        let decoded = whole.par_chunks_mut(BLOCK).enumerate().try_for_each_init(
+            compressed::decompressor,
+            |decompressor, (block, out)| {
+                let stored = self.stored(block);
+                (is_intact(stored) && decode_into(decompressor, stored, out)).then_some(())
+            },
+        );
+        decoded.map(|()| whole)
+    }
+
+    /// Payload byte `at`, whose block is good (see [`Checked::is_good`]):
+    /// `None` if a compressed block does not decode.
+    #[inline]
+    pub(super) fn byte(&self, at: usize) -> Option<u8> {
+        match &self.payload {
+            Payload::Raw { at: payload_at, .. } => Some(self.storage.bytes()[payload_at + at]),
+            Payload::Compressed { .. } if self.whole.is_some() => {
+                self.whole.as_ref().map(|w| w[at])
+            }
+            &Payload::Compressed { id, .. } => {
+                let block = at / BLOCK;
+                let len = BLOCK.min(self.payload_len - block * BLOCK);
+                let byte = compressed::byte(id, block, self.stored(block), len, at % BLOCK);
+                if byte.is_none() {
+                    self.blocks[block].store(DAMAGED, Ordering::Relaxed);
+                    self.damaged.store(true, Ordering::Relaxed);
+                }
+                byte
+            }
+        }
+    }
+
+    /// A block as stored: its bytes as they are, or its checksum and its
+    /// frame.
+    fn stored(&self, block: usize) -> &[u8] {
+        &self.storage.bytes()[self.stored_span(block)]
+    }
+
+    /// Where a block is stored in the file.
+    fn stored_span(&self, block: usize) -> std::ops::Range<usize> {
+        match &self.payload {
+            Payload::Raw { at, .. } => {
+                at + block * RAW_BLOCK..at + self.payload_len.min((block + 1) * RAW_BLOCK)
+            }
+            Payload::Compressed {
+                blocks_at, table, ..
+            } => blocks_at + table[block] as usize..blocks_at + table[block + 1] as usize,
+        }
     }
 
     /// Whether the block holding payload byte `at` matches its checksum,
     /// checking it the first time.
     #[inline]
     pub(super) fn is_good(&self, at: usize) -> bool {
-        let block = at / BLOCK;
+        let block = self.block_of(at);
         match self.blocks[block].load(Ordering::Relaxed) {
             GOOD => true,
             DAMAGED => false,
@@ -296,7 +449,7 @@ impl Checked {
         at: usize,
         reads: Reads,
     ) -> Result<bool, NotInMemory> {
-        let block = at / BLOCK;
+        let block = self.block_of(at);
         match self.blocks[block].load(Ordering::Relaxed) {
             GOOD => Ok(true),
             DAMAGED => Ok(false),
@@ -311,7 +464,7 @@ impl Checked {
     /// not, it is asked of the background reader, or asked again sooner.
     #[cold]
     pub(super) fn ready_or_ask(self: &Arc<Self>, at: usize, urgency: Urgency) -> bool {
-        let block = at / BLOCK;
+        let block = self.block_of(at);
         let state = &self.blocks[block];
         let wanted = asked(urgency);
         let mut seen = state.load(Ordering::Relaxed);
@@ -358,13 +511,21 @@ impl Checked {
     /// `urgency` says.
     pub(super) fn read_ahead(self: &Arc<Self>, urgency: Urgency) {
         for block in 0..self.blocks.len() {
-            self.ready_or_ask(block * BLOCK, urgency);
+            self.ready_or_ask(block << self.block_shift, urgency);
         }
     }
 
-    /// The bytes of the payload.
-    pub(super) fn payload_len(&self) -> usize {
-        self.payload_len
+    /// A compressed payload decoded, for a file read whole.
+    pub(super) fn decoded(&self) -> Option<&[u8]> {
+        self.whole.as_deref()
+    }
+
+    /// The bytes of the payload, as stored.
+    pub(super) fn stored_len(&self) -> usize {
+        match &self.payload {
+            Payload::Raw { .. } => self.payload_len,
+            Payload::Compressed { table, .. } => table.last().map_or(0, |&end| end as usize),
+        }
     }
 
     /// Whether every page of a block is in memory, so that reading it
@@ -372,7 +533,7 @@ impl Checked {
     fn is_resident(&self, block: usize) -> bool {
         match &self.storage {
             #[cfg(feature = "mmap")]
-            Storage::Mapped(_) => pages_resident(self.block_bytes(block)),
+            Storage::Mapped(_) => pages_resident(self.stored(block)),
             #[cfg(feature = "mmap")]
             Storage::Copied(_) => true,
             #[cfg(not(feature = "mmap"))]
@@ -383,7 +544,7 @@ impl Checked {
     /// Checks every block not checked yet, and fails at the first damaged
     /// one, naming the file as `path`.
     pub(super) fn verify(&self, path: &Path) -> Result<(), DbError> {
-        if (0..self.blocks.len()).all(|block| self.is_good(block * BLOCK)) {
+        if (0..self.blocks.len()).all(|block| self.is_good(block << self.block_shift)) {
             Ok(())
         } else {
             Err(DbError {
@@ -403,10 +564,9 @@ impl BlockFile for Checked {
     fn advise_will_need(&self, block: usize) {
         #[cfg(all(feature = "mmap", unix))]
         if let Storage::Mapped(map) = &self.storage {
-            let start = self.payload_at + block * BLOCK;
-            let len = BLOCK.min(self.payload_len - block * BLOCK);
+            let span = self.stored_span(block);
             // Advice only: a refusal changes nothing but the speed.
-            let _ = map.advise_range(memmap2::Advice::WillNeed, start, len);
+            let _ = map.advise_range(memmap2::Advice::WillNeed, span.start, span.len());
         }
         #[cfg(not(all(feature = "mmap", unix)))]
         let _ = block;
@@ -419,7 +579,11 @@ impl BlockFile for Checked {
             _ => {}
         }
         self.advise_will_need(block);
-        let good = checksum(self.block_bytes(block)) == self.sums[block];
+        let stored = self.stored(block);
+        let good = match &self.payload {
+            Payload::Raw { sums, .. } => checksum(stored) == sums[block],
+            Payload::Compressed { .. } => is_intact(stored),
+        };
         self.blocks[block].store(if good { GOOD } else { DAMAGED }, Ordering::Relaxed);
         if !good {
             self.damaged.store(true, Ordering::Relaxed);

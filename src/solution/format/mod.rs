@@ -1,10 +1,14 @@
 //! The database files: their names (here), the background reader of
-//! blocks (`reader`), what both kinds share (`checked`: a header with its
-//! checksum, opened with its sector checked, a payload checked a block at
-//! a time when first read, writing through a temporary file), then the
-//! moving phase's format (`moving`) and the placing phase's (`placing`).
+//! blocks (`reader`), the payload compressed in blocks (`compressed`),
+//! what both kinds share (`checked`: a header with its checksum, opened
+//! with its sector checked, a payload checked a block at a time when first
+//! read, writing through a temporary file), then the moving phase's format
+//! (`moving`) and the placing phase's (`placing`), and the conversion of
+//! the files of the format before (`convert`).
 
 pub(super) mod checked;
+mod compressed;
+pub mod convert;
 pub(super) mod moving;
 pub(super) mod placing;
 pub(super) mod reader;

@@ -20,7 +20,8 @@ use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 
 use super::checked::{
-    BLOCK, Checked, FileHeader, Loading, NINE, block_sums, checksum, open_header, write_whole,
+    Checked, FileHeader, Loading, NINE, RAW_BLOCK, checksum, open_header, raw_block_sums,
+    write_whole,
 };
 use super::file_name;
 use super::reader::{NotInMemory, Reads, Urgency};
@@ -139,7 +140,7 @@ impl Layout {
     fn new(entries: usize, exceptions: usize) -> Layout {
         let exceptions_at = (HEADER_BYTES + entries).next_multiple_of(8);
         let block_sums_at = exceptions_at + 16 * exceptions;
-        let blocks = entries.div_ceil(BLOCK);
+        let blocks = entries.div_ceil(RAW_BLOCK);
         Layout {
             exceptions_at,
             block_sums_at,
@@ -227,7 +228,7 @@ pub fn write_sector(dir: &Path, built: &BuiltSector) -> Result<MovingHeader, DbE
         exceptions.extend(tally.exceptions);
     }
     let layout = Layout::new(bytes.len(), exceptions.len());
-    let block_sums = block_sums(&bytes);
+    let block_sums = raw_block_sums(&bytes);
     header.exceptions = exceptions.len() as u64;
     header.exceptions_checksum = checksum(bytemuck::cast_slice(&exceptions));
     header.block_sums_checksum = checksum(bytemuck::cast_slice(&block_sums));
@@ -284,7 +285,7 @@ impl MovingFile {
     }
 
     fn open_with(path: &Path, loading: Loading) -> Result<MovingFile, DbError> {
-        let (storage, header, sector) = open_header::<MovingHeader>(path, loading)?;
+        let (storage, header, sector) = open_header::<MovingHeader>(path, loading, VERSION)?;
         let sector = sector.board;
         let bytes = storage.bytes();
         let error = |problem| DbError {
@@ -321,7 +322,7 @@ impl MovingFile {
             sector,
             path: path.to_owned(),
             exceptions: bytemuck::pod_collect_to_vec(exceptions_bytes).into_boxed_slice(),
-            data: Arc::new(Checked::new(storage, HEADER_BYTES, entries, block_sums_at)),
+            data: Arc::new(Checked::raw(storage, HEADER_BYTES, entries, block_sums_at)),
         })
     }
 
@@ -347,7 +348,7 @@ impl MovingFile {
         if index >= self.sector.len() {
             return 0;
         }
-        self.data.payload()[index as usize]
+        self.data.byte(index as usize).unwrap_or(0)
     }
 
     /// The value at `index`: `None` outside the sector, for an index that
@@ -371,7 +372,9 @@ impl MovingFile {
         if index >= self.sector.len() as usize || !self.data.is_good_with(index, reads)? {
             return Ok(None);
         }
-        let byte = self.data.payload()[index];
+        let Some(byte) = self.data.byte(index) else {
+            return Ok(None);
+        };
         if byte != EXCEPTION {
             return Ok(from_byte(byte));
         }

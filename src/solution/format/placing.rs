@@ -1,15 +1,16 @@
-//! The placing phase's database file, two bits an index.
+//! The placing phase's database file, two bits an index, compressed in
+//! blocks.
 //!
 //! ```text
 //! header            96 bytes (made for bytemuck), with its own checksum
 //! values            four to a byte, the lowest bits first (see `code`),
-//!                   padded to 8 bytes
-//! block checksums   one u64 per 64 KiB of values
+//!                   compressed in blocks, each with its checksum (see
+//!                   `compressed`)
 //! ```
 //!
-//! Opening a file checks the header, the length and the table of block
-//! checksums; the values are checked a block at a time when first read
-//! (see `checked`), and [`PlacingFile::verify`] checks every block.
+//! Opening a file checks the header, the length and the table of blocks;
+//! the values are checked a block at a time when first read (see
+//! `checked`), and [`PlacingFile::verify`] checks every block.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -17,18 +18,17 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 use bytemuck::{Pod, Zeroable};
 
-use super::checked::{
-    BLOCK, Checked, FileHeader, Loading, NINE, block_sums, checksum, open_header, write_whole,
-};
+use super::checked::{Checked, FileHeader, Loading, NINE, checksum, open_header, write_whole};
+use super::compressed::Compressed;
 use super::file_name;
 use super::reader::Urgency;
-use crate::solution::error::{DbError, DbProblem};
+use crate::solution::error::DbError;
 use crate::solution::sector::Sector;
 use crate::solution::value::DbOutcome;
 
 const MAGIC: [u8; 8] = *b"MORRISPL";
 /// The format version this build writes and reads.
-const VERSION: u32 = 1;
+pub(crate) const VERSION: u32 = 2;
 
 /// The file header, in the byte order of the machine that wrote it.
 #[repr(C)]
@@ -53,7 +53,7 @@ pub struct PlacingHeader {
     pub class_counts: [u64; 3],
     /// Wins, draws and losses over every placement of the stones.
     pub placement_counts: [u64; 3],
-    block_sums_checksum: u64,
+    pub(super) block_table_checksum: u64,
     header_checksum: u64,
 }
 
@@ -173,13 +173,6 @@ impl PlacingValues {
     }
 }
 
-/// Where the block checksums of `values` bytes of values begin, and the
-/// file's length.
-fn layout(values: usize) -> (usize, usize) {
-    let sums_at = (HEADER_BYTES + values).next_multiple_of(8);
-    (sums_at, sums_at + 8 * values.div_ceil(BLOCK))
-}
-
 /// Writes a built placing sector into `dir` (through a temporary file
 /// renamed when complete) and returns its header.
 ///
@@ -189,10 +182,6 @@ fn layout(values: usize) -> (usize, usize) {
 pub fn write_placing(dir: &Path, values: &PlacingValues) -> Result<PlacingHeader, DbError> {
     let sector = values.sector;
     let mut header = PlacingHeader::zeroed();
-    header.magic = MAGIC;
-    header.version = VERSION;
-    header.variant = NINE;
-    header.flying = 1;
     header.mover = sector.board.mover as u8;
     header.other = sector.board.other as u8;
     header.mover_hand = sector.mover_hand as u8;
@@ -200,19 +189,36 @@ pub fn write_placing(dir: &Path, values: &PlacingValues) -> Result<PlacingHeader
     header.entries = sector.len();
     header.class_counts = values.counts.classes;
     header.placement_counts = values.counts.placements;
-    let packed = values.packed();
-    let sums = block_sums(packed);
-    header.block_sums_checksum = checksum(bytemuck::cast_slice(&sums));
+    write_file(dir, sector, header, values.packed())
+}
+
+/// Writes the file of a placing `sector` into `dir` from its packed
+/// values, with what `header` says of its stones and values, and returns
+/// the header as written.
+///
+/// # Errors
+///
+/// [`DbError`] naming the file if it cannot be written.
+pub(super) fn write_file(
+    dir: &Path,
+    sector: Sector,
+    mut header: PlacingHeader,
+    packed: &[u8],
+) -> Result<PlacingHeader, DbError> {
+    let compressed = Compressed::new(packed);
+    header.magic = MAGIC;
+    header.version = VERSION;
+    header.variant = NINE;
+    header.flying = 1;
+    header.block_table_checksum = checksum(compressed.table_bytes());
+    header.header_checksum = 0;
     header.header_checksum = checksum(bytemuck::bytes_of(&header));
-    let (sums_at, _) = layout(packed.len());
-    let padding = sums_at - HEADER_BYTES - packed.len();
     write_whole(
         &dir.join(file_name(sector)),
         &[
             bytemuck::bytes_of(&header),
-            packed,
-            &[0; 8][..padding],
-            bytemuck::cast_slice(&sums),
+            compressed.table_bytes(),
+            &compressed.blocks,
         ],
     )?;
     Ok(header)
@@ -232,7 +238,7 @@ pub struct PlacingFile {
 
 impl PlacingFile {
     /// Opens a placing file and checks all but its values: magic, version,
-    /// rules, sector, name, length, the header and the block checksums.
+    /// rules, sector, name, length, the header and the table of blocks.
     ///
     /// # Errors
     ///
@@ -241,8 +247,9 @@ impl PlacingFile {
         Self::open_with(path, Loading::Mapped)
     }
 
-    /// Opens a placing file as [`PlacingFile::open`] does, read whole into
-    /// memory, as generation reads the sectors it builds from.
+    /// Opens a placing file as [`PlacingFile::open`] does, read and decoded
+    /// whole into memory and checked in full, as generation reads the
+    /// sectors it builds from.
     ///
     /// # Errors
     ///
@@ -252,28 +259,24 @@ impl PlacingFile {
     }
 
     fn open_with(path: &Path, loading: Loading) -> Result<PlacingFile, DbError> {
-        let (storage, header, sector) = open_header::<PlacingHeader>(path, loading)?;
-        let bytes = storage.bytes();
-        let error = |problem| DbError {
+        let (storage, header, sector) = open_header::<PlacingHeader>(path, loading, VERSION)?;
+        let values = PlacingValues::packed_len(sector);
+        let data = Checked::compressed(
+            storage,
+            HEADER_BYTES,
+            values,
+            header.block_table_checksum,
+            loading,
+        )
+        .map_err(|problem| DbError {
             path: path.to_owned(),
             problem,
-        };
-        let values = PlacingValues::packed_len(sector);
-        let (sums_at, len) = layout(values);
-        if bytes.len() != len {
-            return Err(error(DbProblem::Length {
-                expected: len as u64,
-                found: bytes.len() as u64,
-            }));
-        }
-        if checksum(&bytes[sums_at..]) != header.block_sums_checksum {
-            return Err(error(DbProblem::Checksum));
-        }
+        })?;
         Ok(PlacingFile {
             header,
             sector,
             path: path.to_owned(),
-            data: Arc::new(Checked::new(storage, HEADER_BYTES, values, sums_at)),
+            data: Arc::new(data),
         })
     }
 
@@ -281,7 +284,7 @@ impl PlacingFile {
     ///
     /// # Errors
     ///
-    /// [`DbError`] with [`DbProblem::Checksum`] for a damaged file.
+    /// [`DbError`] with [`DbProblem::Checksum`](crate::solution::DbProblem::Checksum) for a damaged file.
     pub fn verify(&self) -> Result<(), DbError> {
         self.data.verify(&self.path)
     }
@@ -289,6 +292,11 @@ impl PlacingFile {
     /// Whether a damaged block was met (its values are not used).
     pub fn is_damaged(&self) -> bool {
         self.data.is_damaged()
+    }
+
+    /// The packed values, for a file read whole.
+    pub(super) fn decoded(&self) -> Option<&[u8]> {
+        self.data.decoded()
     }
 
     /// The outcome for the side to move at `index`: `None` outside the
@@ -302,7 +310,7 @@ impl PlacingFile {
         if !self.data.is_good(at) {
             return None;
         }
-        outcome_of(self.data.payload()[at] >> (2 * (index % 4)) & 3)
+        outcome_of(self.data.byte(at)? >> (2 * (index % 4)) & 3)
     }
 
     /// Whether the outcome at `index` can be read at once, without waiting
@@ -315,6 +323,6 @@ impl PlacingFile {
     /// and how many bytes that is.
     pub(crate) fn read_ahead(&self, urgency: Urgency) -> usize {
         self.data.read_ahead(urgency);
-        self.data.payload_len()
+        self.data.stored_len()
     }
 }

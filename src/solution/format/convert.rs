@@ -1,0 +1,249 @@
+//! Converting the files of the format before the compressed one into
+//! this build's, so that nobody has to build the game again: a placing
+//! sector's file of version 1 (its values as they are, a checksum for
+//! every 64 KiB after them, as the moving phase's files still are) is read
+//! whole and checked in full, written compressed under the same name, and
+//! read back; the moving phase's files have not changed.
+
+use std::path::Path;
+
+use super::checked::{Checked, Loading, checksum, open_header};
+use super::moving::MovingFile;
+use super::placing::{self, PlacingFile, PlacingHeader, PlacingValues};
+use super::{file_name, is_placing_file};
+use crate::solution::error::{DbError, DbProblem};
+use crate::solution::sector::Sector;
+
+/// The placing phase's format version before the compressed one.
+const OLD_PLACING: u32 = 1;
+
+/// What converting one file did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Converted {
+    /// Written in this build's format: the sector, and the file's bytes
+    /// before and after.
+    Written {
+        /// The file's sector.
+        sector: Sector,
+        /// Bytes of the old file.
+        before: u64,
+        /// Bytes of the new one.
+        after: u64,
+    },
+    /// Already in this build's format, and intact: left as it is, or
+    /// copied into the other folder.
+    Current(Sector),
+}
+
+/// Converts the database file at `path` into `to` (its folder, or another),
+/// under the same name, through a temporary file renamed when complete. A
+/// file in this build's format already is checked in full, and copied if
+/// `to` is another folder.
+///
+/// # Errors
+///
+/// [`DbError`] naming the file: not a database file of either format,
+/// damaged, or not written.
+pub fn convert_file(path: &Path, to: &Path) -> Result<Converted, DbError> {
+    let name = path
+        .file_name()
+        .and_then(|name| name.to_str())
+        .unwrap_or("");
+    if !is_placing_file(name) {
+        let file = MovingFile::open(path)?;
+        file.verify()?;
+        keep(path, to)?;
+        return Ok(Converted::Current(Sector::moving(file.sector)));
+    }
+    let (storage, header, sector) =
+        match open_header::<PlacingHeader>(path, Loading::Whole, OLD_PLACING) {
+            Err(err) if is_current(&err) => {
+                let file = PlacingFile::open(path)?;
+                file.verify()?;
+                keep(path, to)?;
+                return Ok(Converted::Current(file.sector));
+            }
+            opened => opened?,
+        };
+    let error = |problem| DbError {
+        path: path.to_owned(),
+        problem,
+    };
+    let before = storage.bytes().len();
+    let head = std::mem::size_of::<PlacingHeader>();
+    let values = PlacingValues::packed_len(sector);
+    let sums_at = (head + values).next_multiple_of(8);
+    let expected = sums_at + 8 * values.div_ceil(super::checked::RAW_BLOCK);
+    if before != expected {
+        return Err(error(DbProblem::Length {
+            expected: expected as u64,
+            found: before as u64,
+        }));
+    }
+    if checksum(&storage.bytes()[sums_at..]) != header.block_table_checksum {
+        return Err(error(DbProblem::Checksum));
+    }
+    let old = Checked::raw(storage, head, values, sums_at);
+    old.verify(path)?;
+    let payload: Vec<u8> = (0..values).filter_map(|at| old.byte(at)).collect();
+    placing::write_file(to, sector, header, &payload)?;
+    let written = to.join(file_name(sector));
+    let read_back = PlacingFile::open_in_memory(&written)?;
+    if read_back.decoded() != Some(&payload[..]) {
+        return Err(DbError {
+            path: written,
+            problem: DbProblem::Checksum,
+        });
+    }
+    let after = std::fs::metadata(&written).map_err(|e| DbError {
+        path: written.clone(),
+        problem: DbProblem::from(e),
+    })?;
+    Ok(Converted::Written {
+        sector,
+        before: before as u64,
+        after: after.len(),
+    })
+}
+
+/// Whether opening a placing file as an old one failed because it is of
+/// this build's format.
+fn is_current(err: &DbError) -> bool {
+    matches!(err.problem, DbProblem::Version { found, .. } if found == placing::VERSION)
+}
+
+/// Copies the file at `path`, checked, into `to` unless it is there.
+fn keep(path: &Path, to: &Path) -> Result<(), DbError> {
+    let error = |path: &Path| {
+        let path = path.to_owned();
+        move |e: std::io::Error| DbError {
+            path,
+            problem: DbProblem::from(e),
+        }
+    };
+    let target = to.join(path.file_name().unwrap_or_default());
+    let same = match (path.canonicalize(), target.canonicalize()) {
+        (Ok(from), Ok(into)) => from == into,
+        _ => false,
+    };
+    if same {
+        return Ok(());
+    }
+    let bytes = std::fs::read(path).map_err(error(path))?;
+    crate::files::write_whole(&target, &[&bytes]).map_err(error(&target))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+    use std::sync::atomic::AtomicU8;
+
+    use super::*;
+    use crate::solution::format::checked::{FileHeader, raw_block_sums};
+    use crate::solution::format::moving::{BuiltSector, write_sector};
+    use crate::solution::format::placing::{code, write_placing};
+    use crate::solution::index::SectorIndex;
+    use crate::solution::value::{DbOutcome, DbValue};
+
+    /// A placing file of version 1: `header` (of this build, its table's
+    /// checksum set to the old block checksums'), then `values`, padded,
+    /// and a checksum for every 64 KiB of them.
+    fn old_placing_file(mut header: PlacingHeader, values: &[u8]) -> Vec<u8> {
+        let sums = raw_block_sums(values);
+        header.block_table_checksum = checksum(bytemuck::cast_slice(&sums));
+        let mut file = bytemuck::bytes_of(&header.unsummed()).to_vec();
+        file[8..12].copy_from_slice(&OLD_PLACING.to_ne_bytes());
+        let sum = checksum(&file);
+        let len = file.len();
+        file[len - 8..].copy_from_slice(&sum.to_ne_bytes());
+        file.extend_from_slice(values);
+        file.resize(file.len().next_multiple_of(8), 0);
+        file.extend_from_slice(bytemuck::cast_slice(&sums));
+        file
+    }
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("morris-convert-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("folder");
+        dir
+    }
+
+    #[test]
+    fn an_old_placing_file_converts_value_for_value_and_a_damaged_one_is_refused() {
+        let sector = Sector::placing(2, 3, 1, 0).expect("a placing sector");
+        let (old, new) = (scratch("old"), scratch("new"));
+        let outcomes = [DbOutcome::Loss, DbOutcome::Draw, DbOutcome::Win];
+        let outcome = |index: u64| outcomes[(index / 50 % 3) as usize];
+        let codes: Vec<AtomicU8> = (0..sector.len())
+            .map(|index| AtomicU8::new(code(outcome(index))))
+            .collect();
+        let values = PlacingValues::pack(sector, [1, 2, 3], &codes);
+        write_placing(&new, &values).expect("written");
+        let name = file_name(sector);
+        let header = PlacingFile::open(&new.join(&name)).expect("opened").header;
+        let bytes = old_placing_file(header, values.packed());
+        fs::write(old.join(&name), &bytes).expect("old file");
+        // This build refuses the old file by name, saying what to do.
+        let refused = PlacingFile::open(&old.join(&name)).err().expect("refused");
+        assert_eq!(refused.path, old.join(&name));
+        assert!(refused.to_string().contains("db-convert"), "{refused}");
+        fs::remove_file(new.join(&name)).expect("removed");
+        let converted = convert_file(&old.join(&name), &new).expect("converted");
+        assert!(matches!(converted, Converted::Written { before, after, .. }
+            if before == bytes.len() as u64 && after < before / 4));
+        let file = PlacingFile::open(&new.join(&name)).expect("opened");
+        assert_eq!(file.header.placement_counts, [1, 2, 3]);
+        for index in 0..sector.len() {
+            assert_eq!(file.outcome(index), Some(outcome(index)), "{index}");
+        }
+        // Converted already: checked and left as it is.
+        assert_eq!(
+            convert_file(&new.join(&name), &new).expect("checked"),
+            Converted::Current(sector)
+        );
+        // In place, the old file is replaced.
+        convert_file(&old.join(&name), &old).expect("converted in place");
+        assert_eq!(
+            fs::read(old.join(&name)).ok(),
+            fs::read(new.join(&name)).ok()
+        );
+        // A damaged old file is refused by name, and nothing is written.
+        let mut damaged = bytes;
+        damaged[std::mem::size_of::<PlacingHeader>() + 100] ^= 0x21;
+        fs::write(old.join(&name), &damaged).expect("old file");
+        fs::remove_file(new.join(&name)).expect("removed");
+        let err = convert_file(&old.join(&name), &new).expect_err("damaged");
+        assert_eq!(err.path, old.join(&name));
+        assert!(matches!(err.problem, DbProblem::Checksum));
+        assert!(!new.join(&name).exists());
+        for dir in [old, new] {
+            fs::remove_dir_all(dir).expect("cleaned");
+        }
+    }
+
+    #[test]
+    fn a_moving_file_is_checked_and_copied_as_it_is() {
+        let sector = SectorIndex::new(3, 3);
+        let (from, to) = (scratch("from"), scratch("to"));
+        let values = (0..sector.len())
+            .map(|index| DbValue::win((index % 90) as u16).encode())
+            .collect();
+        write_sector(&from, &BuiltSector { sector, values }).expect("written");
+        let name = file_name(Sector::moving(sector));
+        for into in [&to, &from] {
+            assert_eq!(
+                convert_file(&from.join(&name), into).expect("kept"),
+                Converted::Current(Sector::moving(sector))
+            );
+        }
+        assert_eq!(
+            fs::read(from.join(&name)).ok(),
+            fs::read(to.join(&name)).ok()
+        );
+        for dir in [from, to] {
+            fs::remove_dir_all(dir).expect("cleaned");
+        }
+    }
+}
