@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use morris::search::{SOLVED_WITH_RULE, Unsolved, placing_moves};
-use morris::solution::format::convert::{Converted, convert_file};
+use morris::solution::format::convert::{Converted, convert_file, finish};
 use morris::solution::format::{MovingHeader, PlacingHeader};
 use morris::solution::retrograde::{
     BuildStep, SectorRange, generate_pair, generate_placing_sector, pair_dependencies,
@@ -530,7 +530,6 @@ pub fn db_compare(args: CompareArgs) -> Result<()> {
 /// so that a conversion cut short goes on where it stopped.
 pub fn db_convert(args: ConvertArgs) -> Result<()> {
     let to = args.to.unwrap_or_else(|| args.from.clone());
-    std::fs::create_dir_all(&to).with_context(|| format!("cannot create {}", to.display()))?;
     let mut files: Vec<(u64, PathBuf)> = std::fs::read_dir(&args.from)
         .with_context(|| format!("cannot read {}", args.from.display()))?
         .flatten()
@@ -539,6 +538,10 @@ pub fn db_convert(args: ConvertArgs) -> Result<()> {
         .map(|path| (std::fs::metadata(&path).map_or(0, |m| m.len()), path))
         .collect();
     files.sort();
+    if files.is_empty() {
+        anyhow::bail!("no database files in {}", args.from.display());
+    }
+    std::fs::create_dir_all(&to).with_context(|| format!("cannot create {}", to.display()))?;
     let bar = indicatif::ProgressBar::new(files.iter().map(|(len, _)| len).sum());
     let (mut before, mut after, mut failures) = (0u64, 0u64, 0usize);
     for (len, path) in &files {
@@ -575,6 +578,7 @@ pub fn db_convert(args: ConvertArgs) -> Result<()> {
     if failures > 0 {
         anyhow::bail!("{failures} files not converted");
     }
+    finish(&to)?;
     out!(
         "Converted {} files into {}: {before} bytes -> {after}",
         files.len(),
@@ -666,7 +670,53 @@ pub fn db_stats(dir: &Path) -> Result<()> {
     out!("over symmetry classes:");
     table(|h| h.class_counts)?;
     placing_table(|h| h.class_counts)?;
-    Ok(())
+    disk_table(&db)
+}
+
+/// Prints what each sector's file takes on disk, and the sums for each
+/// phase and each number of stones left to place: bytes, and bits an
+/// index.
+fn disk_table(db: &Database) -> Result<()> {
+    let size = |path: &Path| -> Result<u64> {
+        Ok(std::fs::metadata(path)
+            .with_context(|| format!("cannot read {}", path.display()))?
+            .len())
+    };
+    let mut files = Vec::new();
+    for file in db.moving_files() {
+        files.push((Sector::moving(file.sector), size(&file.path)?));
+    }
+    for file in db.placing_files() {
+        files.push((file.sector, size(&file.path)?));
+    }
+    let line = |name: &str, files: &[&(Sector, u64)]| -> Result<()> {
+        let indices: u64 = files.iter().map(|(sector, _)| sector.len()).sum();
+        let bytes: u64 = files.iter().map(|(_, bytes)| bytes).sum();
+        out!(
+            "{name} files {} indices {indices} bytes {bytes} bits-an-index {:.3}",
+            files.len(),
+            8.0 * bytes as f64 / indices.max(1) as f64
+        );
+        Ok(())
+    };
+    out!("on disk:");
+    for file in &files {
+        line(&sector_name(file.0), &[file])?;
+    }
+    let moving: Vec<_> = files.iter().filter(|(s, _)| !s.is_placing()).collect();
+    line("moving phase", &moving)?;
+    let placing: Vec<_> = files.iter().filter(|(s, _)| s.is_placing()).collect();
+    let most = placing.iter().map(|(s, _)| s.to_place()).max().unwrap_or(0);
+    for to_place in 1..=most {
+        let level: Vec<_> = placing
+            .iter()
+            .copied()
+            .filter(|(s, _)| s.to_place() == to_place)
+            .collect();
+        line(&format!("placing phase, {to_place} to place,"), &level)?;
+    }
+    line("placing phase", &placing)?;
+    line("all", &files.iter().collect::<Vec<_>>())
 }
 
 /// A placing position's outcome and each move's, with the N-move rule

@@ -28,12 +28,17 @@ pub enum DbProblem {
     #[error("not a morris endgame database (bad magic number)")]
     BadMagic,
     /// Written by another format version.
-    #[error("format version {found}, expected {expected}{}", if found < expected {
-        " (an older format: `morris db-convert` converts it)"
-    } else {
-        ""
-    })]
+    #[error("format version {found}, expected {expected}")]
     Version {
+        /// The file's version.
+        found: u32,
+        /// The version this build reads.
+        expected: u32,
+    },
+    /// Of the format before this build's, which `morris db-convert`
+    /// converts.
+    #[error("format version {found}, expected {expected}: convert it with `morris db-convert`")]
+    Convertible {
         /// The file's version.
         found: u32,
         /// The version this build reads.

@@ -1,7 +1,8 @@
 //! What every database file shares: it is mapped into memory (or read
 //! and decoded whole), its header and sector are checked at open
-//! (`open_header`), its payload is compressed in blocks (see `compressed`),
-//! each checked when first read, so that opening takes no time whatever
+//! (`open_header`), its payload is stored as it is (the moving phase) or
+//! compressed in blocks (the placing phase, see `compressed`), each block
+//! checked when first read, so that opening takes no time whatever
 //! the size yet no damaged value is ever used, and it is written under a
 //! temporary name and renamed when complete.
 
@@ -150,9 +151,10 @@ pub(super) enum Loading {
     /// Mapped: pages are read as they are touched, and a block is decoded
     /// when a probe needs it.
     Mapped,
-    /// Read whole into memory and decoded, in huge pages where the system
-    /// has them: generation reads its sources at random, and that is faster
-    /// than decoding a block for each value (see `memory`).
+    /// Read whole into memory (a compressed payload decoded and checked in
+    /// full), in huge pages where the system has them: generation reads its
+    /// sources at random, and that is faster than reading a mapped file or
+    /// decoding a block for each value (see `memory`).
     Whole,
 }
 
@@ -319,7 +321,8 @@ impl Checked {
             .chunks_exact(8)
             .map(|at| u64::from_ne_bytes(at.try_into().expect("eight bytes")))
             .collect();
-        // Summed right, so written so: each block at least its checksum.
+        // A table that matches its checksum but is out of order was
+        // crafted: refused, so that no block's span falls outside the file.
         let ordered = table[0] == 0
             && table.windows(2).all(|pair| {
                 pair[1]
@@ -392,13 +395,13 @@ impl Checked {
     /// `None` if a compressed block does not decode.
     #[inline]
     pub(super) fn byte(&self, at: usize) -> Option<u8> {
+        if let Some(whole) = &self.whole {
+            return Some(whole[at]);
+        }
         match &self.payload {
             Payload::Raw { at: payload_at, .. } => Some(self.storage.bytes()[payload_at + at]),
-            Payload::Compressed { .. } if self.whole.is_some() => {
-                self.whole.as_ref().map(|w| w[at])
-            }
             &Payload::Compressed { id, .. } => {
-                let block = at / BLOCK;
+                let block = self.block_of(at);
                 let len = BLOCK.min(self.payload_len - block * BLOCK);
                 let byte = compressed::byte(id, block, self.stored(block), len, at % BLOCK);
                 if byte.is_none() {
@@ -541,10 +544,11 @@ impl Checked {
         }
     }
 
-    /// Checks every block not checked yet, and fails at the first damaged
-    /// one, naming the file as `path`.
+    /// Checks every block not checked yet (a compressed one decoded too),
+    /// and fails at the first damaged one, naming the file as `path`.
     pub(super) fn verify(&self, path: &Path) -> Result<(), DbError> {
-        if (0..self.blocks.len()).all(|block| self.is_good(block << self.block_shift)) {
+        let sums_good = (0..self.blocks.len()).all(|block| self.is_good(block << self.block_shift));
+        if sums_good && self.all_decode() {
             Ok(())
         } else {
             Err(DbError {
@@ -552,6 +556,25 @@ impl Checked {
                 problem: DbProblem::Checksum,
             })
         }
+    }
+
+    /// Whether every block of a compressed payload decodes to its length,
+    /// in parallel (a payload read whole was decoded already).
+    fn all_decode(&self) -> bool {
+        if self.whole.is_some() || matches!(self.payload, Payload::Raw { .. }) {
+            return true;
+        }
+        let decodes = (0..self.blocks.len()).into_par_iter().try_for_each_init(
+            || (compressed::decompressor(), vec![0; BLOCK]),
+            |(decompressor, out), block| {
+                let len = BLOCK.min(self.payload_len - block * BLOCK);
+                decode_into(decompressor, self.stored(block), &mut out[..len]).then_some(())
+            },
+        );
+        if decodes.is_none() {
+            self.damaged.store(true, Ordering::Relaxed);
+        }
+        decodes.is_some()
     }
 
     /// Whether a damaged block was met.

@@ -11,7 +11,7 @@
 //!
 //! Blocks are small because a probe pays for decoding a whole block, and
 //! large enough for the compression to see the runs of equal values that
-//! nearby indices have; docs/ENDGAME.md has the measurements.
+//! nearby indices have.
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -23,7 +23,8 @@ use super::checked::checksum;
 /// Payload bytes per block.
 pub(super) const BLOCK: usize = 1 << 12;
 
-/// The zstd level files are written at: the best the build's time allows.
+/// The zstd level files are written at: higher levels make smaller files
+/// only by a few percent, and write several times slower.
 const LEVEL: i32 = 12;
 
 /// Bytes of a block's checksum, before its frame.
@@ -42,14 +43,18 @@ impl Compressed {
     pub(super) fn new(payload: &[u8]) -> Compressed {
         let frames: Vec<Vec<u8>> = payload
             .par_chunks(BLOCK)
-            .map(|block| {
-                let frame = zstd::bulk::compress(block, LEVEL)
-                    .expect("zstd compresses any input into a growable buffer");
-                let mut stored = Vec::with_capacity(SUM_BYTES + frame.len());
-                stored.extend_from_slice(&checksum(&frame).to_ne_bytes());
-                stored.extend_from_slice(&frame);
-                stored
-            })
+            .map_init(
+                || zstd::bulk::Compressor::new(LEVEL).expect("a zstd compression context"),
+                |compressor, block| {
+                    let frame = compressor
+                        .compress(block)
+                        .expect("zstd compresses any input into a growable buffer");
+                    let mut stored = Vec::with_capacity(SUM_BYTES + frame.len());
+                    stored.extend_from_slice(&checksum(&frame).to_ne_bytes());
+                    stored.extend_from_slice(&frame);
+                    stored
+                },
+            )
             .collect();
         let mut table = Vec::with_capacity(frames.len() + 1);
         let mut at = 0u64;
@@ -109,8 +114,9 @@ pub(super) fn new_file_id() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
-/// Decoded blocks each thread keeps, one slot for each (a power of two):
-/// enough for the few sectors a search's tree reads at once.
+/// Slots for decoded blocks a thread keeps, for as long as it lives (a
+/// search's threads, one search), each block in the one slot its key
+/// hashes to: a power of two, 16 MiB a thread at most.
 const SLOTS: usize = 4096;
 
 /// The blocks a thread decoded lately, by file and block.

@@ -1,21 +1,19 @@
 //! Converting the files of the format before the compressed one into
 //! this build's, so that nobody has to build the game again: a placing
 //! sector's file of version 1 (its values as they are, a checksum for
-//! every 64 KiB after them, as the moving phase's files still are) is read
-//! whole and checked in full, written compressed under the same name, and
-//! read back; the moving phase's files have not changed.
+//! every 64 KiB after them) is read whole and checked in full, written
+//! compressed under the same name in a folder of its own, read back, and
+//! only then renamed into place; the moving phase's files have not
+//! changed.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use super::checked::{Checked, Loading, checksum, open_header};
+use super::checked::{Loading, RAW_BLOCK, checksum, open_header, raw_block_sums};
+use super::is_placing_file;
 use super::moving::MovingFile;
-use super::placing::{self, PlacingFile, PlacingHeader, PlacingValues};
-use super::{file_name, is_placing_file};
+use super::placing::{self, CONVERTIBLE, PlacingFile, PlacingHeader, PlacingValues};
 use crate::solution::error::{DbError, DbProblem};
 use crate::solution::sector::Sector;
-
-/// The placing phase's format version before the compressed one.
-const OLD_PLACING: u32 = 1;
 
 /// What converting one file did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,10 +33,14 @@ pub enum Converted {
     Current(Sector),
 }
 
+/// The folder, inside the one converted into, where a file is written and
+/// read back before it is renamed into place.
+const WORK: &str = ".converting";
+
 /// Converts the database file at `path` into `to` (its folder, or another),
-/// under the same name, through a temporary file renamed when complete. A
-/// file in this build's format already is checked in full, and copied if
-/// `to` is another folder.
+/// under the same name. A file in this build's format already is checked
+/// in full, and copied if `to` is another folder and does not hold it
+/// intact already.
 ///
 /// # Errors
 ///
@@ -49,19 +51,23 @@ pub fn convert_file(path: &Path, to: &Path) -> Result<Converted, DbError> {
         .file_name()
         .and_then(|name| name.to_str())
         .unwrap_or("");
+    let target = to.join(name);
+    if !is_same_file(path, &target)
+        && let Ok(sector) = intact(&target)
+    {
+        return Ok(Converted::Current(sector));
+    }
     if !is_placing_file(name) {
-        let file = MovingFile::open(path)?;
-        file.verify()?;
+        let sector = intact(path)?;
         keep(path, to)?;
-        return Ok(Converted::Current(Sector::moving(file.sector)));
+        return Ok(Converted::Current(sector));
     }
     let (storage, header, sector) =
-        match open_header::<PlacingHeader>(path, Loading::Whole, OLD_PLACING) {
+        match open_header::<PlacingHeader>(path, Loading::Whole, CONVERTIBLE) {
             Err(err) if is_current(&err) => {
-                let file = PlacingFile::open(path)?;
-                file.verify()?;
+                let sector = intact(path)?;
                 keep(path, to)?;
-                return Ok(Converted::Current(file.sector));
+                return Ok(Converted::Current(sector));
             }
             opened => opened?,
         };
@@ -69,41 +75,61 @@ pub fn convert_file(path: &Path, to: &Path) -> Result<Converted, DbError> {
         path: path.to_owned(),
         problem,
     };
-    let before = storage.bytes().len();
+    let bytes = storage.bytes();
     let head = std::mem::size_of::<PlacingHeader>();
     let values = PlacingValues::packed_len(sector);
     let sums_at = (head + values).next_multiple_of(8);
-    let expected = sums_at + 8 * values.div_ceil(super::checked::RAW_BLOCK);
-    if before != expected {
+    let expected = sums_at + 8 * values.div_ceil(RAW_BLOCK);
+    if bytes.len() != expected {
         return Err(error(DbProblem::Length {
             expected: expected as u64,
-            found: before as u64,
+            found: bytes.len() as u64,
         }));
     }
-    if checksum(&storage.bytes()[sums_at..]) != header.block_table_checksum {
+    let (payload, sums) = (&bytes[head..head + values], &bytes[sums_at..]);
+    let good = checksum(sums) == header.block_table_checksum
+        && bytemuck::cast_slice::<u64, u8>(&raw_block_sums(payload)) == sums;
+    if !good {
         return Err(error(DbProblem::Checksum));
     }
-    let old = Checked::raw(storage, head, values, sums_at);
-    old.verify(path)?;
-    let payload: Vec<u8> = (0..values).filter_map(|at| old.byte(at)).collect();
-    placing::write_file(to, sector, header, &payload)?;
-    let written = to.join(file_name(sector));
+    let work = work_folder(to)?;
+    placing::write_file(&work, sector, header, payload)?;
+    let written = work.join(name);
     let read_back = PlacingFile::open_in_memory(&written)?;
-    if read_back.decoded() != Some(&payload[..]) {
+    if read_back.decoded() != Some(payload) {
         return Err(DbError {
             path: written,
             problem: DbProblem::Checksum,
         });
     }
-    let after = std::fs::metadata(&written).map_err(|e| DbError {
-        path: written.clone(),
-        problem: DbProblem::from(e),
-    })?;
+    drop(read_back);
+    let after = std::fs::metadata(&written)
+        .map_err(io_error(&written))?
+        .len();
+    std::fs::rename(&written, &target).map_err(io_error(&target))?;
     Ok(Converted::Written {
         sector,
-        before: before as u64,
-        after: after.len(),
+        before: bytes.len() as u64,
+        after,
     })
+}
+
+/// The sector of the database file at `path` of this build's format,
+/// checked in full (every block, decoded).
+fn intact(path: &Path) -> Result<Sector, DbError> {
+    let name = path
+        .file_name()
+        .and_then(|name| name.to_str())
+        .unwrap_or("");
+    if is_placing_file(name) {
+        let file = PlacingFile::open(path)?;
+        file.verify()?;
+        Ok(file.sector)
+    } else {
+        let file = MovingFile::open(path)?;
+        file.verify()?;
+        Ok(Sector::moving(file.sector))
+    }
 }
 
 /// Whether opening a placing file as an old one failed because it is of
@@ -112,25 +138,58 @@ fn is_current(err: &DbError) -> bool {
     matches!(err.problem, DbProblem::Version { found, .. } if found == placing::VERSION)
 }
 
-/// Copies the file at `path`, checked, into `to` unless it is there.
-fn keep(path: &Path, to: &Path) -> Result<(), DbError> {
-    let error = |path: &Path| {
-        let path = path.to_owned();
-        move |e: std::io::Error| DbError {
-            path,
-            problem: DbProblem::from(e),
-        }
-    };
-    let target = to.join(path.file_name().unwrap_or_default());
-    let same = match (path.canonicalize(), target.canonicalize()) {
-        (Ok(from), Ok(into)) => from == into,
+/// Whether `a` and `b` are the same file.
+fn is_same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
         _ => false,
-    };
-    if same {
+    }
+}
+
+/// The folder inside `to` where files are written and read back before
+/// they are renamed into place.
+fn work_folder(to: &Path) -> Result<PathBuf, DbError> {
+    let work = to.join(WORK);
+    std::fs::create_dir_all(&work).map_err(io_error(&work))?;
+    Ok(work)
+}
+
+/// The error of a file operation on `path`.
+fn io_error(path: &Path) -> impl Fn(std::io::Error) -> DbError + '_ {
+    move |e| DbError {
+        path: path.to_owned(),
+        problem: DbProblem::from(e),
+    }
+}
+
+/// Copies the file at `path`, checked, into `to` unless it is there:
+/// copied into the work folder, checked there, then renamed into place.
+fn keep(path: &Path, to: &Path) -> Result<(), DbError> {
+    let name = path.file_name().unwrap_or_default();
+    let target = to.join(name);
+    if is_same_file(path, &target) {
         return Ok(());
     }
-    let bytes = std::fs::read(path).map_err(error(path))?;
-    crate::files::write_whole(&target, &[&bytes]).map_err(error(&target))
+    let copy = work_folder(to)?.join(name);
+    std::fs::copy(path, &copy)
+        .and_then(|_| std::fs::File::open(&copy)?.sync_all())
+        .map_err(io_error(&copy))?;
+    intact(&copy)?;
+    std::fs::rename(&copy, &target).map_err(io_error(&target))
+}
+
+/// Removes the work folder of a conversion into `to`, once every file is
+/// in place.
+///
+/// # Errors
+///
+/// [`DbError`] if it is there and cannot be removed.
+pub fn finish(to: &Path) -> Result<(), DbError> {
+    let work = to.join(WORK);
+    match std::fs::remove_dir_all(&work) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io_error(&work)(e)),
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -139,7 +198,8 @@ mod tests {
     use std::sync::atomic::AtomicU8;
 
     use super::*;
-    use crate::solution::format::checked::{FileHeader, raw_block_sums};
+    use crate::solution::format::checked::FileHeader;
+    use crate::solution::format::file_name;
     use crate::solution::format::moving::{BuiltSector, write_sector};
     use crate::solution::format::placing::{code, write_placing};
     use crate::solution::index::SectorIndex;
@@ -152,7 +212,7 @@ mod tests {
         let sums = raw_block_sums(values);
         header.block_table_checksum = checksum(bytemuck::cast_slice(&sums));
         let mut file = bytemuck::bytes_of(&header.unsummed()).to_vec();
-        file[8..12].copy_from_slice(&OLD_PLACING.to_ne_bytes());
+        file[8..12].copy_from_slice(&CONVERTIBLE.to_ne_bytes());
         let sum = checksum(&file);
         let len = file.len();
         file[len - 8..].copy_from_slice(&sum.to_ne_bytes());
@@ -188,6 +248,13 @@ mod tests {
         // This build refuses the old file by name, saying what to do.
         let refused = PlacingFile::open(&old.join(&name)).err().expect("refused");
         assert_eq!(refused.path, old.join(&name));
+        assert!(matches!(
+            refused.problem,
+            DbProblem::Convertible {
+                found: 1,
+                expected: 2
+            }
+        ));
         assert!(refused.to_string().contains("db-convert"), "{refused}");
         fs::remove_file(new.join(&name)).expect("removed");
         let converted = convert_file(&old.join(&name), &new).expect("converted");

@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! header            96 bytes (made for bytemuck), with its own checksum
+//! block table       where each block begins, and where the last ends
 //! values            four to a byte, the lowest bits first (see `code`),
 //!                   compressed in blocks, each with its checksum (see
 //!                   `compressed`)
@@ -22,13 +23,15 @@ use super::checked::{Checked, FileHeader, Loading, NINE, checksum, open_header, 
 use super::compressed::Compressed;
 use super::file_name;
 use super::reader::Urgency;
-use crate::solution::error::DbError;
+use crate::solution::error::{DbError, DbProblem};
 use crate::solution::sector::Sector;
 use crate::solution::value::DbOutcome;
 
 const MAGIC: [u8; 8] = *b"MORRISPL";
 /// The format version this build writes and reads.
 pub(crate) const VERSION: u32 = 2;
+/// The format version before, which `convert` converts.
+pub(super) const CONVERTIBLE: u32 = 1;
 
 /// The file header, in the byte order of the machine that wrote it.
 #[repr(C)]
@@ -259,7 +262,14 @@ impl PlacingFile {
     }
 
     fn open_with(path: &Path, loading: Loading) -> Result<PlacingFile, DbError> {
-        let (storage, header, sector) = open_header::<PlacingHeader>(path, loading, VERSION)?;
+        let (storage, header, sector) = open_header::<PlacingHeader>(path, loading, VERSION)
+            .map_err(|err| match err.problem {
+                DbProblem::Version { found, expected } if found == CONVERTIBLE => DbError {
+                    problem: DbProblem::Convertible { found, expected },
+                    ..err
+                },
+                _ => err,
+            })?;
         let values = PlacingValues::packed_len(sector);
         let data = Checked::compressed(
             storage,
@@ -284,7 +294,7 @@ impl PlacingFile {
     ///
     /// # Errors
     ///
-    /// [`DbError`] with [`DbProblem::Checksum`](crate::solution::DbProblem::Checksum) for a damaged file.
+    /// [`DbError`] with [`DbProblem::Checksum`] for a damaged file.
     pub fn verify(&self) -> Result<(), DbError> {
         self.data.verify(&self.path)
     }
