@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use bytemuck::Pod;
 use rayon::prelude::*;
 
+use super::checksum::checksum;
 use super::compressed::{self, BLOCK, SUM_BYTES, block_count, decode_into, is_intact};
 use super::file_name;
 use super::reader::{self, BlockFile, NotInMemory, Reads, Urgency};
@@ -104,21 +105,6 @@ fn read_header<H: FileHeader>(bytes: &[u8], version: u32) -> Result<H, DbProblem
         return Err(DbProblem::Rules);
     }
     Ok(header)
-}
-
-/// A checksum of 64-bit words (FNV-1a over words, then mixed): cheap, and
-/// enough to catch a damaged file.
-pub(super) fn checksum(bytes: &[u8]) -> u64 {
-    let mut chunks = bytes.chunks_exact(8);
-    let mut hash = 0xcbf2_9ce4_8422_2325u64 ^ bytes.len() as u64;
-    for chunk in &mut chunks {
-        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        hash = (hash ^ word).wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    for &byte in chunks.remainder() {
-        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash ^ hash >> 29
 }
 
 /// The bytes of an open file.

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::checked::checksum;
+use super::checksum::checksum;
 
 /// Payload bytes per block.
 pub(super) const BLOCK: usize = 1 << 12;

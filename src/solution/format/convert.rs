@@ -8,7 +8,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::checked::{Loading, RAW_BLOCK, checksum, open_header, raw_block_sums};
+use super::checked::{Loading, RAW_BLOCK, open_header, raw_block_sums};
+use super::checksum::checksum;
 use super::is_placing_file;
 use super::moving::MovingFile;
 use super::placing::{self, CONVERTIBLE, PlacingFile, PlacingHeader, PlacingValues};

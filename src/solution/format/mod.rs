@@ -7,6 +7,7 @@
 //! the files of the format before (`convert`).
 
 pub(super) mod checked;
+mod checksum;
 mod compressed;
 pub mod convert;
 pub(super) mod moving;

@@ -20,9 +20,9 @@ use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 
 use super::checked::{
-    Checked, FileHeader, Loading, NINE, RAW_BLOCK, checksum, open_header, raw_block_sums,
-    write_whole,
+    Checked, FileHeader, Loading, NINE, RAW_BLOCK, open_header, raw_block_sums, write_whole,
 };
+use super::checksum::checksum;
 use super::file_name;
 use super::reader::{NotInMemory, Reads, Urgency};
 use crate::solution::error::{DbError, DbProblem};

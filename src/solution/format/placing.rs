@@ -19,7 +19,8 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 use bytemuck::{Pod, Zeroable};
 
-use super::checked::{Checked, FileHeader, Loading, NINE, checksum, open_header, write_whole};
+use super::checked::{Checked, FileHeader, Loading, NINE, open_header, write_whole};
+use super::checksum::checksum;
 use super::compressed::Compressed;
 use super::file_name;
 use super::reader::Urgency;
