@@ -45,6 +45,8 @@ pub(super) trait FileHeader: Pod {
     fn entries(&self) -> u64;
     /// Whether its kind of file holds a placing sector.
     const PLACING: bool;
+    /// The format version before, which `convert` converts, if any.
+    const CONVERTIBLE: Option<u32>;
 }
 
 /// Loads the file at `path` and reads its header, checked (see
@@ -93,9 +95,11 @@ fn read_header<H: FileHeader>(bytes: &[u8], version: u32) -> Result<H, DbProblem
         return Err(DbProblem::BadMagic);
     }
     if found != version {
-        return Err(DbProblem::Version {
-            found,
-            expected: H::VERSION,
+        let expected = H::VERSION;
+        return Err(if H::CONVERTIBLE == Some(found) {
+            DbProblem::Convertible { found, expected }
+        } else {
+            DbProblem::Version { found, expected }
         });
     }
     if checksum(bytemuck::bytes_of(&header.unsummed())) != header.checksum() {
@@ -248,8 +252,6 @@ pub(super) struct Checked {
     storage: Storage,
     payload: Payload,
     payload_len: usize,
-    /// Payload bytes per block, as a power of two.
-    block_shift: u32,
     /// A compressed payload decoded, for a file read whole.
     whole: Option<HugeBytes>,
     blocks: Vec<AtomicU8>,
@@ -267,10 +269,8 @@ impl Checked {
         sums_at: usize,
     ) -> Checked {
         let count = payload_len.div_ceil(RAW_BLOCK);
-        let sums = storage.bytes()[sums_at..sums_at + 8 * count]
-            .chunks_exact(8)
-            .map(|sum| u64::from_ne_bytes(sum.try_into().expect("eight bytes")))
-            .collect();
+        let sums = bytemuck::pod_collect_to_vec(&storage.bytes()[sums_at..sums_at + 8 * count])
+            .into_boxed_slice();
         Checked::new(
             storage,
             Payload::Raw {
@@ -303,10 +303,7 @@ impl Checked {
         if checksum(table_bytes) != table_sum {
             return Err(DbProblem::Checksum);
         }
-        let table: Box<[u64]> = table_bytes
-            .chunks_exact(8)
-            .map(|at| u64::from_ne_bytes(at.try_into().expect("eight bytes")))
-            .collect();
+        let table: Box<[u64]> = bytemuck::pod_collect_to_vec(table_bytes).into_boxed_slice();
         // A table that matches its checksum but is out of order was
         // crafted: refused, so that no block's span falls outside the file.
         let ordered = table[0] == 0
@@ -342,25 +339,35 @@ impl Checked {
     }
 
     fn new(storage: Storage, payload: Payload, payload_len: usize, count: usize) -> Checked {
-        let block_len = match payload {
-            Payload::Raw { .. } => RAW_BLOCK,
-            Payload::Compressed { .. } => BLOCK,
-        };
         Checked {
             storage,
             payload,
             payload_len,
-            block_shift: block_len.trailing_zeros(),
             whole: None,
             blocks: (0..count).map(|_| AtomicU8::new(UNCHECKED)).collect(),
             damaged: AtomicBool::new(false),
         }
     }
 
+    /// Payload bytes per block (fewer in the last).
+    #[inline]
+    fn block_len(&self) -> usize {
+        match self.payload {
+            Payload::Raw { .. } => RAW_BLOCK,
+            Payload::Compressed { .. } => BLOCK,
+        }
+    }
+
     /// The block that holds payload byte `at`.
     #[inline]
     fn block_of(&self, at: usize) -> usize {
-        at >> self.block_shift
+        at / self.block_len()
+    }
+
+    /// The payload bytes of `block`.
+    fn payload_of(&self, block: usize) -> std::ops::Range<usize> {
+        let start = block * self.block_len();
+        start..self.payload_len.min(start + self.block_len())
     }
 
     /// Every block checked and decoded, in parallel; `None` if one is
@@ -388,7 +395,7 @@ impl Checked {
             Payload::Raw { at: payload_at, .. } => Some(self.storage.bytes()[payload_at + at]),
             &Payload::Compressed { id, .. } => {
                 let block = self.block_of(at);
-                let len = BLOCK.min(self.payload_len - block * BLOCK);
+                let len = self.payload_of(block).len();
                 let byte = compressed::byte(id, block, self.stored(block), len, at % BLOCK);
                 if byte.is_none() {
                     self.blocks[block].store(DAMAGED, Ordering::Relaxed);
@@ -409,7 +416,8 @@ impl Checked {
     fn stored_span(&self, block: usize) -> std::ops::Range<usize> {
         match &self.payload {
             Payload::Raw { at, .. } => {
-                at + block * RAW_BLOCK..at + self.payload_len.min((block + 1) * RAW_BLOCK)
+                let bytes = self.payload_of(block);
+                at + bytes.start..at + bytes.end
             }
             Payload::Compressed {
                 blocks_at, table, ..
@@ -500,7 +508,7 @@ impl Checked {
     /// `urgency` says.
     pub(super) fn read_ahead(self: &Arc<Self>, urgency: Urgency) {
         for block in 0..self.blocks.len() {
-            self.ready_or_ask(block << self.block_shift, urgency);
+            self.ready_or_ask(block * self.block_len(), urgency);
         }
     }
 
@@ -533,7 +541,7 @@ impl Checked {
     /// Checks every block not checked yet (a compressed one decoded too),
     /// and fails at the first damaged one, naming the file as `path`.
     pub(super) fn verify(&self, path: &Path) -> Result<(), DbError> {
-        let sums_good = (0..self.blocks.len()).all(|block| self.is_good(block << self.block_shift));
+        let sums_good = (0..self.blocks.len()).all(|block| self.is_good(block * self.block_len()));
         if sums_good && self.all_decode() {
             Ok(())
         } else {
@@ -553,7 +561,7 @@ impl Checked {
         let decodes = (0..self.blocks.len()).into_par_iter().try_for_each_init(
             || (compressed::decompressor(), vec![0; BLOCK]),
             |(decompressor, out), block| {
-                let len = BLOCK.min(self.payload_len - block * BLOCK);
+                let len = self.payload_of(block).len();
                 decode_into(decompressor, self.stored(block), &mut out[..len]).then_some(())
             },
         );

@@ -59,17 +59,12 @@ pub fn convert_file(path: &Path, to: &Path) -> Result<Converted, DbError> {
         return Ok(Converted::Current(sector));
     }
     if !is_placing_file(name) {
-        let sector = intact(path)?;
-        keep(path, to)?;
-        return Ok(Converted::Current(sector));
+        return keep(path, to).map(Converted::Current);
     }
+    // Mapped: a file of this build's format is read only once, by `keep`.
     let (storage, header, sector) =
-        match open_header::<PlacingHeader>(path, Loading::Whole, CONVERTIBLE) {
-            Err(err) if is_current(&err) => {
-                let sector = intact(path)?;
-                keep(path, to)?;
-                return Ok(Converted::Current(sector));
-            }
+        match open_header::<PlacingHeader>(path, Loading::Mapped, CONVERTIBLE) {
+            Err(err) if is_current(&err) => return keep(path, to).map(Converted::Current),
             opened => opened?,
         };
     let error = |problem| DbError {
@@ -163,20 +158,22 @@ fn io_error(path: &Path) -> impl Fn(std::io::Error) -> DbError + '_ {
     }
 }
 
-/// Copies the file at `path`, checked, into `to` unless it is there:
-/// copied into the work folder, checked there, then renamed into place.
-fn keep(path: &Path, to: &Path) -> Result<(), DbError> {
+/// Keeps the file at `path`, of this build's format, checked in full: in
+/// place, or copied into `to` (into the work folder, checked there, then
+/// renamed into place); its sector.
+fn keep(path: &Path, to: &Path) -> Result<Sector, DbError> {
     let name = path.file_name().unwrap_or_default();
     let target = to.join(name);
     if is_same_file(path, &target) {
-        return Ok(());
+        return intact(path);
     }
     let copy = work_folder(to)?.join(name);
     std::fs::copy(path, &copy)
         .and_then(|_| std::fs::File::open(&copy)?.sync_all())
         .map_err(io_error(&copy))?;
-    intact(&copy)?;
-    std::fs::rename(&copy, &target).map_err(io_error(&target))
+    let sector = intact(&copy)?;
+    std::fs::rename(&copy, &target).map_err(io_error(&target))?;
+    Ok(sector)
 }
 
 /// Removes the work folder of a conversion into `to`, once every file is

@@ -69,6 +69,7 @@ impl FileHeader for MovingHeader {
     const MAGIC: [u8; 8] = MAGIC;
     const VERSION: u32 = VERSION;
     const PLACING: bool = false;
+    const CONVERTIBLE: Option<u32> = None;
 
     fn identity(&self) -> ([u8; 8], u32, u8, u8) {
         (self.magic, self.version, self.variant, self.flying)

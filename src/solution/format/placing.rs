@@ -24,7 +24,7 @@ use super::checksum::checksum;
 use super::compressed::Compressed;
 use super::file_name;
 use super::reader::Urgency;
-use crate::solution::error::{DbError, DbProblem};
+use crate::solution::error::DbError;
 use crate::solution::sector::Sector;
 use crate::solution::value::DbOutcome;
 
@@ -67,6 +67,7 @@ impl FileHeader for PlacingHeader {
     const MAGIC: [u8; 8] = MAGIC;
     const VERSION: u32 = VERSION;
     const PLACING: bool = true;
+    const CONVERTIBLE: Option<u32> = Some(CONVERTIBLE);
 
     fn identity(&self) -> ([u8; 8], u32, u8, u8) {
         (self.magic, self.version, self.variant, self.flying)
@@ -263,14 +264,7 @@ impl PlacingFile {
     }
 
     fn open_with(path: &Path, loading: Loading) -> Result<PlacingFile, DbError> {
-        let (storage, header, sector) = open_header::<PlacingHeader>(path, loading, VERSION)
-            .map_err(|err| match err.problem {
-                DbProblem::Version { found, expected } if found == CONVERTIBLE => DbError {
-                    problem: DbProblem::Convertible { found, expected },
-                    ..err
-                },
-                _ => err,
-            })?;
+        let (storage, header, sector) = open_header::<PlacingHeader>(path, loading, VERSION)?;
         let values = PlacingValues::packed_len(sector);
         let data = Checked::compressed(
             storage,
@@ -295,7 +289,8 @@ impl PlacingFile {
     ///
     /// # Errors
     ///
-    /// [`DbError`] with [`DbProblem::Checksum`] for a damaged file.
+    /// [`DbError`] with [`DbProblem::Checksum`](crate::solution::DbProblem::Checksum)
+    /// for a damaged file.
     pub fn verify(&self) -> Result<(), DbError> {
         self.data.verify(&self.path)
     }
