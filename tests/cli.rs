@@ -2,6 +2,9 @@
 
 use std::process::{Command, Output};
 
+use morris::solution::Sector;
+use morris::solution::format::INTERMEDIATE;
+
 /// `morris` with its default database folder under `data` (through
 /// `XDG_DATA_HOME`, which names the user's data folder on Linux).
 fn morris_with_data(data: &std::path::Path, args: &[&str]) -> Command {
@@ -238,24 +241,40 @@ fn gen_db_builds_the_placing_phase_and_refuses_damaged_placing_files_by_name() {
     );
     let placing = morris(&[&["gen-db", "--out", &out, "--phase", "placing"][..], &four].concat());
     assert!(placing.status.success());
+    // Of the 27 sectors, those with Black to move are built only for those
+    // before them, and not kept; one of them leads nowhere.
     assert!(
-        stdout(&placing).starts_with("Built 27 placing sectors ("),
+        stdout(&placing).starts_with("Built 26 placing sectors ("),
         "{}",
         stdout(&placing)
     );
+    assert!(!dir.join(INTERMEDIATE).exists());
+    let stored = Sector::placing_within(4)
+        .into_iter()
+        .filter(|sector| sector.is_stored())
+        .count();
     let again = morris(&[&["gen-db", "--out", &out][..], &four].concat());
     assert!(
-        stdout(&again).contains("Nothing to build: all 27 of the 27 placing sectors"),
+        stdout(&again).contains(&format!(
+            "Nothing to build: {stored} of the 27 placing sectors in {out} present and valid, {} not needed",
+            27 - stored
+        )),
         "{}",
         stdout(&again)
     );
-    // One sector rebuilt on its own, and the files of a whole build in one go.
-    let name = "nine-placing-3-3-1-0.mdb";
-    std::fs::remove_file(dir.join(name)).unwrap();
+    // One sector rebuilt: on its own it needs the sectors with Black to
+    // move it is built from, no longer kept; a whole build makes them
+    // again, and the files of a whole build in one go are the same.
+    std::fs::remove_file(dir.join("nine-placing-3-3-1-1.mdb")).unwrap();
+    let alone = morris(&["gen-db", "--out", &out, "--sector", "3-3-1-1"]);
+    assert!(!alone.status.success());
+    let stderr = String::from_utf8_lossy(&alone.stderr);
+    assert!(stderr.contains("3-4-1-0"), "{stderr}");
+    let rebuilt = morris(&[&["gen-db", "--out", &out][..], &four].concat());
     assert!(
-        morris(&["gen-db", "--out", &out, "--sector", "3-3-1-0"])
-            .status
-            .success()
+        stdout(&rebuilt).contains("Built 3 placing sectors"),
+        "{}",
+        stdout(&rebuilt)
     );
     let all = morris(
         &[
@@ -297,15 +316,15 @@ fn gen_db_builds_the_placing_phase_and_refuses_damaged_placing_files_by_name() {
     );
     let verified = morris(&["db-verify", &out]);
     assert!(verified.status.success(), "{}", stdout(&verified));
-    assert!(stdout(&verified).contains("placing 3-3-1-0: checksums good; "));
+    assert!(stdout(&verified).contains("placing 3-3-1-1: checksums good; "));
     // A damaged value is found by db-verify, a cut file refused when opened.
-    let damaged = dir.join(name);
+    let damaged = dir.join("nine-placing-3-3-1-1.mdb");
     let mut bytes = std::fs::read(&damaged).unwrap();
     // In the last block, past the header and the table of blocks.
     let at = bytes.len() - 10;
     bytes[at] ^= 0x55;
     std::fs::write(&damaged, &bytes).unwrap();
-    let cut = dir.join("nine-placing-2-3-1-0.mdb");
+    let cut = dir.join("nine-placing-2-3-1-1.mdb");
     let length = std::fs::metadata(&cut).unwrap().len();
     std::fs::File::options()
         .write(true)
@@ -317,12 +336,12 @@ fn gen_db_builds_the_placing_phase_and_refuses_damaged_placing_files_by_name() {
     assert!(!verified.status.success());
     let text = stdout(&verified);
     assert!(
-        text.contains("placing 3-3-1-0: checksum mismatch: the file is damaged"),
+        text.contains("placing 3-3-1-1: checksum mismatch: the file is damaged"),
         "{text}"
     );
     let stderr = String::from_utf8_lossy(&verified.stderr);
     assert!(
-        stderr.contains("skipped: ") && stderr.contains("nine-placing-2-3-1-0.mdb: "),
+        stderr.contains("skipped: ") && stderr.contains("nine-placing-2-3-1-1.mdb: "),
         "{stderr}"
     );
     let _ = std::fs::remove_dir_all(dir);

@@ -157,14 +157,23 @@ fn placing_moves_give_each_move_with_and_without_the_n_move_rule() {
     };
     let mut changed_by_rule = 0;
     // Solved to the moving phase where the placing phase's databases are
-    // not loaded, read from them where they are: the same answers.
+    // not loaded, read from them where they are: the same answers. With
+    // one stone left to place (Black's), the moving phase's files give the
+    // value by one ply, as they do the placing phase's sectors with Black
+    // to move.
     for (db, solved) in [(&database().1, true), (&placing_database().1, false)] {
         let mut positions = placing_positions(20, 0x9A11);
         let late_positions: Vec<Position> = positions.iter().map(late).collect();
         positions.extend(late_positions);
         for pos in positions {
             let answer = placing_moves(db, &pos).unwrap();
-            assert_eq!(answer.solved_nodes.is_some(), solved, "{}", pos.fen());
+            let derived = pos.stones_to_place() == 1;
+            assert_eq!(
+                answer.solved_nodes.is_some(),
+                solved && !derived,
+                "{}",
+                pos.fen()
+            );
             let free = Position::from_fen(&pos.fen(), free_rules).unwrap();
             let mut free_solver = PlacingSolver::new(db, None, None);
             let moves = pos.legal_moves();

@@ -5,8 +5,9 @@
 mod common;
 
 use common::solution::{database, placing_database, placing_position, position};
+use morris::solution::format::INTERMEDIATE;
 use morris::solution::retrograde::{SectorRange, generate};
-use morris::solution::{Database, DbOutcome, DbValue, Sector, SectorIndex};
+use morris::solution::{Database, DbOutcome, DbValue, Sector, SectorIndex, compare_sector};
 use morris::{Bitboard, Color, Position, Symmetry};
 
 /// The value a position must have, computed from its children's stored
@@ -387,6 +388,33 @@ fn placing_values_equal_a_plain_minimax_up_to_four_stones_a_side() {
     assert!(small.contains(&Sector::placing(0, 0, 4, 4).unwrap()));
     assert!(small.contains(&Sector::placing(3, 4, 1, 0).unwrap()));
     assert!(outcomes.iter().all(|&n| n > 1000), "{outcomes:?}");
+}
+
+/// The placing sectors with Black to move have no file in the folder: one
+/// ply over those kept gives, index by index, the values of the files the
+/// build made of them aside, for the sectors before them.
+#[test]
+fn derived_placing_values_are_those_the_build_set_aside() {
+    let (dir, db) = placing_database();
+    let (aside, rejected) = Database::open(&dir.join(INTERMEDIATE)).expect("open");
+    assert!(rejected.is_empty(), "{rejected:?}");
+    let all = Sector::placing_within(4);
+    let (stored, derived): (Vec<Sector>, Vec<Sector>) =
+        all.iter().partition(|sector| sector.is_stored());
+    assert!(stored.iter().all(|sector| db.sectors().contains(sector)));
+    // A sector no other is built from (White's only stone taken before
+    // Black placed one) is not built at all.
+    let (read, unread): (Vec<Sector>, Vec<Sector>) = derived
+        .into_iter()
+        .partition(|sector| !sector.readers(&all).is_empty());
+    assert_eq!(unread, [Sector::placing(0, 0, 4, 3).unwrap()]);
+    assert_eq!(aside.sectors(), read);
+    for sector in read {
+        assert!(!db.sectors().contains(&sector), "{sector} in the folder");
+        let check = compare_sector(db, &aside, sector, None, &|_| {});
+        assert!(check.checked > 0, "{sector}");
+        assert_eq!((check.wrong_count, check.unknown), (0, 0), "{sector}");
+    }
 }
 
 #[test]

@@ -10,9 +10,9 @@ use anyhow::{Context, Result};
 
 use morris::search::{SOLVED_WITH_RULE, Unsolved, placing_moves};
 use morris::solution::format::convert::{Converted, convert_file, finish};
-use morris::solution::format::{MovingHeader, PlacingHeader};
+use morris::solution::format::{INTERMEDIATE, MovingHeader, PlacingHeader};
 use morris::solution::retrograde::{
-    BuildStep, SectorRange, generate_pair, generate_placing_sector, pair_dependencies,
+    BuildStep, Generated, SectorRange, generate_pair, generate_placing_sector, pair_dependencies,
     pair_sectors, removal_sectors,
 };
 use morris::solution::{
@@ -166,13 +166,25 @@ pub fn gen_db(args: GenDbArgs) -> Result<()> {
     let dir = db_dir(args.out)?;
     match args.sector {
         Some(SectorChoice::Pair(a, b)) => build(&dir, range, Some((a, b)), args.threads),
-        Some(SectorChoice::Placing(sector)) => build_placing(&dir, &[sector], args.threads),
+        Some(SectorChoice::Placing(sector)) => {
+            build_placing(&dir, &[sector], args.max_stones, args.threads)
+        }
         None => {
             if moving {
                 build(&dir, range, None, args.threads)?;
             }
             if placing {
-                build_placing(&dir, &Sector::placing_within(args.max_stones), args.threads)?;
+                let sectors = Sector::placing_within(args.max_stones);
+                build_placing(&dir, &sectors, args.max_stones, args.threads)?;
+                // Every sector built from the intermediate files is there.
+                let intermediate = dir.join(INTERMEDIATE);
+                match std::fs::remove_dir_all(&intermediate) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                        return Err(e)
+                            .with_context(|| format!("cannot remove {}", intermediate.display()));
+                    }
+                    _ => {}
+                }
             }
             Ok(())
         }
@@ -373,7 +385,7 @@ fn build(
                 let (sector, entries) = (report.sector, report.sector.len());
                 finished += entries;
                 bar.set_position(finished);
-                if report.reused {
+                if report.how == Generated::Kept {
                     kept += 1;
                     tell(format!("{sector} kept"));
                 } else {
@@ -410,14 +422,21 @@ fn build(
 }
 
 /// Builds the placing sectors `sectors` (in order: each from those before
-/// it and the moving phase) in `out`, keeping those present and valid.
-fn build_placing(out: &Path, sectors: &[Sector], threads: Option<usize>) -> Result<()> {
+/// it and the moving phase) in `out`, keeping those present and valid, and
+/// leaving out those derived whose readers up to `max_stones` a side are.
+fn build_placing(
+    out: &Path,
+    sectors: &[Sector],
+    max_stones: usize,
+    threads: Option<usize>,
+) -> Result<()> {
+    let among = Sector::placing_within(max_stones);
     let total: u64 = sectors.iter().map(|s| s.len()).sum();
     let bar = build_bar(total, "placing positions")?;
     let tell = |line: String| tell(&bar, line);
     let pool = thread_pool(threads)?;
     let start = Instant::now();
-    let (mut built, mut kept, mut positions_built) = (0, 0, 0);
+    let (mut built, mut kept, mut not_needed, mut positions_built) = (0, 0, 0, 0);
     let mut finished = 0;
     for &sector in sectors {
         let sector_start = Instant::now();
@@ -425,32 +444,46 @@ fn build_placing(out: &Path, sectors: &[Sector], threads: Option<usize>) -> Resu
         bar.set_message(format!("placing {sector}"));
         let progress = |positions: u64| bar.inc(positions);
         pool.install(|| {
-            generate_placing_sector(out, sector, &progress, |report| {
+            generate_placing_sector(out, sector, &among, &progress, |report| {
                 finished += sector.len();
                 bar.set_position(finished);
-                if report.reused {
-                    kept += 1;
-                    tell(format!("placing {sector} kept"));
-                } else {
-                    built += 1;
-                    positions_built += sector.len();
-                    let peak = peak_memory_note();
-                    tell(format!(
-                        "placing {sector} built ({} indices, {:.1} s{peak})",
-                        sector.len(),
-                        sector_start.elapsed().as_secs_f64()
-                    ));
+                match report.how {
+                    Generated::Kept => {
+                        kept += 1;
+                        tell(format!("placing {sector} kept"));
+                    }
+                    Generated::NotNeeded => {
+                        not_needed += 1;
+                        tell(format!(
+                            "placing {sector} not needed: derived, and the sectors built from it are there"
+                        ));
+                    }
+                    Generated::Built => {
+                        built += 1;
+                        positions_built += sector.len();
+                        let peak = peak_memory_note();
+                        tell(format!(
+                            "placing {sector} built ({} indices, {:.1} s{peak})",
+                            sector.len(),
+                            sector_start.elapsed().as_secs_f64()
+                        ));
+                    }
                 }
             })
         })?;
     }
     bar.finish_and_clear();
     let scope = format!("{} placing sectors in {}", sectors.len(), out.display());
+    let left_out = if not_needed > 0 {
+        format!(", {not_needed} not needed")
+    } else {
+        String::new()
+    };
     if built == 0 {
-        out!("Nothing to build: all {kept} of the {scope} were present and valid");
+        out!("Nothing to build: {kept} of the {scope} present and valid{left_out}");
     } else {
         out!(
-            "Built {built} placing sectors ({positions_built} indices) in {:.1} s and kept {kept} already present ({scope})",
+            "Built {built} placing sectors ({positions_built} indices) in {:.1} s and kept {kept} already present{left_out} ({scope})",
             start.elapsed().as_secs_f64()
         );
     }
@@ -490,20 +523,26 @@ pub fn db_verify(args: VerifyArgs) -> Result<()> {
 }
 
 /// Compares two folders sector by sector, index by index: every sector of
-/// either must be in both, with the same values.
+/// either must be in both, with the same values, its file in both unless
+/// its values are derived (see [`Sector::is_stored`]).
 pub fn db_compare(args: CompareArgs) -> Result<()> {
     let (ours, mut failures) = open_databases(&args.ours)?;
     let (theirs, refused) = open_databases(&args.theirs)?;
     failures += refused;
     let (our_sectors, their_sectors) = (ours.sectors(), theirs.sectors());
-    for sector in their_sectors.iter().filter(|s| !our_sectors.contains(s)) {
-        out!("{sector}: only in {}", args.theirs.display());
-        failures += 1;
-    }
+    let mut sectors = our_sectors.clone();
+    sectors.extend(their_sectors.iter().filter(|s| !our_sectors.contains(s)));
     let pool = thread_pool(args.threads)?;
-    for &sector in &our_sectors {
-        if !their_sectors.contains(&sector) {
-            out!("{sector}: only in {}", args.ours.display());
+    for &sector in &sectors {
+        let only = if !their_sectors.contains(&sector) {
+            Some(&args.ours)
+        } else if !our_sectors.contains(&sector) {
+            Some(&args.theirs)
+        } else {
+            None
+        };
+        if let Some(dir) = only.filter(|_| sector.is_stored()) {
+            out!("{sector}: only in {}", dir.display());
             failures += 1;
             continue;
         }
@@ -521,7 +560,7 @@ pub fn db_compare(args: CompareArgs) -> Result<()> {
     if failures > 0 {
         anyhow::bail!("{failures} sectors differ, are refused or are missing on one side");
     }
-    out!("All {} sectors agree", our_sectors.len());
+    out!("All {} sectors agree", sectors.len());
     Ok(())
 }
 
@@ -544,6 +583,7 @@ pub fn db_convert(args: ConvertArgs) -> Result<()> {
     std::fs::create_dir_all(&to).with_context(|| format!("cannot create {}", to.display()))?;
     let bar = indicatif::ProgressBar::new(files.iter().map(|(len, _)| len).sum());
     let (mut before, mut after, mut failures) = (0u64, 0u64, 0usize);
+    let (mut written, mut current, mut left_out) = (0, 0, Vec::new());
     for (len, path) in &files {
         let name = path
             .file_name()
@@ -557,6 +597,7 @@ pub fn db_convert(args: ConvertArgs) -> Result<()> {
                 after: new,
                 ..
             }) => {
+                written += 1;
                 before += old;
                 after += new;
                 format!(
@@ -565,7 +606,14 @@ pub fn db_convert(args: ConvertArgs) -> Result<()> {
                     start.elapsed().as_secs_f64()
                 )
             }
-            Ok(Converted::Current(_)) => format!("{name}: converted already"),
+            Ok(Converted::Current(_)) => {
+                current += 1;
+                format!("{name}: converted already")
+            }
+            Ok(Converted::LeftOut(_)) => {
+                left_out.push(path);
+                format!("{name}: left out, its values derived from the files beside it")
+            }
             Err(err) => {
                 failures += 1;
                 format!("{err}")
@@ -579,10 +627,23 @@ pub fn db_convert(args: ConvertArgs) -> Result<()> {
         anyhow::bail!("{failures} files not converted");
     }
     finish(&to)?;
+    // Converted in place, the folder keeps only what the engine reads.
+    let in_place = args.from.canonicalize().ok() == to.canonicalize().ok();
+    if in_place {
+        for path in &left_out {
+            std::fs::remove_file(path)
+                .with_context(|| format!("cannot remove {}", path.display()))?;
+        }
+    }
     out!(
-        "Converted {} files into {}: {before} bytes -> {after}",
-        files.len(),
-        to.display()
+        "Converted {written} files ({before} bytes -> {after}) and kept {current} in {}; {} left out{}",
+        to.display(),
+        left_out.len(),
+        if in_place && !left_out.is_empty() {
+            " and removed"
+        } else {
+            ""
+        }
     );
     Ok(())
 }

@@ -211,8 +211,29 @@ impl Database {
         if pos.stones_to_place() == 0 {
             return self.value(pos).map(|value| value.outcome);
         }
-        let (file, index) = self.placing_entry(pos)?;
-        file.outcome(index)
+        match self.placing_entry(pos)? {
+            PlacingEntry::Stored(file, index) => file.outcome(index),
+            PlacingEntry::Derived => self.best_placement(pos),
+        }
+    }
+
+    /// The outcome of a placing position whose sector's values are derived
+    /// (see [`Sector::is_stored`]): the best of its placements, each the
+    /// reverse of the stored outcome of the position it leads to; `None` if
+    /// one of those is not known and no placement before it wins.
+    fn best_placement(&self, pos: &Position) -> Option<DbOutcome> {
+        let mut best = DbOutcome::Loss;
+        for mv in pos.legal_moves() {
+            let outcome = match after(pos, mv) {
+                After::Ends(outcome) => outcome,
+                After::Leads(child) => -self.outcome(&child)?,
+            };
+            best = best.max(outcome);
+            if best == DbOutcome::Win {
+                break;
+            }
+        }
+        Some(best)
     }
 
     /// The value of a moving position, with its distance, if the databases
@@ -384,8 +405,20 @@ impl Database {
     /// If not, its block is asked of the background reader, as soon as
     /// `urgency` says.
     pub fn ready_or_ask(&self, pos: &Position, urgency: Urgency) -> bool {
-        if let Some((file, index)) = self.placing_entry(pos) {
-            return file.ready_or_ask(index, urgency);
+        match self.placing_entry(pos) {
+            Some(PlacingEntry::Stored(file, index)) => return file.ready_or_ask(index, urgency),
+            // Every position its placements lead to is asked for, so that
+            // all are read together.
+            Some(PlacingEntry::Derived) => {
+                return pos.legal_moves().into_iter().fold(true, |ready, mv| {
+                    let child_ready = match after(pos, mv) {
+                        After::Ends(_) => true,
+                        After::Leads(child) => self.ready_or_ask(&child, urgency),
+                    };
+                    ready && child_ready
+                });
+            }
+            None => {}
         }
         match self.moving_entry(pos) {
             Some((file, index)) => file.ready_or_ask(index, urgency),
@@ -424,8 +457,9 @@ impl Database {
         self.sector_entry(pos.stones(us), pos.stones(us.opponent()))
     }
 
-    /// The file and index of a placing position, if its sector is loaded.
-    fn placing_entry(&self, pos: &Position) -> Option<(&PlacingFile, u64)> {
+    /// Where the value of a placing position is: the file and index of its
+    /// sector, if loaded, or derived if its sector's values are.
+    fn placing_entry(&self, pos: &Position) -> Option<PlacingEntry<'_>> {
         if !Database::holds_rules(pos.rules()) || pos.stones_to_place() == 0 {
             return None;
         }
@@ -433,11 +467,17 @@ impl Database {
         let count = |side: Color| pos.stones(side).len() as usize;
         let hand = |side: Color| pos.in_hand(side) as usize;
         let sector = Sector::placing(count(us), count(them), hand(us), hand(them))?;
-        let index = sector
-            .board
-            .canonical(pos.stones(us), pos.stones(them))
-            .index;
-        Some((self.placing_file(sector)?, index))
+        match self.placing_file(sector) {
+            Some(file) => {
+                let index = sector
+                    .board
+                    .canonical(pos.stones(us), pos.stones(them))
+                    .index;
+                Some(PlacingEntry::Stored(file, index))
+            }
+            None if !sector.is_stored() => Some(PlacingEntry::Derived),
+            None => None,
+        }
     }
 }
 
@@ -458,6 +498,15 @@ impl std::fmt::Debug for Database {
             .field("placing", &placing)
             .finish()
     }
+}
+
+/// Where the value of a placing position is.
+enum PlacingEntry<'a> {
+    /// In this file, at this index.
+    Stored(&'a PlacingFile, u64),
+    /// One ply away: its sector's values are derived from those its
+    /// placements lead to.
+    Derived,
 }
 
 /// Where the moving sector of `mover` and `other` stones is kept, `MAX_STONES + 1` to a row.

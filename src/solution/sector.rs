@@ -101,6 +101,29 @@ impl Sector {
         self.to_place() > 0
     }
 
+    /// Whether the sector's values are kept in a file. Those of the placing
+    /// phase with Black to move are not: each such position is worth the
+    /// best of its placements, which lead to White to move (or, after the
+    /// last one, to the moving phase), so one ply over the files kept gives
+    /// it, and the larger half of the placing phase costs no disk.
+    pub fn is_stored(self) -> bool {
+        self.mover_hand == self.other_hand
+    }
+
+    /// The placing sectors of `among` whose placements lead to this one.
+    pub fn readers(self, among: &[Sector]) -> Vec<Sector> {
+        among
+            .iter()
+            .copied()
+            .filter(|reader| {
+                reader.is_placing() && {
+                    let (placed, removed) = reader.successors();
+                    placed == self || removed == Some(self)
+                }
+            })
+            .collect()
+    }
+
     /// Every placing sector with at most `per_side` stones a side, on the
     /// board and in hand together, the last placements first: each
     /// sector's successors come before it, and its last placements lead to

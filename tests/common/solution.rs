@@ -151,8 +151,9 @@ pub fn placing_database() -> &'static (PathBuf, Database) {
             let path = entry.unwrap().path();
             std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
         }
-        for sector in Sector::placing_within(4) {
-            generate_placing_sector(&dir, sector, &|_| {}, |_| {}).expect("generation");
+        let sectors = Sector::placing_within(4);
+        for &sector in &sectors {
+            generate_placing_sector(&dir, sector, &sectors, &|_| {}, |_| {}).expect("generation");
         }
         let (db, rejected) = Database::open(&dir).expect("open");
         assert!(rejected.is_empty(), "{rejected:?}");

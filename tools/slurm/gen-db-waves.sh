@@ -19,3 +19,6 @@ for wave in $(echo "$plan" | awk '!/^#/ { print $1 }' | uniq); do
     --export=ALL --array=1-"$count" --cpus-per-task=1 \
     --output="$logs/wave$wave-%a.log" "$here/pair.sh"
 done
+# The files set aside for the placing sectors built from them are no
+# longer needed (docs/ENDGAME.md).
+rm -rf "$out/intermediate"

@@ -4,15 +4,16 @@
 //! every 64 KiB after them) is read whole and checked in full, written
 //! compressed under the same name in a folder of its own, read back, and
 //! only then renamed into place; the moving phase's files have not
-//! changed.
+//! changed. The file of a sector whose values are derived from the files
+//! beside it is left out.
 
 use std::path::{Path, PathBuf};
 
 use super::checked::{Loading, RAW_BLOCK, open_header, raw_block_sums};
 use super::checksum::checksum;
-use super::is_placing_file;
 use super::moving::MovingFile;
 use super::placing::{self, CONVERTIBLE, PlacingFile, PlacingHeader, PlacingValues};
+use super::{file_name, is_placing_file};
 use crate::solution::error::{DbError, DbProblem};
 use crate::solution::sector::Sector;
 
@@ -32,6 +33,9 @@ pub enum Converted {
     /// Already in this build's format, and intact: left as it is, or
     /// copied into the other folder.
     Current(Sector),
+    /// Not converted: a sector whose values are derived (see
+    /// [`Sector::is_stored`]) from the files beside it.
+    LeftOut(Sector),
 }
 
 /// The folder, inside the one converted into, where a file is written and
@@ -41,13 +45,17 @@ const WORK: &str = ".converting";
 /// Converts the database file at `path` into `to` (its folder, or another),
 /// under the same name. A file in this build's format already is checked
 /// in full, and copied if `to` is another folder and does not hold it
-/// intact already.
+/// intact already. The file of a sector whose values are derived from the
+/// files beside it is left out (see [`left_out`]).
 ///
 /// # Errors
 ///
 /// [`DbError`] naming the file: not a database file of either format,
 /// damaged, or not written.
 pub fn convert_file(path: &Path, to: &Path) -> Result<Converted, DbError> {
+    if let Some(sector) = left_out(path) {
+        return Ok(Converted::LeftOut(sector));
+    }
     let name = path
         .file_name()
         .and_then(|name| name.to_str())
@@ -108,6 +116,22 @@ pub fn convert_file(path: &Path, to: &Path) -> Result<Converted, DbError> {
         before: bytes.len() as u64,
         after,
     })
+}
+
+/// The sector of the file at `path`, by its name, if its values are
+/// derived (see [`Sector::is_stored`]) and the files of the sectors its
+/// placements lead to are beside it: such a file is not needed.
+pub fn left_out(path: &Path) -> Option<Sector> {
+    let name = path.file_name()?.to_str()?;
+    let dir = path.parent()?;
+    let sector = Sector::placing_all()
+        .into_iter()
+        .find(|&sector| !sector.is_stored() && file_name(sector) == name)?;
+    let (placed, removed) = sector.successors();
+    std::iter::once(placed)
+        .chain(removed)
+        .all(|next| dir.join(file_name(next)).is_file())
+        .then_some(sector)
 }
 
 /// The sector of the database file at `path` of this build's format,
@@ -284,6 +308,45 @@ mod tests {
         assert!(matches!(err.problem, DbProblem::Checksum));
         assert!(!new.join(&name).exists());
         for dir in [old, new] {
+            fs::remove_dir_all(dir).expect("cleaned");
+        }
+    }
+
+    #[test]
+    fn a_file_derived_from_the_files_beside_it_is_left_out() {
+        // Black places its last stone: the positions lead to 3-3 alone.
+        let sector = Sector::placing(2, 3, 1, 0).expect("a placing sector");
+        assert_eq!(
+            sector.successors(),
+            (Sector::moving(SectorIndex::new(3, 3)), None)
+        );
+        let (from, to) = (scratch("derived"), scratch("derived-to"));
+        let codes: Vec<AtomicU8> = (0..sector.len()).map(|_| AtomicU8::new(0)).collect();
+        write_placing(&from, &PlacingValues::pack(sector, [0; 3], &codes)).expect("written");
+        let path = from.join(file_name(sector));
+        assert_eq!(left_out(&path), None);
+        let converted = convert_file(&path, &to).expect("kept");
+        assert_eq!(converted, Converted::Current(sector));
+        let moving = SectorIndex::new(3, 3);
+        let values = vec![DbValue::draw().encode(); moving.len() as usize];
+        write_sector(
+            &from,
+            &BuiltSector {
+                sector: moving,
+                values,
+            },
+        )
+        .expect("written");
+        assert_eq!(left_out(&path), Some(sector));
+        assert_eq!(
+            convert_file(&path, &to).ok(),
+            Some(Converted::LeftOut(sector))
+        );
+        // A sector with White to move is never left out.
+        let stored = from.join(file_name(Sector::placing(3, 3, 1, 1).expect("a sector")));
+        fs::write(&stored, b"").expect("written");
+        assert_eq!(left_out(&stored), None);
+        for dir in [from, to] {
             fs::remove_dir_all(dir).expect("cleaned");
         }
     }

@@ -17,6 +17,8 @@ pub(super) mod reader;
 pub use moving::{BuiltSector, MovingFile, MovingHeader, write_sector};
 pub use placing::{PlacingCounts, PlacingFile, PlacingHeader, PlacingValues, write_placing};
 
+use std::path::{Path, PathBuf};
+
 use crate::solution::sector::Sector;
 
 /// The name of the file of `sector`: `nine-flying-M-O.mdb` in the moving
@@ -28,6 +30,21 @@ pub(crate) fn file_name(sector: Sector) -> String {
         MOVING_PREFIX
     };
     format!("{prefix}{sector}.mdb")
+}
+
+/// The folder under a build's folder that keeps the files of the sectors
+/// whose values are derived rather than stored (see [`Sector::is_stored`])
+/// while the sectors before them are built from them.
+pub const INTERMEDIATE: &str = "intermediate";
+
+/// The folder in which a build in `dir` keeps the file of `sector`: `dir`,
+/// or its [`INTERMEDIATE`] folder if the sector's values are derived.
+pub(crate) fn build_folder(dir: &Path, sector: Sector) -> PathBuf {
+    if sector.is_stored() {
+        dir.to_owned()
+    } else {
+        dir.join(INTERMEDIATE)
+    }
 }
 
 /// How the name of a moving sector's file begins.

@@ -7,9 +7,9 @@ use std::path::Path;
 use super::moving::{BuildStep, build_pair};
 use super::placing::{MissingSuccessor, build_placing_sector};
 use crate::solution::error::{BuildError, DbError, DbProblem};
-use crate::solution::format::file_name;
 use crate::solution::format::moving::{MovingFile, write_sector};
 use crate::solution::format::placing::{PlacingFile, write_placing};
+use crate::solution::format::{build_folder, file_name};
 use crate::solution::index::{MAX_STONES, MIN_STONES, SectorIndex};
 use crate::solution::probe::Database;
 use crate::solution::sector::Sector;
@@ -19,8 +19,20 @@ use crate::solution::sector::Sector;
 pub struct GenerationReport {
     /// The sector.
     pub sector: Sector,
-    /// Whether it was already there and valid (not rebuilt).
-    pub reused: bool,
+    /// What became of it.
+    pub how: Generated,
+}
+
+/// What became of one sector in a build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Generated {
+    /// Built and written.
+    Built,
+    /// Already there and valid: kept as it was.
+    Kept,
+    /// Not built: its values are derived (see [`Sector::is_stored`]) and
+    /// every sector built from it is there and valid.
+    NotNeeded,
 }
 
 /// Which sectors to build: each side 3 to `per_side` stones, and at most
@@ -106,7 +118,7 @@ pub fn removal_sectors(a: usize, b: usize) -> Vec<SectorIndex> {
 fn load_verified(dir: &Path, sectors: &[Sector], db: &mut Database) -> Result<(), Vec<String>> {
     let mut missing = Vec::new();
     for &sector in sectors {
-        let path = dir.join(file_name(sector));
+        let path = build_folder(dir, sector).join(file_name(sector));
         let opened = if sector.is_placing() {
             PlacingFile::open_in_memory(&path)
                 .and_then(|file| file.verify().map(|()| db.insert_placing(file)))
@@ -125,8 +137,8 @@ fn load_verified(dir: &Path, sectors: &[Sector], db: &mut Database) -> Result<()
     }
 }
 
-/// Whether the files of `sectors` in `dir` are present and valid, checked
-/// in full.
+/// Whether the files of `sectors` in a build's folder `dir` are present
+/// and valid, checked in full.
 fn all_valid(dir: &Path, sectors: &[Sector]) -> bool {
     load_verified(dir, sectors, &mut Database::default()).is_ok()
 }
@@ -163,7 +175,7 @@ pub fn generate_pair(
         for &sector in &pair {
             done(&GenerationReport {
                 sector,
-                reused: true,
+                how: Generated::Kept,
             });
         }
         return Ok(());
@@ -178,7 +190,7 @@ pub fn generate_pair(
         write_sector(dir, &built)?;
         done(&GenerationReport {
             sector: Sector::moving(built.sector),
-            reused: false,
+            how: Generated::Built,
         });
     }
     Ok(())
@@ -206,8 +218,13 @@ pub fn generate(
 
 /// Builds the placing sector `sector` in `dir` from the sectors its
 /// placements lead to there, unless its file is present and valid (then it
-/// is kept). `progress` hears of the positions done; `done` of the sector
-/// finished.
+/// is kept), or unless its values are derived and the sectors of `among`
+/// (those being built) that are built from it, if any, are all there and
+/// valid.
+/// The file of a sector whose values are derived goes to the folder
+/// [`INTERMEDIATE`](crate::solution::format::INTERMEDIATE) of `dir`, for
+/// the sectors before it to be built from. `progress` hears of the
+/// positions done; `done` of the sector finished.
 ///
 /// # Errors
 ///
@@ -216,14 +233,20 @@ pub fn generate(
 pub fn generate_placing_sector(
     dir: &Path,
     sector: Sector,
+    among: &[Sector],
     progress: &(dyn Fn(u64) + Sync),
     done: impl FnOnce(&GenerationReport),
 ) -> Result<(), BuildError> {
-    if all_valid(dir, &[sector]) {
-        done(&GenerationReport {
-            sector,
-            reused: true,
-        });
+    let readers = sector.readers(among);
+    let how = if all_valid(dir, &[sector]) {
+        Some(Generated::Kept)
+    } else if !sector.is_stored() && all_valid(dir, &readers) {
+        Some(Generated::NotNeeded)
+    } else {
+        None
+    };
+    if let Some(how) = how {
+        done(&GenerationReport { sector, how });
         return Ok(());
     }
     let (placed, removed) = sector.successors();
@@ -234,10 +257,15 @@ pub fn generate_placing_sector(
     // only if a file's blocks changed since, and then it is refused.
     let values = build_placing_sector(sector, &successors, progress)
         .map_err(|MissingSuccessor(next)| missing(dir, vec![next.to_string()]))?;
-    write_placing(dir, &values)?;
+    let folder = build_folder(dir, sector);
+    std::fs::create_dir_all(&folder).map_err(|e| DbError {
+        path: folder.clone(),
+        problem: DbProblem::from(e),
+    })?;
+    write_placing(&folder, &values)?;
     done(&GenerationReport {
         sector,
-        reused: false,
+        how: Generated::Built,
     });
     Ok(())
 }

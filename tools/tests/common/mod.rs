@@ -97,8 +97,10 @@ pub fn small_databases(name: &str) -> (Database, TempDir) {
 /// stones a side (on the board and in hand).
 pub fn small_databases_with_placing(name: &str) -> (Database, TempDir) {
     let (_, dir) = small_databases(name);
-    for sector in Sector::placing_within(3) {
-        generate_placing_sector(&dir.0, sector, &|_| {}, |_| {}).expect("a placing sector");
+    let sectors = Sector::placing_within(3);
+    for &sector in &sectors {
+        generate_placing_sector(&dir.0, sector, &sectors, &|_| {}, |_| {})
+            .expect("a placing sector");
     }
     let (db, _) = Database::open(&dir.0).expect("the databases open");
     (db, dir)
