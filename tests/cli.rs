@@ -125,14 +125,19 @@ fn probe_applies_the_n_move_rule_and_says_what_it_changes() {
         format!("position: draw by the N-move rule (without it: win, next removal in {distance})")
     );
     assert_eq!(first_line(&moving(57), "0"), fresh);
-    // The same in the end of placing, solved to the databases' leaves.
+    // The same two placements from the end, whose values the moving
+    // phase's files give by two plies (and the end of placing solved to
+    // them, with the rule), and three placements from it, where they give
+    // none: then the end of placing is solved to them.
     let placing = |plies: u32| format!(".../.B./.W./....../..B/W../... w 1 1 {plies} 40");
-    assert!(first_line(&placing(0), "30").starts_with("position: win (end of placing solved"));
-    assert!(
-        first_line(&placing(57), "30")
-            .starts_with("position: draw by the N-move rule (without it: win) (end of placing")
-    );
-    assert!(first_line(&placing(57), "0").starts_with("position: win (end of placing solved"));
+    let read = "position: win (read from the databases, ";
+    assert!(first_line(&placing(0), "30").starts_with(read));
+    assert!(first_line(&placing(57), "30").starts_with(
+        "position: draw by the N-move rule (without it: win) (read from the databases, the N-move rule solved: "
+    ));
+    assert!(first_line(&placing(57), "0").starts_with(read));
+    let earlier = ".../.B./.W./....../.../W../... b 1 2 0 40";
+    assert!(first_line(earlier, "30").contains(" (end of placing solved: "));
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -231,20 +236,30 @@ fn gen_db_builds_the_placing_phase_and_refuses_damaged_placing_files_by_name() {
         "{}",
         stdout(&moving)
     );
-    // A placing sector needs the sectors its placements lead to.
-    let early = morris(&["gen-db", "--out", &out, "--sector", "0-0-4-4"]);
+    // A placing sector needs the sectors its placements lead to; one whose
+    // values are derived, and that no sector kept is built from, is not
+    // built.
+    let early = morris(&["gen-db", "--out", &out, "--sector", "0-1-3-2"]);
     assert!(!early.status.success());
     let stderr = String::from_utf8_lossy(&early.stderr);
     assert!(
-        stderr.contains("sector 0-1-4-3 must be built first"),
+        stderr.contains("sector 1-1-2-2 must be built first"),
         "{stderr}"
+    );
+    let first = morris(&[&["gen-db", "--out", &out, "--sector", "0-0-4-4"][..], &four].concat());
+    assert!(first.status.success());
+    assert!(
+        stdout(&first).contains(", 1 not needed"),
+        "{}",
+        stdout(&first)
     );
     let placing = morris(&[&["gen-db", "--out", &out, "--phase", "placing"][..], &four].concat());
     assert!(placing.status.success());
-    // Of the 27 sectors, those with Black to move are built only for those
-    // before them, and not kept; one of them leads nowhere.
+    // Of the 27 sectors, those with White to move or one stone to place are
+    // built only for those before them, and not kept; three lead to no
+    // sector kept (the first placements).
     assert!(
-        stdout(&placing).starts_with("Built 26 placing sectors ("),
+        stdout(&placing).starts_with("Built 24 placing sectors ("),
         "{}",
         stdout(&placing)
     );
@@ -262,17 +277,20 @@ fn gen_db_builds_the_placing_phase_and_refuses_damaged_placing_files_by_name() {
         "{}",
         stdout(&again)
     );
-    // One sector rebuilt: on its own it needs the sectors with Black to
-    // move it is built from, no longer kept; a whole build makes them
-    // again, and the files of a whole build in one go are the same.
-    std::fs::remove_file(dir.join("nine-placing-3-3-1-1.mdb")).unwrap();
-    let alone = morris(&["gen-db", "--out", &out, "--sector", "3-3-1-1"]);
+    // One sector rebuilt: on its own it needs the sectors it is built
+    // from, no longer kept; a whole build makes them again (and the two
+    // before those), and the files of a whole build in one go are the same.
+    std::fs::remove_file(dir.join("nine-placing-2-3-2-1.mdb")).unwrap();
+    let alone = morris(&["gen-db", "--out", &out, "--sector", "2-3-2-1"]);
     assert!(!alone.status.success());
     let stderr = String::from_utf8_lossy(&alone.stderr);
-    assert!(stderr.contains("3-4-1-0"), "{stderr}");
+    assert!(
+        stderr.contains("sectors 3-3-1-1, 2-3-1-1 must be built first"),
+        "{stderr}"
+    );
     let rebuilt = morris(&[&["gen-db", "--out", &out][..], &four].concat());
     assert!(
-        stdout(&rebuilt).contains("Built 3 placing sectors"),
+        stdout(&rebuilt).contains("Built 7 placing sectors"),
         "{}",
         stdout(&rebuilt)
     );
@@ -301,7 +319,7 @@ fn gen_db_builds_the_placing_phase_and_refuses_damaged_placing_files_by_name() {
     ]);
     let text = stdout(&probe);
     assert!(
-        text.starts_with("position: draw (placing phase databases, "),
+        text.starts_with("position: draw (read from the databases, "),
         "{text}"
     );
     assert_eq!(
@@ -311,20 +329,20 @@ fn gen_db_builds_the_placing_phase_and_refuses_damaged_placing_files_by_name() {
     );
     let stats = stdout(&morris(&["db-stats", &out]));
     assert!(
-        stats.contains("\nplacing 0-0-4-4 positions 1 wins 0 draws 1 losses 0\n"),
+        stats.contains("\nplacing 0-1-3-2 positions 24 wins 0 draws 0 losses 24\n"),
         "{stats}"
     );
     let verified = morris(&["db-verify", &out]);
     assert!(verified.status.success(), "{}", stdout(&verified));
-    assert!(stdout(&verified).contains("placing 3-3-1-1: checksums good; "));
+    assert!(stdout(&verified).contains("placing 2-3-2-1: checksums good; "));
     // A damaged value is found by db-verify, a cut file refused when opened.
-    let damaged = dir.join("nine-placing-3-3-1-1.mdb");
+    let damaged = dir.join("nine-placing-2-3-2-1.mdb");
     let mut bytes = std::fs::read(&damaged).unwrap();
     // In the last block, past the header and the table of blocks.
     let at = bytes.len() - 10;
     bytes[at] ^= 0x55;
     std::fs::write(&damaged, &bytes).unwrap();
-    let cut = dir.join("nine-placing-2-3-1-1.mdb");
+    let cut = dir.join("nine-placing-2-2-2-1.mdb");
     let length = std::fs::metadata(&cut).unwrap().len();
     std::fs::File::options()
         .write(true)
@@ -336,12 +354,12 @@ fn gen_db_builds_the_placing_phase_and_refuses_damaged_placing_files_by_name() {
     assert!(!verified.status.success());
     let text = stdout(&verified);
     assert!(
-        text.contains("placing 3-3-1-1: checksum mismatch: the file is damaged"),
+        text.contains("placing 2-3-2-1: checksum mismatch: the file is damaged"),
         "{text}"
     );
     let stderr = String::from_utf8_lossy(&verified.stderr);
     assert!(
-        stderr.contains("skipped: ") && stderr.contains("nine-placing-2-3-1-1.mdb: "),
+        stderr.contains("skipped: ") && stderr.contains("nine-placing-2-2-2-1.mdb: "),
         "{stderr}"
     );
     let _ = std::fs::remove_dir_all(dir);

@@ -12,7 +12,7 @@ use morris::search::{SOLVED_WITH_RULE, Unsolved, placing_moves};
 use morris::solution::format::convert::{Converted, convert_file, finish};
 use morris::solution::format::{INTERMEDIATE, MovingHeader, PlacingHeader};
 use morris::solution::retrograde::{
-    BuildStep, Generated, SectorRange, generate_pair, generate_placing_sector, pair_dependencies,
+    BuildStep, Generated, PlacingBuild, SectorRange, generate_pair, pair_dependencies,
     pair_sectors, removal_sectors,
 };
 use morris::solution::{
@@ -423,7 +423,8 @@ fn build(
 
 /// Builds the placing sectors `sectors` (in order: each from those before
 /// it and the moving phase) in `out`, keeping those present and valid, and
-/// leaving out those derived whose readers up to `max_stones` a side are.
+/// leaving out those derived that no sector kept in a file up to
+/// `max_stones` a side needs.
 fn build_placing(
     out: &Path,
     sectors: &[Sector],
@@ -431,6 +432,7 @@ fn build_placing(
     threads: Option<usize>,
 ) -> Result<()> {
     let among = Sector::placing_within(max_stones);
+    let mut placing = PlacingBuild::new(out, &among);
     let total: u64 = sectors.iter().map(|s| s.len()).sum();
     let bar = build_bar(total, "placing positions")?;
     let tell = |line: String| tell(&bar, line);
@@ -444,7 +446,7 @@ fn build_placing(
         bar.set_message(format!("placing {sector}"));
         let progress = |positions: u64| bar.inc(positions);
         pool.install(|| {
-            generate_placing_sector(out, sector, &among, &progress, |report| {
+            placing.sector(sector, &progress, |report| {
                 finished += sector.len();
                 bar.set_position(finished);
                 match report.how {
@@ -455,7 +457,7 @@ fn build_placing(
                     Generated::NotNeeded => {
                         not_needed += 1;
                         tell(format!(
-                            "placing {sector} not needed: derived, and the sectors built from it are there"
+                            "placing {sector} not needed: derived, and what is built from it is there"
                         ));
                     }
                     Generated::Built => {
@@ -774,7 +776,10 @@ fn disk_table(db: &Database) -> Result<()> {
             .copied()
             .filter(|(s, _)| s.to_place() == to_place)
             .collect();
-        line(&format!("placing phase, {to_place} to place,"), &level)?;
+        // The levels whose values are derived have no file.
+        if !level.is_empty() {
+            line(&format!("placing phase, {to_place} to place,"), &level)?;
+        }
     }
     line("placing phase", &placing)?;
     line("all", &files.iter().collect::<Vec<_>>())
@@ -798,11 +803,11 @@ fn probe_placing(pos: &Position, db: &Database) -> Result<()> {
     let position = describe(placing.outcome, placing.with_rule);
     match placing.solved_nodes {
         None if placing.with_rule.is_some() => out!(
-            "position: {position} (placing phase databases, the N-move rule solved: {} ms)",
+            "position: {position} (read from the databases, the N-move rule solved: {} ms)",
             took.as_millis()
         ),
         None => out!(
-            "position: {position} (placing phase databases, {} µs)",
+            "position: {position} (read from the databases, {} µs)",
             took.as_micros()
         ),
         Some(nodes) => out!(

@@ -219,8 +219,9 @@ impl Database {
 
     /// The outcome of a placing position whose sector's values are derived
     /// (see [`Sector::is_stored`]): the best of its placements, each the
-    /// reverse of the stored outcome of the position it leads to; `None` if
-    /// one of those is not known and no placement before it wins.
+    /// reverse of the outcome of the position it leads to (stored, or
+    /// derived in turn); `None` if one of those is not known and no
+    /// placement before it wins.
     fn best_placement(&self, pos: &Position) -> Option<DbOutcome> {
         let mut best = DbOutcome::Loss;
         for mv in pos.legal_moves() {

@@ -101,17 +101,36 @@ impl Sector {
         self.to_place() > 0
     }
 
-    /// Whether the sector's values are kept in a file. Those of the placing
-    /// phase with Black to move are not: each such position is worth the
-    /// best of its placements, which lead to White to move (or, after the
-    /// last one, to the moving phase), so one ply over the files kept gives
-    /// it, and the larger half of the placing phase costs no disk.
+    /// Whether the sector's values are kept in a file: every moving sector,
+    /// and the placing sectors with Black to move and at least three stones
+    /// left to place. A placing position of another sector is worth the
+    /// best of its placements, and the positions they lead to are kept (or
+    /// in the moving phase), but for those with two stones left to place,
+    /// which are two placements from the moving phase: one ply over the
+    /// files gives its value exactly, or two. The sectors left out are the
+    /// larger part, the two last placements the largest of all.
     pub fn is_stored(self) -> bool {
-        self.mover_hand == self.other_hand
+        !self.is_placing() || (self.to_place() % 2 == 1 && self.to_place() >= 3)
+    }
+
+    /// The sectors kept in files among `among` that are built from this
+    /// one's values, directly or through sectors whose values are derived.
+    pub fn stored_readers(self, among: &[Sector]) -> Vec<Sector> {
+        let mut found = Vec::new();
+        for reader in self.readers(among) {
+            if reader.is_stored() {
+                found.push(reader);
+            } else {
+                found.extend(reader.stored_readers(among));
+            }
+        }
+        found.sort_by_key(|sector| sector.order());
+        found.dedup();
+        found
     }
 
     /// The placing sectors of `among` whose placements lead to this one.
-    pub fn readers(self, among: &[Sector]) -> Vec<Sector> {
+    fn readers(self, among: &[Sector]) -> Vec<Sector> {
         among
             .iter()
             .copied()

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use morris::solution::retrograde::{SectorRange, generate, generate_placing_sector};
+use morris::solution::retrograde::{PlacingBuild, SectorRange, generate};
 use morris::solution::{Database, DbOutcome, Sector};
 use morris::{Bitboard, Color, Position};
 
@@ -152,8 +152,9 @@ pub fn placing_database() -> &'static (PathBuf, Database) {
             std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
         }
         let sectors = Sector::placing_within(4);
+        let mut build = PlacingBuild::new(&dir, &sectors);
         for &sector in &sectors {
-            generate_placing_sector(&dir, sector, &sectors, &|_| {}, |_| {}).expect("generation");
+            build.sector(sector, &|_| {}, |_| {}).expect("generation");
         }
         let (db, rejected) = Database::open(&dir).expect("open");
         assert!(rejected.is_empty(), "{rejected:?}");

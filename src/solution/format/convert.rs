@@ -119,19 +119,27 @@ pub fn convert_file(path: &Path, to: &Path) -> Result<Converted, DbError> {
 }
 
 /// The sector of the file at `path`, by its name, if its values are
-/// derived (see [`Sector::is_stored`]) and the files of the sectors its
-/// placements lead to are beside it: such a file is not needed.
+/// derived (see [`Sector::is_stored`]) from files beside it: such a file
+/// is not needed.
 pub fn left_out(path: &Path) -> Option<Sector> {
     let name = path.file_name()?.to_str()?;
     let dir = path.parent()?;
     let sector = Sector::placing_all()
         .into_iter()
         .find(|&sector| !sector.is_stored() && file_name(sector) == name)?;
+    derivable(dir, sector).then_some(sector)
+}
+
+/// Whether the values of `sector` are in a file in `dir`, if they are kept
+/// in files, or else derived from files there.
+fn derivable(dir: &Path, sector: Sector) -> bool {
+    if sector.is_stored() {
+        return dir.join(file_name(sector)).is_file();
+    }
     let (placed, removed) = sector.successors();
     std::iter::once(placed)
         .chain(removed)
-        .all(|next| dir.join(file_name(next)).is_file())
-        .then_some(sector)
+        .all(|next| derivable(dir, next))
 }
 
 /// The sector of the database file at `path` of this build's format,
@@ -342,8 +350,14 @@ mod tests {
             convert_file(&path, &to).ok(),
             Some(Converted::LeftOut(sector))
         );
-        // A sector with White to move is never left out.
-        let stored = from.join(file_name(Sector::placing(3, 3, 1, 1).expect("a sector")));
+        // Two placements from the moving phase, derived too; a sector kept
+        // in files is never left out.
+        let before = Sector::placing(2, 2, 1, 1).expect("a placing sector");
+        assert_eq!(before.successors().0, sector);
+        let earlier = from.join(file_name(before));
+        fs::write(&earlier, b"").expect("written");
+        assert_eq!(left_out(&earlier), Some(before));
+        let stored = from.join(file_name(Sector::placing(2, 3, 2, 1).expect("a sector")));
         fs::write(&stored, b"").expect("written");
         assert_eq!(left_out(&stored), None);
         for dir in [from, to] {

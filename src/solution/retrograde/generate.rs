@@ -2,6 +2,7 @@
 //! of pairs that can be built at once), each built from the smaller
 //! sectors it needs and written to its file.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use super::moving::{BuildStep, build_pair};
@@ -31,7 +32,8 @@ pub enum Generated {
     /// Already there and valid: kept as it was.
     Kept,
     /// Not built: its values are derived (see [`Sector::is_stored`]) and
-    /// every sector built from it is there and valid.
+    /// every sector kept in a file that is built from it is there and
+    /// valid.
     NotNeeded,
 }
 
@@ -216,56 +218,93 @@ pub fn generate(
     Ok(())
 }
 
-/// Builds the placing sector `sector` in `dir` from the sectors its
-/// placements lead to there, unless its file is present and valid (then it
-/// is kept), or unless its values are derived and the sectors of `among`
-/// (those being built) that are built from it, if any, are all there and
-/// valid.
-/// The file of a sector whose values are derived goes to the folder
-/// [`INTERMEDIATE`](crate::solution::format::INTERMEDIATE) of `dir`, for
-/// the sectors before it to be built from. `progress` hears of the
-/// positions done; `done` of the sector finished.
-///
-/// # Errors
-///
-/// [`BuildError::Missing`] naming the sectors it needs that are not there
-/// or not valid; a file that cannot be written.
-pub fn generate_placing_sector(
-    dir: &Path,
-    sector: Sector,
-    among: &[Sector],
-    progress: &(dyn Fn(u64) + Sync),
-    done: impl FnOnce(&GenerationReport),
-) -> Result<(), BuildError> {
-    let readers = sector.readers(among);
-    let how = if all_valid(dir, &[sector]) {
-        Some(Generated::Kept)
-    } else if !sector.is_stored() && all_valid(dir, &readers) {
-        Some(Generated::NotNeeded)
-    } else {
-        None
-    };
-    if let Some(how) = how {
-        done(&GenerationReport { sector, how });
-        return Ok(());
+/// A build of placing sectors into one folder, each from the sectors its
+/// placements lead to there. It remembers which files it checked, since
+/// each sector whose values are derived asks whether the files built from
+/// it are there.
+pub struct PlacingBuild<'a> {
+    dir: &'a Path,
+    /// The sectors being built, which say which sectors are built from a
+    /// derived one.
+    among: &'a [Sector],
+    /// The sectors whose files were checked in full, and whether they
+    /// passed.
+    valid: HashMap<Sector, bool>,
+}
+
+impl<'a> PlacingBuild<'a> {
+    /// A build into `dir` of `among` (or of some of them: a derived sector
+    /// is built only if a sector of `among` kept in a file needs it).
+    pub fn new(dir: &'a Path, among: &'a [Sector]) -> PlacingBuild<'a> {
+        PlacingBuild {
+            dir,
+            among,
+            valid: HashMap::new(),
+        }
     }
-    let (placed, removed) = sector.successors();
-    let needed: Vec<Sector> = std::iter::once(placed).chain(removed).collect();
-    let mut successors = Database::default();
-    load_verified(dir, &needed, &mut successors).map_err(|names| missing(dir, names))?;
-    // Every successor was opened and checked: a value can be missing
-    // only if a file's blocks changed since, and then it is refused.
-    let values = build_placing_sector(sector, &successors, progress)
-        .map_err(|MissingSuccessor(next)| missing(dir, vec![next.to_string()]))?;
-    let folder = build_folder(dir, sector);
-    std::fs::create_dir_all(&folder).map_err(|e| DbError {
-        path: folder.clone(),
-        problem: DbProblem::from(e),
-    })?;
-    write_placing(&folder, &values)?;
-    done(&GenerationReport {
-        sector,
-        how: Generated::Built,
-    });
-    Ok(())
+
+    /// Whether the file of `sector` is there and valid, checked in full
+    /// once.
+    fn is_valid(&mut self, sector: Sector) -> bool {
+        let dir = self.dir;
+        *self
+            .valid
+            .entry(sector)
+            .or_insert_with(|| all_valid(dir, &[sector]))
+    }
+
+    /// Builds the placing sector `sector` from the sectors its placements
+    /// lead to, unless its file is present and valid (then it is kept), or
+    /// unless its values are derived and every sector kept in a file that
+    /// is built from it is there and valid (or there is none). The file of
+    /// a sector whose values are derived goes to the folder
+    /// [`INTERMEDIATE`](crate::solution::format::INTERMEDIATE), for the
+    /// sectors before it to be built from. `progress` hears of the
+    /// positions done; `done` of the sector finished.
+    ///
+    /// # Errors
+    ///
+    /// [`BuildError::Missing`] naming the sectors it needs that are not
+    /// there or not valid; a file that cannot be written.
+    pub fn sector(
+        &mut self,
+        sector: Sector,
+        progress: &(dyn Fn(u64) + Sync),
+        done: impl FnOnce(&GenerationReport),
+    ) -> Result<(), BuildError> {
+        let how = if self.is_valid(sector) {
+            Some(Generated::Kept)
+        } else if !sector.is_stored()
+            && (sector.stored_readers(self.among).into_iter()).all(|reader| self.is_valid(reader))
+        {
+            Some(Generated::NotNeeded)
+        } else {
+            None
+        };
+        if let Some(how) = how {
+            done(&GenerationReport { sector, how });
+            return Ok(());
+        }
+        let dir = self.dir;
+        let (placed, removed) = sector.successors();
+        let needed: Vec<Sector> = std::iter::once(placed).chain(removed).collect();
+        let mut successors = Database::default();
+        load_verified(dir, &needed, &mut successors).map_err(|names| missing(dir, names))?;
+        // Every successor was opened and checked: a value can be missing
+        // only if a file's blocks changed since, and then it is refused.
+        let values = build_placing_sector(sector, &successors, progress)
+            .map_err(|MissingSuccessor(next)| missing(dir, vec![next.to_string()]))?;
+        let folder = build_folder(dir, sector);
+        std::fs::create_dir_all(&folder).map_err(|e| DbError {
+            path: folder.clone(),
+            problem: DbProblem::from(e),
+        })?;
+        write_placing(&folder, &values)?;
+        self.valid.insert(sector, true);
+        done(&GenerationReport {
+            sector,
+            how: Generated::Built,
+        });
+        Ok(())
+    }
 }

@@ -8,7 +8,7 @@ mod moving;
 mod placing;
 
 pub use generate::{
-    Generated, GenerationReport, SectorRange, generate, generate_pair, generate_placing_sector,
+    Generated, GenerationReport, PlacingBuild, SectorRange, generate, generate_pair,
     pair_dependencies, pair_sectors, removal_sectors,
 };
 pub use moving::{BuildStep, SmallerSectors, build_pair};

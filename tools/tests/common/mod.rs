@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use morris::solution::retrograde::{SectorRange, generate, generate_placing_sector};
+use morris::solution::retrograde::{PlacingBuild, SectorRange, generate};
 use morris::solution::{Database, Sector};
 use morris_tools::client::EngineConfig;
 use morris_tools::web::{ServerHandle, WebConfig, WebServer};
@@ -98,8 +98,10 @@ pub fn small_databases(name: &str) -> (Database, TempDir) {
 pub fn small_databases_with_placing(name: &str) -> (Database, TempDir) {
     let (_, dir) = small_databases(name);
     let sectors = Sector::placing_within(3);
+    let mut build = PlacingBuild::new(&dir.0, &sectors);
     for &sector in &sectors {
-        generate_placing_sector(&dir.0, sector, &sectors, &|_| {}, |_| {})
+        build
+            .sector(sector, &|_| {}, |_| {})
             .expect("a placing sector");
     }
     let (db, _) = Database::open(&dir.0).expect("the databases open");
