@@ -362,6 +362,20 @@ fn gen_db_builds_the_placing_phase_and_refuses_damaged_placing_files_by_name() {
         stderr.contains("skipped: ") && stderr.contains("nine-placing-2-2-2-1.mdb: "),
         "{stderr}"
     );
+    // A file of the format before is to be converted, not built again: the
+    // build stops before it builds anything.
+    let old = dir.join("nine-placing-1-2-2-1.mdb");
+    let mut bytes = std::fs::read(&old).unwrap();
+    bytes[8..12].copy_from_slice(&1u32.to_ne_bytes());
+    std::fs::write(&old, &bytes).unwrap();
+    let refused = morris(&[&["gen-db", "--out", &out][..], &four].concat());
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("nine-placing-1-2-2-1.mdb") && stderr.contains("morris db-convert"),
+        "{stderr}"
+    );
+    assert!(!dir.join(INTERMEDIATE).exists());
     let _ = std::fs::remove_dir_all(dir);
     let _ = std::fs::remove_dir_all(whole);
 }

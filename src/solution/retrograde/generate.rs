@@ -253,6 +253,17 @@ impl<'a> PlacingBuild<'a> {
             .or_insert_with(|| all_valid(dir, &[sector]))
     }
 
+    /// Refuses to build over the file of `sector` if it is of the format
+    /// before, which `morris db-convert` converts in far less time than a
+    /// build takes.
+    fn refuse_convertible(&self, sector: Sector) -> Result<(), BuildError> {
+        let path = build_folder(self.dir, sector).join(file_name(sector));
+        match PlacingFile::open(&path) {
+            Err(err) if matches!(err.problem, DbProblem::Convertible { .. }) => Err(err.into()),
+            _ => Ok(()),
+        }
+    }
+
     /// Builds the placing sector `sector` from the sectors its placements
     /// lead to, unless its file is present and valid (then it is kept), or
     /// unless its values are derived and every sector kept in a file that
@@ -265,18 +276,26 @@ impl<'a> PlacingBuild<'a> {
     /// # Errors
     ///
     /// [`BuildError::Missing`] naming the sectors it needs that are not
-    /// there or not valid; a file that cannot be written.
+    /// there or not valid; a file that cannot be written; its file, or that
+    /// of a sector built from it, of the format before (to convert).
     pub fn sector(
         &mut self,
         sector: Sector,
         progress: &(dyn Fn(u64) + Sync),
         done: impl FnOnce(&GenerationReport),
     ) -> Result<(), BuildError> {
+        self.refuse_convertible(sector)?;
+        let readers = if sector.is_stored() {
+            Vec::new()
+        } else {
+            sector.stored_readers(self.among)
+        };
+        for &reader in &readers {
+            self.refuse_convertible(reader)?;
+        }
         let how = if self.is_valid(sector) {
             Some(Generated::Kept)
-        } else if !sector.is_stored()
-            && (sector.stored_readers(self.among).into_iter()).all(|reader| self.is_valid(reader))
-        {
+        } else if !sector.is_stored() && readers.into_iter().all(|reader| self.is_valid(reader)) {
             Some(Generated::NotNeeded)
         } else {
             None
