@@ -257,7 +257,7 @@ fn gen_db_builds_the_placing_phase_and_refuses_damaged_placing_files_by_name() {
     assert!(placing.status.success());
     // Of the 27 sectors, those with White to move or one stone to place are
     // built only for those before them, and not kept; three lead to no
-    // sector kept (the first placements).
+    // sector kept (the side not to move has no stone on the board).
     assert!(
         stdout(&placing).starts_with("Built 24 placing sectors ("),
         "{}",

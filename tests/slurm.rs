@@ -71,8 +71,8 @@ fn the_waves_as_job_arrays_build_the_files_of_one_machine() {
         .arg(&single));
     let (on_slurm, on_one) = (files(&shared), files(&single));
     // 3-3 to 5-5, both sides of each pair, then the placing phase of five
-    // stones a side, its sectors with Black to move set aside while they
-    // were needed.
+    // stones a side, the sectors whose values are derived set aside while
+    // they were needed.
     let placing = morris::solution::Sector::placing_within(5);
     let stored = placing.iter().filter(|sector| sector.is_stored()).count();
     assert_eq!(on_slurm.len(), 9 + stored);

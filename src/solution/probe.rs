@@ -505,8 +505,8 @@ impl std::fmt::Debug for Database {
 enum PlacingEntry<'a> {
     /// In this file, at this index.
     Stored(&'a PlacingFile, u64),
-    /// One ply away: its sector's values are derived from those its
-    /// placements lead to.
+    /// One ply away, or two with two stones left to place: its sector's
+    /// values are derived from those its placements lead to.
     Derived,
 }
 

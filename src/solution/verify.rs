@@ -1,6 +1,6 @@
 //! Checking stored values against the values of their successors: a value
-//! is right when it is what one ply of minimax over the children's stored
-//! values gives.
+//! is right when it is what one ply of minimax over the children's values
+//! gives (stored, or in the placing phase derived from those stored).
 
 use rayon::prelude::*;
 
@@ -44,8 +44,8 @@ pub(super) fn value_from_children(
 }
 
 /// Checks the stored values of `sector` against one ply of minimax over
-/// its children's stored values (in the placing phase, outcomes, the
-/// children's placing or moving): every canonical position, or about
+/// its children's values (in the placing phase, outcomes, the children's
+/// placing, stored or derived, or moving): every canonical position, or about
 /// `sample` of them spread evenly over the sector. `progress` hears of
 /// each class of the mover's stones done.
 pub fn check_sector(

@@ -120,7 +120,13 @@ pub fn removal_sectors(a: usize, b: usize) -> Vec<SectorIndex> {
 fn load_verified(dir: &Path, sectors: &[Sector], db: &mut Database) -> Result<(), Vec<String>> {
     let mut missing = Vec::new();
     for &sector in sectors {
-        let path = build_folder(dir, sector).join(file_name(sector));
+        let mut path = build_folder(dir, sector).join(file_name(sector));
+        // A derived sector's file from a build before they were set aside
+        // serves as well.
+        let beside = dir.join(file_name(sector));
+        if !path.exists() && beside.exists() {
+            path = beside;
+        }
         let opened = if sector.is_placing() {
             PlacingFile::open_in_memory(&path)
                 .and_then(|file| file.verify().map(|()| db.insert_placing(file)))
