@@ -166,16 +166,19 @@ pub fn gen_db(args: GenDbArgs) -> Result<()> {
     let dir = db_dir(args.out)?;
     match args.sector {
         Some(SectorChoice::Pair(a, b)) => build(&dir, range, Some((a, b)), args.threads),
-        Some(SectorChoice::Placing(sector)) => {
-            build_placing(&dir, &[sector], args.max_stones, args.threads)
-        }
+        Some(SectorChoice::Placing(sector)) => build_placing(
+            &dir,
+            &[sector],
+            &Sector::placing_within(args.max_stones),
+            args.threads,
+        ),
         None => {
             if moving {
                 build(&dir, range, None, args.threads)?;
             }
             if placing {
                 let sectors = Sector::placing_within(args.max_stones);
-                build_placing(&dir, &sectors, args.max_stones, args.threads)?;
+                build_placing(&dir, &sectors, &sectors, args.threads)?;
                 // Every sector built from the intermediate files is there.
                 let intermediate = dir.join(INTERMEDIATE);
                 match std::fs::remove_dir_all(&intermediate) {
@@ -423,16 +426,15 @@ fn build(
 
 /// Builds the placing sectors `sectors` (in order: each from those before
 /// it and the moving phase) in `out`, keeping those present and valid, and
-/// leaving out those derived that no sector kept in a file up to
-/// `max_stones` a side needs.
+/// leaving out those derived that no sector kept in a file of `among` (the
+/// game's sectors) needs.
 fn build_placing(
     out: &Path,
     sectors: &[Sector],
-    max_stones: usize,
+    among: &[Sector],
     threads: Option<usize>,
 ) -> Result<()> {
-    let among = Sector::placing_within(max_stones);
-    let mut placing = PlacingBuild::new(out, &among);
+    let mut placing = PlacingBuild::new(out, among);
     let total: u64 = sectors.iter().map(|s| s.len()).sum();
     let bar = build_bar(total, "placing positions")?;
     let tell = |line: String| tell(&bar, line);

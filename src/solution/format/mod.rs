@@ -47,6 +47,19 @@ pub(crate) fn build_folder(dir: &Path, sector: Sector) -> PathBuf {
     }
 }
 
+/// Where a build in `dir` finds the file of `sector`: in its
+/// [`build_folder`], or for a derived sector whose file is not there, in
+/// `dir` itself, where a build from before they were set aside left it.
+pub(crate) fn build_path(dir: &Path, sector: Sector) -> PathBuf {
+    let path = build_folder(dir, sector).join(file_name(sector));
+    let beside = dir.join(file_name(sector));
+    if !path.exists() && beside.exists() {
+        beside
+    } else {
+        path
+    }
+}
+
 /// How the name of a moving sector's file begins.
 const MOVING_PREFIX: &str = "nine-flying-";
 /// How the name of a placing sector's file begins.

@@ -10,7 +10,7 @@ use super::placing::{MissingSuccessor, build_placing_sector};
 use crate::solution::error::{BuildError, DbError, DbProblem};
 use crate::solution::format::moving::{MovingFile, write_sector};
 use crate::solution::format::placing::{PlacingFile, write_placing};
-use crate::solution::format::{build_folder, file_name};
+use crate::solution::format::{build_folder, build_path};
 use crate::solution::index::{MAX_STONES, MIN_STONES, SectorIndex};
 use crate::solution::probe::Database;
 use crate::solution::sector::Sector;
@@ -120,13 +120,7 @@ pub fn removal_sectors(a: usize, b: usize) -> Vec<SectorIndex> {
 fn load_verified(dir: &Path, sectors: &[Sector], db: &mut Database) -> Result<(), Vec<String>> {
     let mut missing = Vec::new();
     for &sector in sectors {
-        let mut path = build_folder(dir, sector).join(file_name(sector));
-        // A derived sector's file from a build before they were set aside
-        // serves as well.
-        let beside = dir.join(file_name(sector));
-        if !path.exists() && beside.exists() {
-            path = beside;
-        }
+        let path = build_path(dir, sector);
         let opened = if sector.is_placing() {
             PlacingFile::open_in_memory(&path)
                 .and_then(|file| file.verify().map(|()| db.insert_placing(file)))
@@ -249,25 +243,28 @@ impl<'a> PlacingBuild<'a> {
         }
     }
 
-    /// Whether the file of `sector` is there and valid, checked in full
-    /// once.
-    fn is_valid(&mut self, sector: Sector) -> bool {
-        let dir = self.dir;
-        *self
-            .valid
-            .entry(sector)
-            .or_insert_with(|| all_valid(dir, &[sector]))
-    }
-
-    /// Refuses to build over the file of `sector` if it is of the format
-    /// before, which `morris db-convert` converts in far less time than a
-    /// build takes.
-    fn refuse_convertible(&self, sector: Sector) -> Result<(), BuildError> {
-        let path = build_folder(self.dir, sector).join(file_name(sector));
-        match PlacingFile::open(&path) {
-            Err(err) if matches!(err.problem, DbProblem::Convertible { .. }) => Err(err.into()),
-            _ => Ok(()),
+    /// Whether the file of the placing `sector` is there and valid,
+    /// checked in full once.
+    ///
+    /// # Errors
+    ///
+    /// A file of the format before, refused rather than built over:
+    /// `morris db-convert` converts it in far less time than a build takes.
+    fn is_valid(&mut self, sector: Sector) -> Result<bool, BuildError> {
+        if let Some(&valid) = self.valid.get(&sector) {
+            return Ok(valid);
         }
+        let checked =
+            PlacingFile::open_in_memory(&build_path(self.dir, sector)).and_then(|f| f.verify());
+        let valid = match checked {
+            Ok(()) => true,
+            Err(err) if matches!(err.problem, DbProblem::Convertible { .. }) => {
+                return Err(err.into());
+            }
+            Err(_) => false,
+        };
+        self.valid.insert(sector, valid);
+        Ok(valid)
     }
 
     /// Builds the placing sector `sector` from the sectors its placements
@@ -290,21 +287,18 @@ impl<'a> PlacingBuild<'a> {
         progress: &(dyn Fn(u64) + Sync),
         done: impl FnOnce(&GenerationReport),
     ) -> Result<(), BuildError> {
-        self.refuse_convertible(sector)?;
-        let readers = if sector.is_stored() {
-            Vec::new()
-        } else {
-            sector.stored_readers(self.among)
-        };
-        for &reader in &readers {
-            self.refuse_convertible(reader)?;
-        }
-        let how = if self.is_valid(sector) {
+        let how = if self.is_valid(sector)? {
             Some(Generated::Kept)
-        } else if !sector.is_stored() && readers.into_iter().all(|reader| self.is_valid(reader)) {
-            Some(Generated::NotNeeded)
-        } else {
+        } else if sector.is_stored() {
             None
+        } else {
+            // Every reader is checked, so that one to convert is refused
+            // before anything is built for it.
+            let mut readers_valid = true;
+            for reader in sector.stored_readers(self.among) {
+                readers_valid &= self.is_valid(reader)?;
+            }
+            readers_valid.then_some(Generated::NotNeeded)
         };
         if let Some(how) = how {
             done(&GenerationReport { sector, how });
