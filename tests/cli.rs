@@ -376,6 +376,18 @@ fn gen_db_builds_the_placing_phase_and_refuses_damaged_placing_files_by_name() {
         "{stderr}"
     );
     assert!(!dir.join(INTERMEDIATE).exists());
+    // So is a moving sector's, before anything is built from it.
+    let old = dir.join("nine-flying-3-3.mdb");
+    let mut bytes = std::fs::read(&old).unwrap();
+    bytes[8..12].copy_from_slice(&2u32.to_ne_bytes());
+    std::fs::write(&old, &bytes).unwrap();
+    let refused = morris(&[&["gen-db", "--out", &out][..], &four].concat());
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("nine-flying-3-3.mdb") && stderr.contains("morris db-convert"),
+        "{stderr}"
+    );
     let _ = std::fs::remove_dir_all(dir);
     let _ = std::fs::remove_dir_all(whole);
 }

@@ -204,8 +204,12 @@ fn checking_against_successors_and_comparing_folders_find_a_planted_error() {
     // 3-3 rebuilt with one value changed: a win said to be a draw.
     struct Nothing;
     impl SmallerSectors for Nothing {
-        fn values(&self, positions: &[(Bitboard, Bitboard)], values: &mut Vec<Option<DbValue>>) {
-            values.extend(positions.iter().map(|_| None));
+        fn outcomes(
+            &self,
+            positions: &[(Bitboard, Bitboard)],
+            outcomes: &mut Vec<Option<DbOutcome>>,
+        ) {
+            outcomes.extend(positions.iter().map(|_| None));
         }
     }
     let mut built = build_pair(3, 3, &Nothing, &|_| {}).remove(0);

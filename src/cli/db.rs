@@ -198,14 +198,15 @@ pub fn gen_db(args: GenDbArgs) -> Result<()> {
 /// of moves (4), beside them the positions decided at one distance,
 /// listed for the next (up to about a byte an index), and at the end each
 /// sector's finished values (2 an index, as the working entries are let
-/// go of). The sectors its removals lead to are read into memory for the
-/// first step alone (a byte an index).
+/// go of, and the file's streams as they are written, under 2 more). The
+/// sectors its removals lead to are read into memory for the first step
+/// alone (their outcomes, under half a byte an index).
 const BUILD_BYTES_PER_INDEX: u64 = 6;
 
 /// Bytes of memory a placing sector takes to build, per index: its value
 /// (1) and, read into memory, its successors' values (a quarter byte an
-/// index each); the moving sectors the last placements lead to take a
-/// byte an index.
+/// index each); the moving sectors the last placements lead to take under
+/// half a byte an index.
 const PLACING_BYTES_PER_INDEX: u64 = 1;
 
 fn print_plan(range: SectorRange, moving: bool, placing: bool) -> Result<()> {

@@ -13,8 +13,8 @@ use std::time::Instant;
 
 use arrayvec::ArrayVec;
 
-use crate::board::{Bitboard, Color, MAX_MOVES, Move, MoveList, Position, Rules};
-use crate::solution::{Database, DbOutcome, DbValue, MoveValue, Reads};
+use crate::board::{Color, MAX_MOVES, Move, MoveList, Position, Rules};
+use crate::solution::{Database, DbOutcome, MoveValue, Reads};
 
 /// Nodes between looks at the clock; it is looked at after every batch of
 /// leaves too, since a batch read from a cold disk can take longer than
@@ -156,10 +156,9 @@ pub struct PlacingSolver<'a> {
     table: PlacingTable,
     /// Per count of stones left to place, the last two moves that cut off.
     killers: [[Option<Move>; 2]; MAX_TO_PLACE + 1],
-    /// The leaves below a last placement, as the databases are asked for
-    /// them, and their values (kept to save allocations).
-    leaves: Vec<(Bitboard, Bitboard)>,
-    leaf_values: Vec<Option<DbValue>>,
+    /// The outcomes of the leaves below a last placement, under the
+    /// N-move rule (kept to save allocations).
+    leaf_outcomes: Vec<Option<DbOutcome>>,
     nodes: u64,
     /// The node count at which the clock is looked at next.
     next_clock_look: u64,
@@ -197,8 +196,7 @@ impl<'a> PlacingSolver<'a> {
             db,
             table,
             killers: [[None; 2]; MAX_TO_PLACE + 1],
-            leaves: Vec::with_capacity(MAX_MOVES),
-            leaf_values: Vec::with_capacity(MAX_MOVES),
+            leaf_outcomes: Vec::with_capacity(MAX_MOVES),
             nodes: 0,
             next_clock_look: CLOCK_EVERY,
             deadline,
@@ -356,10 +354,10 @@ impl<'a> PlacingSolver<'a> {
         if to_place == 0 {
             let value = self
                 .db
-                .value_with(pos, self.reads)
+                .value_under_rule_with(pos, self.reads)
                 .map_err(|_| Unsolved::NotInMemory)?
                 .ok_or(Unsolved::Unknown)?;
-            return Ok(value.outcome_at(pos).signum());
+            return Ok(value.outcome.signum());
         }
         let key = table_key(pos);
         let original_alpha = alpha;
@@ -451,7 +449,6 @@ impl<'a> PlacingSolver<'a> {
         let mut best = -1;
         for chunk in moves.chunks(LEAF_BATCH) {
             let mut children: ArrayVec<Position, LEAF_BATCH> = ArrayVec::new();
-            self.leaves.clear();
             for &mv in chunk {
                 let mut child = *pos;
                 child.play_unchecked(mv);
@@ -463,20 +460,16 @@ impl<'a> PlacingSolver<'a> {
                     best = best.max(0);
                     continue;
                 }
-                let them = child.side_to_move();
-                self.leaves
-                    .push((child.stones(them), child.stones(them.opponent())));
                 children.push(child);
             }
-            self.leaf_values.clear();
+            self.leaf_outcomes.clear();
             self.db
-                .sector_values_with(&self.leaves, &mut self.leaf_values, self.reads)
+                .outcomes_under_rule_with(&children, &mut self.leaf_outcomes, self.reads)
                 .map_err(|_| Unsolved::NotInMemory)?;
             self.look_at_clock()?;
             self.look_at_limits()?;
-            for (child, value) in children.iter().zip(&self.leaf_values) {
-                let value = value.ok_or(Unsolved::Unknown)?;
-                best = best.max(-value.outcome_at(child).signum());
+            for outcome in &self.leaf_outcomes {
+                best = best.max(-outcome.ok_or(Unsolved::Unknown)?.signum());
             }
             if best >= beta {
                 break;

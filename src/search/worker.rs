@@ -767,22 +767,24 @@ impl<'a> Worker<'a> {
     /// The exact score of a position the databases hold, with the draw
     /// rule in mind: a win whose next removal comes after the N-move rule
     /// has drawn the game is a draw, and so is such a loss. None for a
-    /// draw while draws are searched on.
+    /// draw while draws are searched on. The plies to the removal are
+    /// those the databases give where the rule needs them, and at most
+    /// what they say elsewhere (see [`Database::value_under_rule_with`]):
+    /// the root's moves are ranked by the exact ones before the search.
     fn probe_db(&self, pos: &Position, ply: usize) -> Option<i32> {
         // A value not in memory is read in the background meanwhile.
         let value = self
             .ctx
             .db
             .as_ref()?
-            .value_with(pos, self.ctx.reads)
+            .value_under_rule_with(pos, self.ctx.reads)
             .ok()??;
-        let outcome = value.outcome_at(pos);
-        if outcome == DbOutcome::Draw && self.ctx.root_outcome == Some(DbOutcome::Draw) {
+        if value.outcome == DbOutcome::Draw && self.ctx.root_outcome == Some(DbOutcome::Draw) {
             return None;
         }
         self.ctx.dbhits.fetch_add(1, Ordering::Relaxed);
         let distance = i32::from(value.distance);
-        Some(match outcome {
+        Some(match value.outcome {
             DbOutcome::Win => DB_WIN - ply as i32 - distance,
             DbOutcome::Loss => -(DB_WIN - ply as i32 - distance),
             DbOutcome::Draw => 0,

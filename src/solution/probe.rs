@@ -10,7 +10,7 @@ use super::format::moving::{MovingFile, MovingHeader};
 use super::format::placing::PlacingFile;
 use super::format::reader::{NotInMemory, Reads, Urgency};
 use super::index::MAX_STONES;
-use super::sector::Sector;
+use super::sector::{Sector, sector_position};
 use super::value::{DbOutcome, DbValue};
 use crate::board::{Bitboard, Color, Move, Position, Rules, Variant};
 
@@ -209,7 +209,8 @@ impl Database {
     /// solution gives it.
     pub fn outcome(&self, pos: &Position) -> Option<DbOutcome> {
         if pos.stones_to_place() == 0 {
-            return self.value(pos).map(|value| value.outcome);
+            let (file, index) = self.moving_entry(pos)?;
+            return file.outcome(index);
         }
         match self.placing_entry(pos)? {
             PlacingEntry::Stored(file, index) => file.outcome(index),
@@ -251,7 +252,165 @@ impl Database {
     /// there: it is then read in the background.
     pub fn value_with(&self, pos: &Position, reads: Reads) -> Result<Option<DbValue>, NotInMemory> {
         match self.moving_entry(pos) {
-            Some((file, index)) => file.value_with(index, reads),
+            Some((file, index)) => self.stored_value(file, index, pos, reads),
+            None => Ok(None),
+        }
+    }
+
+    /// The value of a moving position once the N-move rule is applied (its
+    /// outcome as [`DbValue::outcome_at`] gives it), read as `reads`
+    /// allows: the distance is read only where the rule may draw the game;
+    /// elsewhere the value holds the most it can be, the file's
+    /// [`far`](MovingFile::far). The search reads this at every position
+    /// the databases hold.
+    ///
+    /// # Errors
+    ///
+    /// [`NotInMemory`] when reading from memory only and what it needs is
+    /// not there: it is then read in the background.
+    pub fn value_under_rule_with(
+        &self,
+        pos: &Position,
+        reads: Reads,
+    ) -> Result<Option<DbValue>, NotInMemory> {
+        let Some((file, index)) = self.moving_entry(pos) else {
+            return Ok(None);
+        };
+        let Some(outcome) = file.outcome_with(index, reads)? else {
+            return Ok(None);
+        };
+        if outcome == DbOutcome::Draw {
+            return Ok(Some(DbValue::draw()));
+        }
+        let far = u16::try_from(file.far()).unwrap_or(u16::MAX);
+        let near = DbValue {
+            outcome,
+            distance: far,
+        };
+        if !file.is_far(index) && near.outcome_at(pos) == outcome {
+            return Ok(Some(near));
+        }
+        let value = self.stored_value(file, index, pos, reads)?;
+        Ok(value.map(|value| DbValue {
+            outcome: value.outcome_at(pos),
+            ..value
+        }))
+    }
+
+    /// The outcomes of `positions` under the N-move rule (see
+    /// [`Database::value_under_rule_with`]) appended to `outcomes`, read as
+    /// `reads` allows.
+    ///
+    /// # Errors
+    ///
+    /// [`NotInMemory`] when reading from memory only and an outcome is not
+    /// there: every one missing is then read in the background, and
+    /// `outcomes` is left as it was.
+    pub fn outcomes_under_rule_with(
+        &self,
+        positions: &[Position],
+        outcomes: &mut Vec<Option<DbOutcome>>,
+        reads: Reads,
+    ) -> Result<(), NotInMemory> {
+        if reads == Reads::InMemory {
+            // Every block is asked for, so that all are read together.
+            let missing = positions
+                .iter()
+                .filter_map(|pos| self.moving_entry(pos))
+                .filter(|&(file, index)| !file.ready_or_ask(index, Urgency::Search))
+                .count();
+            if missing > 0 {
+                return Err(NotInMemory);
+            }
+        }
+        let before = outcomes.len();
+        for pos in positions {
+            match self.value_under_rule_with(pos, reads) {
+                Ok(value) => outcomes.push(value.map(|value| value.outcome)),
+                Err(err) => {
+                    outcomes.truncate(before);
+                    return Err(err);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The value of the moving position `pos` at `index` of `file`: its
+    /// outcome as stored, with its distance, stored or derived.
+    fn stored_value(
+        &self,
+        file: &MovingFile,
+        index: u64,
+        pos: &Position,
+        reads: Reads,
+    ) -> Result<Option<DbValue>, NotInMemory> {
+        let Some(outcome) = file.outcome_with(index, reads)? else {
+            return Ok(None);
+        };
+        if outcome == DbOutcome::Draw {
+            return Ok(Some(DbValue::draw()));
+        }
+        let distance = if file.keeps_distances() {
+            file.distance_with(index, outcome, reads)?
+        } else {
+            self.derived_distance(pos, outcome, reads)?
+        };
+        Ok(distance.map(|distance| DbValue { outcome, distance }))
+    }
+
+    /// The distance of a moving position won or lost as `outcome` says,
+    /// whose file does not keep distances: its best move's, one ply over
+    /// the positions the moves lead to, whose files keep them (see
+    /// [`keeps_distances`](super::format::moving::keeps_distances)).
+    /// `None` if one is not known, or if the best move's outcome is not
+    /// `outcome`, which only a damaged file can make.
+    fn derived_distance(
+        &self,
+        pos: &Position,
+        outcome: DbOutcome,
+        reads: Reads,
+    ) -> Result<Option<u16>, NotInMemory> {
+        let mut best = None;
+        for mv in pos.legal_moves() {
+            let value = match after(pos, mv) {
+                After::Ends(ending) => value_of_ending(ending),
+                // A removal is the next: the outcome it leads to is enough.
+                After::Leads(child) if mv.removal.is_some() => {
+                    let theirs = self.moving_outcome_with(&child, reads)?;
+                    match theirs {
+                        Some(outcome) => value_of_move(
+                            mv,
+                            DbValue {
+                                outcome,
+                                distance: 0,
+                            },
+                        ),
+                        None => return Ok(None),
+                    }
+                }
+                After::Leads(child) => match self.value_with(&child, reads)? {
+                    Some(theirs) => value_of_move(mv, theirs),
+                    None => return Ok(None),
+                },
+            };
+            best = best.max(Some(value));
+        }
+        Ok(match best {
+            // Blocked.
+            None => (outcome == DbOutcome::Loss).then_some(0),
+            Some(best) => (best.outcome == outcome).then_some(best.distance),
+        })
+    }
+
+    /// The outcome of a moving position as stored, read as `reads` allows.
+    fn moving_outcome_with(
+        &self,
+        pos: &Position,
+        reads: Reads,
+    ) -> Result<Option<DbOutcome>, NotInMemory> {
+        match self.moving_entry(pos) {
+            Some((file, index)) => file.outcome_with(index, reads),
             None => Ok(None),
         }
     }
@@ -333,79 +492,40 @@ impl Database {
     /// The value of the position with `mover` to move against `other`
     /// (a moving position, by its stones alone), if its sector is loaded.
     pub fn sector_value(&self, mover: Bitboard, other: Bitboard) -> Option<DbValue> {
-        self.sector_value_with(mover, other, Reads::Wait)
+        let (file, index) = self.sector_entry(mover, other)?;
+        let pos = sector_position(mover, other);
+        self.stored_value(file, index, &pos, Reads::Wait)
             .unwrap_or(None)
     }
 
-    /// [`Database::sector_value`], read as `reads` allows.
-    ///
-    /// # Errors
-    ///
-    /// [`NotInMemory`] when reading from memory only and the value is not
-    /// there: it is then read in the background.
-    pub fn sector_value_with(
-        &self,
-        mover: Bitboard,
-        other: Bitboard,
-        reads: Reads,
-    ) -> Result<Option<DbValue>, NotInMemory> {
-        match self.sector_entry(mover, other) {
-            Some((file, index)) => file.value_with(index, reads),
-            None => Ok(None),
-        }
-    }
-
-    /// The values of `positions` (each the stones of the side to move and
-    /// of the other side) appended to `values`, read as `reads` allows;
-    /// every entry is touched before any is used, so that the memory
-    /// fetches overlap.
-    ///
-    /// # Errors
-    ///
-    /// [`NotInMemory`] when reading from memory only and a value is not
-    /// there: every one missing is then read in the background, and
-    /// `values` is left as it was.
-    pub fn sector_values_with(
+    /// The outcomes of `positions` (each the stones of the side to move
+    /// and of the other side, in the moving phase) as stored, appended to
+    /// `outcomes`.
+    pub fn sector_outcomes(
         &self,
         positions: &[(Bitboard, Bitboard)],
-        values: &mut Vec<Option<DbValue>>,
-        reads: Reads,
-    ) -> Result<(), NotInMemory> {
-        let stored: Vec<Option<(&MovingFile, u64)>> = positions
-            .iter()
-            .map(|&(mover, other)| self.sector_entry(mover, other))
-            .collect();
-        if reads == Reads::InMemory {
-            // Every entry is asked for, so that all are read together.
-            let missing = stored
-                .iter()
-                .flatten()
-                .filter(|&&(file, index)| !file.ready_or_ask(index, Urgency::Search))
-                .count();
-            if missing > 0 {
-                return Err(NotInMemory);
-            }
-        }
-        let touched = stored
-            .iter()
-            .flatten()
-            .fold(0u8, |acc, &(file, index)| acc | file.raw_byte(index));
-        std::hint::black_box(touched);
-        for at in stored {
-            let value = match at {
-                Some((file, index)) => file.value_with(index, reads)?,
-                None => None,
-            };
-            values.push(value);
-        }
-        Ok(())
+        outcomes: &mut Vec<Option<DbOutcome>>,
+    ) {
+        outcomes.extend(positions.iter().map(|&(mover, other)| {
+            let (file, index) = self.sector_entry(mover, other)?;
+            file.outcome(index)
+        }));
     }
 
-    /// Whether the value of `pos` can be read at once, without waiting for
-    /// the disk: its block is in memory, or the databases do not hold it.
-    /// If not, its block is asked of the background reader, as soon as
-    /// `urgency` says.
+    /// Whether the value of `pos` (in the moving phase with its distance)
+    /// can be read at once, without waiting for the disk: its blocks are
+    /// in memory, or the databases do not hold it. If not, its blocks are
+    /// asked of the background reader, as soon as `urgency` says.
     pub fn ready_or_ask(&self, pos: &Position, urgency: Urgency) -> bool {
+        if pos.stones_to_place() == 0 {
+            self.value_ready_or_ask(pos, urgency)
+        } else {
+            self.outcome_ready_or_ask(pos, urgency)
+        }
+    }
+
+    /// [`Database::ready_or_ask`] for the outcome of `pos` alone.
+    fn outcome_ready_or_ask(&self, pos: &Position, urgency: Urgency) -> bool {
         match self.placing_entry(pos) {
             Some(PlacingEntry::Stored(file, index)) => return file.ready_or_ask(index, urgency),
             // Every position its placements lead to is asked for, so that
@@ -414,7 +534,7 @@ impl Database {
                 return pos.legal_moves().into_iter().fold(true, |ready, mv| {
                     let child_ready = match after(pos, mv) {
                         After::Ends(_) => true,
-                        After::Leads(child) => self.ready_or_ask(&child, urgency),
+                        After::Leads(child) => self.outcome_ready_or_ask(&child, urgency),
                     };
                     ready && child_ready
                 });
@@ -425,6 +545,35 @@ impl Database {
             Some((file, index)) => file.ready_or_ask(index, urgency),
             None => true,
         }
+    }
+
+    /// [`Database::ready_or_ask`] for a moving position: its outcome and,
+    /// unless it is a draw, its distance, or what that is derived from.
+    fn value_ready_or_ask(&self, pos: &Position, urgency: Urgency) -> bool {
+        let Some((file, index)) = self.moving_entry(pos) else {
+            return true;
+        };
+        let outcome_ready = file.ready_or_ask(index, urgency);
+        if outcome_ready && matches!(file.outcome(index), None | Some(DbOutcome::Draw)) {
+            return true;
+        }
+        if file.keeps_distances() {
+            return file.distance_ready_or_ask(index, urgency) && outcome_ready;
+        }
+        // Every position its moves lead to is asked for, so that all are
+        // read together.
+        pos.legal_moves()
+            .into_iter()
+            .fold(outcome_ready, |ready, mv| {
+                let child_ready = match after(pos, mv) {
+                    After::Ends(_) => true,
+                    After::Leads(child) if mv.removal.is_some() => {
+                        self.outcome_ready_or_ask(&child, urgency)
+                    }
+                    After::Leads(child) => self.value_ready_or_ask(&child, urgency),
+                };
+                ready && child_ready
+            })
     }
 
     /// Asks the background reader for the placing phase's first sectors,

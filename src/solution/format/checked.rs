@@ -1,10 +1,9 @@
 //! What every database file shares: it is mapped into memory (or read
 //! and decoded whole), its header and sector are checked at open
-//! (`open_header`), its payload is stored as it is (the moving phase) or
-//! compressed in blocks (the placing phase, see `compressed`), each block
-//! checked when first read, so that opening takes no time whatever
-//! the size yet no damaged value is ever used, and it is written under a
-//! temporary name and renamed when complete.
+//! (`open_header`), its payloads are compressed in blocks (see
+//! `compressed`), each block checked when first read, so that opening
+//! takes no time whatever the size yet no damaged value is ever used, and
+//! it is written under a temporary name and renamed when complete.
 
 use std::fs;
 use std::path::Path;
@@ -15,7 +14,7 @@ use bytemuck::Pod;
 use rayon::prelude::*;
 
 use super::checksum::checksum;
-use super::compressed::{self, BLOCK, SUM_BYTES, block_count, decode_into, is_intact};
+use super::compressed::{self, SUM_BYTES, block_count, decode_into, is_intact};
 use super::file_name;
 use super::reader::{self, BlockFile, NotInMemory, Reads, Urgency};
 use crate::solution::error::{DbError, DbProblem};
@@ -213,44 +212,20 @@ fn asked(urgency: Urgency) -> u8 {
     }
 }
 
-/// Payload bytes per checksummed block of a payload stored as it is.
-pub(super) const RAW_BLOCK: usize = 1 << 16;
-
-/// The checksum of each block of a payload stored as it is.
-pub(super) fn raw_block_sums(payload: &[u8]) -> Vec<u64> {
-    payload.par_chunks(RAW_BLOCK).map(checksum).collect()
-}
-
-/// How a file's payload is stored.
-enum Payload {
-    /// As it is, a checksum for every `RAW_BLOCK` bytes in a table of its
-    /// own: the moving phase's entries, read at random by the search.
-    Raw {
-        /// Where the payload begins in the file.
-        at: usize,
-        /// The blocks' checksums, copied at open: checking a block in
-        /// memory never waits for the disk to read its sum.
-        sums: Box<[u64]>,
-    },
-    /// Compressed in blocks (see `compressed`): the placing phase's
-    /// values, read a few at a time.
-    Compressed {
-        /// Where the blocks begin in the file.
-        blocks_at: usize,
-        /// Where each block begins among the blocks, and where the last
-        /// ends, copied at open: finding a block never waits for the disk.
-        table: Box<[u64]>,
-        /// Names the file's blocks among the blocks a thread keeps
-        /// decoded.
-        id: u64,
-    },
-}
-
-/// A file whose payload is checked block by block, each block the first
+/// A payload of a file, compressed in blocks, each block checked the first
 /// time it is read.
 pub(super) struct Checked {
-    storage: Storage,
-    payload: Payload,
+    /// The file, which other payloads of it may share.
+    storage: Arc<Storage>,
+    /// Where the blocks begin in the file.
+    blocks_at: usize,
+    /// Where each block begins among the blocks, and where the last ends,
+    /// copied at open: finding a block never waits for the disk.
+    table: Box<[u64]>,
+    /// Names the payload's blocks among the blocks a thread keeps decoded.
+    id: u64,
+    /// Payload bytes per block (fewer in the last).
+    block_len: usize,
     payload_len: usize,
     /// A compressed payload decoded, for a file read whole.
     whole: Option<HugeBytes>,
@@ -259,47 +234,29 @@ pub(super) struct Checked {
 }
 
 impl Checked {
-    /// `storage` with a payload of `payload_len` bytes stored as it is at
-    /// `payload_at` and its blocks' checksums at `sums_at`; the caller has
-    /// checked that the file is long enough.
-    pub(super) fn raw(
-        storage: Storage,
-        payload_at: usize,
-        payload_len: usize,
-        sums_at: usize,
-    ) -> Checked {
-        let count = payload_len.div_ceil(RAW_BLOCK);
-        let sums = bytemuck::pod_collect_to_vec(&storage.bytes()[sums_at..sums_at + 8 * count])
-            .into_boxed_slice();
-        Checked::new(
-            storage,
-            Payload::Raw {
-                at: payload_at,
-                sums,
-            },
-            payload_len,
-            count,
-        )
-    }
-
-    /// The payload of `payload_len` bytes compressed in blocks whose table
-    /// is at `table_at` in `storage`, the blocks following it, checked as
-    /// far as opening goes: the table against `table_sum`, and the file's
-    /// length; loaded `Whole`, every block is checked and decoded now.
+    /// The payload of `payload_len` bytes compressed in blocks of
+    /// `block_len` bytes whose table is at `table_at` in `storage`, the
+    /// blocks at `blocks_at`, checked as far as opening goes: the table
+    /// against `table_sum`, and that the blocks lie in the file; loaded
+    /// `Whole`, every block is checked and decoded now. The caller checks
+    /// the file's length against [`Checked::end`].
     pub(super) fn compressed(
-        storage: Storage,
+        storage: Arc<Storage>,
         table_at: usize,
-        payload_len: usize,
+        blocks_at: usize,
+        (payload_len, block_len): (usize, usize),
         table_sum: u64,
         loading: Loading,
     ) -> Result<Checked, DbProblem> {
         let bytes = storage.bytes();
-        let count = block_count(payload_len);
-        let blocks_at = table_at + 8 * (count + 1);
-        let table_bytes = bytes.get(table_at..blocks_at).ok_or(DbProblem::Length {
-            expected: blocks_at as u64,
+        let count = block_count(payload_len, block_len);
+        let too_short = || DbProblem::Length {
+            expected: (table_at + 8 * (count + 1)) as u64,
             found: bytes.len() as u64,
-        })?;
+        };
+        let table_bytes = bytes
+            .get(table_at..table_at + 8 * (count + 1))
+            .ok_or_else(too_short)?;
         if checksum(table_bytes) != table_sum {
             return Err(DbProblem::Checksum);
         }
@@ -315,19 +272,24 @@ impl Checked {
         if !ordered {
             return Err(DbProblem::Checksum);
         }
-        let expected = table[count].saturating_add(blocks_at as u64);
-        if bytes.len() as u64 != expected {
+        let end = table[count].saturating_add(blocks_at as u64);
+        if (bytes.len() as u64) < end {
             return Err(DbProblem::Length {
-                expected,
+                expected: end,
                 found: bytes.len() as u64,
             });
         }
-        let payload = Payload::Compressed {
+        let mut checked = Checked {
+            storage,
             blocks_at,
             table,
             id: compressed::new_file_id(),
+            block_len,
+            payload_len,
+            whole: None,
+            blocks: (0..count).map(|_| AtomicU8::new(UNCHECKED)).collect(),
+            damaged: AtomicBool::new(false),
         };
-        let mut checked = Checked::new(storage, payload, payload_len, count);
         if loading == Loading::Whole {
             checked.whole = Some(checked.decode_whole().ok_or(DbProblem::Checksum)?);
             checked
@@ -338,49 +300,34 @@ impl Checked {
         Ok(checked)
     }
 
-    fn new(storage: Storage, payload: Payload, payload_len: usize, count: usize) -> Checked {
-        Checked {
-            storage,
-            payload,
-            payload_len,
-            whole: None,
-            blocks: (0..count).map(|_| AtomicU8::new(UNCHECKED)).collect(),
-            damaged: AtomicBool::new(false),
-        }
-    }
-
-    /// Payload bytes per block (fewer in the last).
-    #[inline]
-    fn block_len(&self) -> usize {
-        match self.payload {
-            Payload::Raw { .. } => RAW_BLOCK,
-            Payload::Compressed { .. } => BLOCK,
-        }
+    /// Where the blocks end in the file.
+    pub(super) fn end(&self) -> u64 {
+        self.blocks_at as u64 + self.stored_len() as u64
     }
 
     /// The block that holds payload byte `at`.
     #[inline]
     fn block_of(&self, at: usize) -> usize {
-        at / self.block_len()
+        at / self.block_len
     }
 
     /// The payload bytes of `block`.
     fn payload_of(&self, block: usize) -> std::ops::Range<usize> {
-        let start = block * self.block_len();
-        start..self.payload_len.min(start + self.block_len())
+        let start = block * self.block_len;
+        start..self.payload_len.min(start + self.block_len)
     }
 
     /// Every block checked and decoded, in parallel; `None` if one is
     /// damaged.
     fn decode_whole(&self) -> Option<HugeBytes> {
         let mut whole = HugeBytes::zeroed(self.payload_len);
-        let decoded = whole.par_chunks_mut(BLOCK).enumerate().try_for_each_init(
-            compressed::decompressor,
-            |decompressor, (block, out)| {
+        let decoded = whole
+            .par_chunks_mut(self.block_len)
+            .enumerate()
+            .try_for_each_init(compressed::decompressor, |decompressor, (block, out)| {
                 let stored = self.stored(block);
                 (is_intact(stored) && decode_into(decompressor, stored, out)).then_some(())
-            },
-        );
+            });
         decoded.map(|()| whole)
     }
 
@@ -391,38 +338,25 @@ impl Checked {
         if let Some(whole) = &self.whole {
             return Some(whole[at]);
         }
-        match &self.payload {
-            Payload::Raw { at: payload_at, .. } => Some(self.storage.bytes()[payload_at + at]),
-            &Payload::Compressed { id, .. } => {
-                let block = self.block_of(at);
-                let len = self.payload_of(block).len();
-                let byte = compressed::byte(id, block, self.stored(block), len, at % BLOCK);
-                if byte.is_none() {
-                    self.blocks[block].store(DAMAGED, Ordering::Relaxed);
-                    self.damaged.store(true, Ordering::Relaxed);
-                }
-                byte
-            }
+        let block = self.block_of(at);
+        let len = self.payload_of(block).len();
+        let byte = compressed::byte(self.id, block, self.stored(block), len, at % self.block_len);
+        if byte.is_none() {
+            self.blocks[block].store(DAMAGED, Ordering::Relaxed);
+            self.damaged.store(true, Ordering::Relaxed);
         }
+        byte
     }
 
-    /// A block as stored: its bytes as they are, or its checksum and its
-    /// frame.
+    /// A block as stored: its checksum and its frame.
     fn stored(&self, block: usize) -> &[u8] {
         &self.storage.bytes()[self.stored_span(block)]
     }
 
     /// Where a block is stored in the file.
     fn stored_span(&self, block: usize) -> std::ops::Range<usize> {
-        match &self.payload {
-            Payload::Raw { at, .. } => {
-                let bytes = self.payload_of(block);
-                at + bytes.start..at + bytes.end
-            }
-            Payload::Compressed {
-                blocks_at, table, ..
-            } => blocks_at + table[block] as usize..blocks_at + table[block + 1] as usize,
-        }
+        let (table, at) = (&self.table, self.blocks_at);
+        at + table[block] as usize..at + table[block + 1] as usize
     }
 
     /// Whether the block holding payload byte `at` matches its checksum,
@@ -508,7 +442,7 @@ impl Checked {
     /// `urgency` says.
     pub(super) fn read_ahead(self: &Arc<Self>, urgency: Urgency) {
         for block in 0..self.blocks.len() {
-            self.ready_or_ask(block * self.block_len(), urgency);
+            self.ready_or_ask(block * self.block_len, urgency);
         }
     }
 
@@ -519,16 +453,13 @@ impl Checked {
 
     /// The bytes of the payload, as stored.
     pub(super) fn stored_len(&self) -> usize {
-        match &self.payload {
-            Payload::Raw { .. } => self.payload_len,
-            Payload::Compressed { table, .. } => table.last().map_or(0, |&end| end as usize),
-        }
+        self.table.last().map_or(0, |&end| end as usize)
     }
 
     /// Whether every page of a block is in memory, so that reading it
     /// does not wait for the disk.
     fn is_resident(&self, block: usize) -> bool {
-        match &self.storage {
+        match &*self.storage {
             #[cfg(feature = "mmap")]
             Storage::Mapped(_) => pages_resident(self.stored(block)),
             #[cfg(feature = "mmap")]
@@ -541,7 +472,7 @@ impl Checked {
     /// Checks every block not checked yet (a compressed one decoded too),
     /// and fails at the first damaged one, naming the file as `path`.
     pub(super) fn verify(&self, path: &Path) -> Result<(), DbError> {
-        let sums_good = (0..self.blocks.len()).all(|block| self.is_good(block * self.block_len()));
+        let sums_good = (0..self.blocks.len()).all(|block| self.is_good(block * self.block_len));
         if sums_good && self.all_decode() {
             Ok(())
         } else {
@@ -555,11 +486,11 @@ impl Checked {
     /// Whether every block of a compressed payload decodes to its length,
     /// in parallel (a payload read whole was decoded already).
     fn all_decode(&self) -> bool {
-        if self.whole.is_some() || matches!(self.payload, Payload::Raw { .. }) {
+        if self.whole.is_some() {
             return true;
         }
         let decodes = (0..self.blocks.len()).into_par_iter().try_for_each_init(
-            || (compressed::decompressor(), vec![0; BLOCK]),
+            || (compressed::decompressor(), vec![0; self.block_len]),
             |(decompressor, out), block| {
                 let len = self.payload_of(block).len();
                 decode_into(decompressor, self.stored(block), &mut out[..len]).then_some(())
@@ -580,7 +511,7 @@ impl Checked {
 impl BlockFile for Checked {
     fn advise_will_need(&self, block: usize) {
         #[cfg(all(feature = "mmap", unix))]
-        if let Storage::Mapped(map) = &self.storage {
+        if let Storage::Mapped(map) = &*self.storage {
             let span = self.stored_span(block);
             // Advice only: a refusal changes nothing but the speed.
             let _ = map.advise_range(memmap2::Advice::WillNeed, span.start, span.len());
@@ -597,10 +528,7 @@ impl BlockFile for Checked {
         }
         self.advise_will_need(block);
         let stored = self.stored(block);
-        let good = match &self.payload {
-            Payload::Raw { sums, .. } => checksum(stored) == sums[block],
-            Payload::Compressed { .. } => is_intact(stored),
-        };
+        let good = is_intact(stored);
         self.blocks[block].store(if good { GOOD } else { DAMAGED }, Ordering::Relaxed);
         if !good {
             self.damaged.store(true, Ordering::Relaxed);

@@ -5,13 +5,17 @@
 //! ```text
 //! block table   one u64 per block and one more: where each block begins
 //!               in the blocks, then where they end
-//! blocks        each a u64 checksum of its frame, then the frame: BLOCK
-//!               payload bytes (fewer in the last) compressed by zstd
+//! blocks        each a u64 checksum of its frame, then the frame: a
+//!               block of payload bytes (fewer in the last) compressed by
+//!               zstd
 //! ```
 //!
 //! Blocks are small because a probe pays for decoding a whole block, and
 //! large enough for the compression to see the runs of equal values that
-//! nearby indices have.
+//! nearby indices have. Each kind of payload has its block length: the
+//! values the search reads most, in short blocks (at most
+//! [`SHORT_BLOCK`]), those read seldom in longer ones, which compress
+//! better (at most [`LONG_BLOCK`]).
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -20,12 +24,12 @@ use rayon::prelude::*;
 
 use super::checksum::checksum;
 
-/// Payload bytes per block.
-pub(super) const BLOCK: usize = 1 << 12;
+/// The longest block of a payload read often: a thread keeps many of them
+/// decoded.
+pub(super) const SHORT_BLOCK: usize = 6 << 10;
 
-/// The zstd level files are written at: higher levels make smaller files
-/// only by a few percent, and write several times slower.
-const LEVEL: i32 = 12;
+/// The longest block of a payload read seldom: a thread keeps a few.
+pub(super) const LONG_BLOCK: usize = 1 << 16;
 
 /// Bytes of a block's checksum, before its frame.
 pub(super) const SUM_BYTES: usize = 8;
@@ -39,12 +43,14 @@ pub(super) struct Compressed {
 }
 
 impl Compressed {
-    /// `payload` compressed, its blocks in parallel.
-    pub(super) fn new(payload: &[u8]) -> Compressed {
+    /// `payload` compressed in blocks of `block` bytes at zstd `level`,
+    /// the blocks in parallel.
+    pub(super) fn new(payload: &[u8], block: usize, level: i32) -> Compressed {
+        debug_assert!(block <= LONG_BLOCK);
         let frames: Vec<Vec<u8>> = payload
-            .par_chunks(BLOCK)
+            .par_chunks(block)
             .map_init(
-                || zstd::bulk::Compressor::new(LEVEL).expect("a zstd compression context"),
+                || zstd::bulk::Compressor::new(level).expect("a zstd compression context"),
                 |compressor, block| {
                     let frame = compressor
                         .compress(block)
@@ -75,9 +81,9 @@ impl Compressed {
     }
 }
 
-/// The number of blocks of a payload of `len` bytes.
-pub(super) fn block_count(len: usize) -> usize {
-    len.div_ceil(BLOCK)
+/// The number of blocks of `block` bytes of a payload of `len` bytes.
+pub(super) fn block_count(len: usize, block: usize) -> usize {
+    len.div_ceil(block)
 }
 
 /// Whether `stored` (a block's checksum and frame) matches its checksum.
@@ -114,22 +120,41 @@ pub(super) fn new_file_id() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
-/// Slots for decoded blocks a thread keeps, for as long as it lives (a
-/// search's threads, one search), each block in the one slot its key
-/// hashes to: a power of two, 16 MiB a thread at most.
-const SLOTS: usize = 4096;
+/// Slots for short decoded blocks a thread keeps, for as long as it lives
+/// (a search's threads, one search), each block in the one slot its key
+/// hashes to: a power of two. The end-of-placing solver reads blocks of
+/// many sectors at random, and slows down much with fewer.
+const SHORT_SLOTS: usize = 1 << 13;
 
-/// The blocks a thread decoded lately, by file and block.
+/// Slots for long decoded blocks a thread keeps, as [`SHORT_SLOTS`].
+const LONG_SLOTS: usize = 1 << 8;
+
+/// The blocks of one length class a thread decoded lately, by file and
+/// block.
 struct Decoded {
     /// The file and block in each slot; 0 for none (file ids begin at 1).
     keys: Vec<u64>,
-    /// `SLOTS` blocks of `BLOCK` bytes.
+    /// A block's bytes for each slot.
     bytes: Vec<u8>,
+    /// Bytes a slot holds.
+    slot_len: usize,
     decompressor: zstd::bulk::Decompressor<'static>,
 }
 
+impl Decoded {
+    fn new(slots: usize, slot_len: usize) -> Decoded {
+        Decoded {
+            keys: vec![0; slots],
+            bytes: vec![0; slots * slot_len],
+            slot_len,
+            decompressor: decompressor(),
+        }
+    }
+}
+
 thread_local! {
-    static DECODED: RefCell<Option<Decoded>> = const { RefCell::new(None) };
+    static SHORT: RefCell<Option<Decoded>> = const { RefCell::new(None) };
+    static LONG: RefCell<Option<Decoded>> = const { RefCell::new(None) };
 }
 
 /// Byte `at` of block `block` of the file `file`, `len` bytes long when
@@ -137,16 +162,18 @@ thread_local! {
 /// checksum and frame, checked) if it is not there: `None` if the frame
 /// does not decode to `len` bytes.
 pub(super) fn byte(file: u64, block: usize, stored: &[u8], len: usize, at: usize) -> Option<u8> {
+    let (cache, slots, slot_len) = if len <= SHORT_BLOCK {
+        (&SHORT, SHORT_SLOTS, SHORT_BLOCK)
+    } else {
+        (&LONG, LONG_SLOTS, LONG_BLOCK)
+    };
     // The block goes in the slot its key hashes to, in place of another.
     let key = file << 32 | block as u64;
-    let slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - SLOTS.trailing_zeros())) as usize;
-    DECODED.with_borrow_mut(|decoded| {
-        let decoded = decoded.get_or_insert_with(|| Decoded {
-            keys: vec![0; SLOTS],
-            bytes: vec![0; SLOTS * BLOCK],
-            decompressor: decompressor(),
-        });
-        let bytes = &mut decoded.bytes[slot * BLOCK..slot * BLOCK + len];
+    let slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - slots.trailing_zeros())) as usize;
+    cache.with_borrow_mut(|decoded| {
+        let decoded = decoded.get_or_insert_with(|| Decoded::new(slots, slot_len));
+        let start = slot * decoded.slot_len;
+        let bytes = &mut decoded.bytes[start..start + len];
         if decoded.keys[slot] != key {
             decoded.keys[slot] = 0;
             if !decode_into(&mut decoded.decompressor, stored, bytes) {
@@ -165,11 +192,15 @@ mod tests {
     #[test]
     fn every_block_decodes_to_its_bytes_and_a_changed_frame_is_found() {
         // Runs, as the values of nearby indices have, and a short last block.
+        const BLOCK: usize = 4096;
         let payload: Vec<u8> = (0..3 * BLOCK + 100)
             .map(|i| (i / 37 % 5) as u8 * 3)
             .collect();
-        let compressed = Compressed::new(&payload);
-        assert_eq!(compressed.table.len(), block_count(payload.len()) + 1);
+        let compressed = Compressed::new(&payload, BLOCK, 12);
+        assert_eq!(
+            compressed.table.len(),
+            block_count(payload.len(), BLOCK) + 1
+        );
         assert!(compressed.blocks.len() < payload.len() / 4, "runs compress");
         let id = new_file_id();
         for (block, chunk) in payload.chunks(BLOCK).enumerate() {

@@ -1,21 +1,34 @@
-//! Converting the files of the format before the compressed one into
-//! this build's, so that nobody has to build the game again: a placing
-//! sector's file of version 1 (its values as they are, a checksum for
-//! every 64 KiB after them) is read whole and checked in full, written
-//! compressed under the same name in a folder of its own, read back, and
-//! only then renamed into place; the moving phase's files have not
-//! changed. The file of a sector whose values are derived from the files
-//! beside it is left out.
+//! Converting the files of the formats before into this build's, so that
+//! nobody has to build the game again. A file of the format before (a
+//! placing sector's of version 1, its values as they are; a moving
+//! sector's of version 2, a byte an index; each with a checksum for every
+//! 64 KiB after them) is read and checked in full, written in this build's
+//! format under the same name in a folder of its own, read back, and only
+//! then renamed into place. The file of a sector whose values are derived
+//! from the files beside it is left out.
 
 use std::path::{Path, PathBuf};
 
-use super::checked::{Loading, RAW_BLOCK, open_header, raw_block_sums};
+use bytemuck::{Pod, Zeroable};
+use rayon::prelude::*;
+
+use super::checked::{FileHeader, Loading, Storage, open_header};
 use super::checksum::checksum;
-use super::moving::MovingFile;
-use super::placing::{self, CONVERTIBLE, PlacingFile, PlacingHeader, PlacingValues};
+use super::moving::{self, BuiltSector, MovingFile, write_sector};
+use super::placing::{self, PlacingFile, PlacingHeader, PlacingValues};
 use super::{file_name, is_placing_file};
 use crate::solution::error::{DbError, DbProblem};
 use crate::solution::sector::Sector;
+use crate::solution::value::DbValue;
+
+/// Bytes per checksummed block of a payload stored as it is, in the
+/// formats before.
+const RAW_BLOCK: usize = 1 << 16;
+
+/// The checksum of each block of a payload stored as it is.
+fn raw_block_sums(payload: &[u8]) -> Vec<u64> {
+    payload.par_chunks(RAW_BLOCK).map(checksum).collect()
+}
 
 /// What converting one file did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,12 +80,14 @@ pub fn convert_file(path: &Path, to: &Path) -> Result<Converted, DbError> {
         return Ok(Converted::Current(sector));
     }
     if !is_placing_file(name) {
-        return keep(path, to).map(Converted::Current);
+        return convert_moving(path, to);
     }
     // Mapped: a file of this build's format is read only once, by `keep`.
     let (storage, header, sector) =
-        match open_header::<PlacingHeader>(path, Loading::Mapped, CONVERTIBLE) {
-            Err(err) if is_current(&err) => return keep(path, to).map(Converted::Current),
+        match open_header::<PlacingHeader>(path, Loading::Mapped, placing::CONVERTIBLE) {
+            Err(err) if is_current(&err, placing::VERSION) => {
+                return keep(path, to).map(Converted::Current);
+            }
             opened => opened?,
         };
     let error = |problem| DbError {
@@ -107,14 +122,164 @@ pub fn convert_file(path: &Path, to: &Path) -> Result<Converted, DbError> {
         });
     }
     drop(read_back);
-    let after = std::fs::metadata(&written)
-        .map_err(io_error(&written))?
-        .len();
-    std::fs::rename(&written, &target).map_err(io_error(&target))?;
+    put_in_place(sector, bytes.len(), &written, &target)
+}
+
+/// Renames the file `written` and read back to `target`, and says so.
+fn put_in_place(
+    sector: Sector,
+    before: usize,
+    written: &Path,
+    target: &Path,
+) -> Result<Converted, DbError> {
+    let after = std::fs::metadata(written).map_err(io_error(written))?.len();
+    std::fs::rename(written, target).map_err(io_error(target))?;
     Ok(Converted::Written {
         sector,
-        before: bytes.len() as u64,
+        before: before as u64,
         after,
+    })
+}
+
+/// The moving phase's header of the format before.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
+struct OldMovingHeader {
+    magic: [u8; 8],
+    version: u32,
+    variant: u8,
+    flying: u8,
+    mover: u8,
+    other: u8,
+    entries: u64,
+    class_counts: [u64; 3],
+    placement_counts: [u64; 3],
+    longest_win: u32,
+    longest_loss: u32,
+    exceptions: u64,
+    exceptions_checksum: u64,
+    block_sums_checksum: u64,
+    header_checksum: u64,
+}
+
+impl FileHeader for OldMovingHeader {
+    const MAGIC: [u8; 8] = *b"MORRISDB";
+    const VERSION: u32 = moving::CONVERTIBLE;
+    const PLACING: bool = false;
+    const CONVERTIBLE: Option<u32> = None;
+
+    fn identity(&self) -> ([u8; 8], u32, u8, u8) {
+        (self.magic, self.version, self.variant, self.flying)
+    }
+
+    fn checksum(&self) -> u64 {
+        self.header_checksum
+    }
+
+    fn unsummed(&self) -> OldMovingHeader {
+        OldMovingHeader {
+            header_checksum: 0,
+            ..*self
+        }
+    }
+
+    fn stones(&self) -> [u8; 4] {
+        [self.mover, self.other, 0, 0]
+    }
+
+    fn entries(&self) -> u64 {
+        self.entries
+    }
+}
+
+/// Converts a moving sector's file (see [`convert_file`]), of the format
+/// before or this build's.
+fn convert_moving(path: &Path, to: &Path) -> Result<Converted, DbError> {
+    let (storage, header, sector) =
+        match open_header::<OldMovingHeader>(path, Loading::Mapped, moving::CONVERTIBLE) {
+            Err(err) if is_current(&err, moving::VERSION) => {
+                return keep(path, to).map(Converted::Current);
+            }
+            opened => opened?,
+        };
+    let values = old_moving_values(&storage, &header, sector).map_err(|problem| DbError {
+        path: path.to_owned(),
+        problem,
+    })?;
+    let before = storage.bytes().len();
+    drop(storage);
+    let built = BuiltSector {
+        sector: sector.board,
+        values,
+    };
+    let work = work_folder(to)?;
+    write_sector(&work, &built)?;
+    let name = file_name(sector);
+    let written = work.join(&name);
+    if !MovingFile::open(&written)?.holds(&built.values) {
+        return Err(DbError {
+            path: written,
+            problem: DbProblem::Checksum,
+        });
+    }
+    put_in_place(sector, before, &written, &to.join(&name))
+}
+
+/// The values of a moving file of the format before (see [`BuiltSector`]),
+/// checked in full: its length, exceptions and every block.
+fn old_moving_values(
+    storage: &Storage,
+    header: &OldMovingHeader,
+    sector: Sector,
+) -> Result<Vec<u16>, DbProblem> {
+    let bytes = storage.bytes();
+    let entries = sector.len() as usize;
+    let exceptions = usize::try_from(header.exceptions).unwrap_or(usize::MAX);
+    if exceptions > entries {
+        return Err(DbProblem::Checksum);
+    }
+    let exceptions_at = (std::mem::size_of::<OldMovingHeader>() + entries).next_multiple_of(8);
+    let sums_at = exceptions_at + 16 * exceptions;
+    let expected = sums_at + 8 * entries.div_ceil(RAW_BLOCK);
+    if bytes.len() != expected {
+        return Err(DbProblem::Length {
+            expected: expected as u64,
+            found: bytes.len() as u64,
+        });
+    }
+    let payload = &bytes[std::mem::size_of::<OldMovingHeader>()..][..entries];
+    let (exceptions, sums) = (&bytes[exceptions_at..sums_at], &bytes[sums_at..]);
+    let good = checksum(exceptions) == header.exceptions_checksum
+        && checksum(sums) == header.block_sums_checksum
+        && bytemuck::cast_slice::<u64, u8>(&raw_block_sums(payload)) == sums;
+    if !good {
+        return Err(DbProblem::Checksum);
+    }
+    let exceptions: Vec<[u64; 2]> = bytemuck::pod_collect_to_vec(exceptions);
+    payload
+        .par_iter()
+        .enumerate()
+        .map(|(index, &byte)| old_entry(byte, index as u64, &exceptions))
+        .collect::<Option<Vec<u16>>>()
+        .ok_or(DbProblem::Checksum)
+}
+
+/// The encoded value (see [`DbValue::encode`]) of a byte of the moving
+/// format before at `index`: 0 no position, 1 draw, 2 + d a win at
+/// distance d, 129 + d a loss at d, 255 the value in `exceptions`; `None`
+/// for an exception not there.
+fn old_entry(byte: u8, index: u64, exceptions: &[[u64; 2]]) -> Option<u16> {
+    Some(match byte {
+        0 => 0,
+        1 => DbValue::draw().encode(),
+        255 => {
+            let at = exceptions
+                .binary_search_by_key(&index, |pair| pair[0])
+                .ok()?;
+            u16::try_from(exceptions[at][1]).ok()?
+        }
+        b if b < 129 => DbValue::win(u16::from(b - 2)).encode(),
+        b => DbValue::loss(u16::from(b - 129)).encode(),
     })
 }
 
@@ -160,10 +325,10 @@ fn intact(path: &Path) -> Result<Sector, DbError> {
     }
 }
 
-/// Whether opening a placing file as an old one failed because it is of
-/// this build's format.
-fn is_current(err: &DbError) -> bool {
-    matches!(err.problem, DbProblem::Version { found, .. } if found == placing::VERSION)
+/// Whether opening a file as an old one failed because it is of this
+/// build's format, `version`.
+fn is_current(err: &DbError, version: u32) -> bool {
+    matches!(err.problem, DbProblem::Version { found, .. } if found == version)
 }
 
 /// Whether `a` and `b` are the same file.
@@ -228,9 +393,7 @@ mod tests {
     use std::sync::atomic::AtomicU8;
 
     use super::*;
-    use crate::solution::format::checked::FileHeader;
     use crate::solution::format::file_name;
-    use crate::solution::format::moving::{BuiltSector, write_sector};
     use crate::solution::format::placing::{code, write_placing};
     use crate::solution::index::SectorIndex;
     use crate::solution::value::{DbOutcome, DbValue};
@@ -242,7 +405,7 @@ mod tests {
         let sums = raw_block_sums(values);
         header.block_table_checksum = checksum(bytemuck::cast_slice(&sums));
         let mut file = bytemuck::bytes_of(&header.unsummed()).to_vec();
-        file[8..12].copy_from_slice(&CONVERTIBLE.to_ne_bytes());
+        file[8..12].copy_from_slice(&placing::CONVERTIBLE.to_ne_bytes());
         let sum = checksum(&file);
         let len = file.len();
         file[len - 8..].copy_from_slice(&sum.to_ne_bytes());
@@ -250,6 +413,100 @@ mod tests {
         file.resize(file.len().next_multiple_of(8), 0);
         file.extend_from_slice(bytemuck::cast_slice(&sums));
         file
+    }
+
+    /// A moving file of version 2 of `sector`'s `values` (see
+    /// [`BuiltSector`]): a byte an index, the exceptions, and a checksum
+    /// for every 64 KiB of bytes.
+    fn old_moving_file(sector: Sector, values: &[u16]) -> Vec<u8> {
+        let mut exceptions: Vec<[u64; 2]> = Vec::new();
+        let bytes: Vec<u8> = (0..)
+            .zip(values)
+            .map(|(index, &entry)| match DbValue::decode(entry) {
+                None => 0,
+                Some(value) => match value.outcome {
+                    DbOutcome::Draw => 1,
+                    DbOutcome::Win if value.distance < 127 => 2 + value.distance as u8,
+                    DbOutcome::Loss if value.distance < 126 => 129 + value.distance as u8,
+                    _ => {
+                        exceptions.push([index, u64::from(entry)]);
+                        255
+                    }
+                },
+            })
+            .collect();
+        let sums = raw_block_sums(&bytes);
+        let mut header = OldMovingHeader::zeroed();
+        header.magic = *b"MORRISDB";
+        header.version = moving::CONVERTIBLE;
+        header.flying = 1;
+        header.mover = sector.board.mover as u8;
+        header.other = sector.board.other as u8;
+        header.entries = sector.len();
+        header.exceptions = exceptions.len() as u64;
+        header.exceptions_checksum = checksum(bytemuck::cast_slice(&exceptions));
+        header.block_sums_checksum = checksum(bytemuck::cast_slice(&sums));
+        header.header_checksum = checksum(bytemuck::bytes_of(&header));
+        let mut file = bytemuck::bytes_of(&header).to_vec();
+        file.extend_from_slice(&bytes);
+        file.resize(file.len().next_multiple_of(8), 0);
+        file.extend_from_slice(bytemuck::cast_slice(&exceptions));
+        file.extend_from_slice(bytemuck::cast_slice(&sums));
+        file
+    }
+
+    #[test]
+    fn an_old_moving_file_converts_value_for_value_and_a_damaged_one_is_refused() {
+        let sector = Sector::moving(SectorIndex::new(4, 3));
+        let (old, new) = (scratch("old-moving"), scratch("new-moving"));
+        // Distances beyond a byte of either format among them.
+        let values: Vec<u16> = (0..sector.len())
+            .map(|index| {
+                let distance = (index * 7 % 300) as u16;
+                match index % 5 {
+                    0 | 1 => DbValue::win(distance.max(1)).encode(),
+                    2 => DbValue::loss(distance).encode(),
+                    3 => DbValue::draw().encode(),
+                    _ => 0,
+                }
+            })
+            .collect();
+        let name = file_name(sector);
+        let bytes = old_moving_file(sector, &values);
+        fs::write(old.join(&name), &bytes).expect("old file");
+        // This build refuses the old file by name, saying what to do.
+        let refused = MovingFile::open(&old.join(&name)).err().expect("refused");
+        assert_eq!(refused.path, old.join(&name));
+        assert!(matches!(
+            refused.problem,
+            DbProblem::Convertible {
+                found: 2,
+                expected: 3
+            }
+        ));
+        let converted = convert_file(&old.join(&name), &new).expect("converted");
+        assert!(matches!(converted, Converted::Written { before, after, .. }
+            if before == bytes.len() as u64 && after < before / 2));
+        let file = MovingFile::open(&new.join(&name)).expect("opened");
+        assert!(file.keeps_distances());
+        assert!(file.holds(&values));
+        // Converted already: checked and left as it is.
+        assert_eq!(
+            convert_file(&new.join(&name), &new).expect("checked"),
+            Converted::Current(sector)
+        );
+        // A damaged old file is refused by name, and nothing is written.
+        let mut damaged = bytes;
+        damaged[std::mem::size_of::<OldMovingHeader>() + 100] ^= 0x21;
+        fs::write(old.join(&name), &damaged).expect("old file");
+        fs::remove_file(new.join(&name)).expect("removed");
+        let err = convert_file(&old.join(&name), &new).expect_err("damaged");
+        assert_eq!(err.path, old.join(&name));
+        assert!(matches!(err.problem, DbProblem::Checksum));
+        assert!(!new.join(&name).exists());
+        for dir in [old, new] {
+            fs::remove_dir_all(dir).expect("cleaned");
+        }
     }
 
     fn scratch(name: &str) -> std::path::PathBuf {

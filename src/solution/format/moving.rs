@@ -1,17 +1,34 @@
-//! The moving phase's database file, one byte per index.
+//! The moving phase's database file: the outcome of every position, and
+//! for one sector of each pair, the plies to the next removal.
 //!
 //! ```text
-//! header            112 bytes (made for bytemuck), with its own checksum
-//! entries           one byte per index (see `to_byte`), padded to 8 bytes
-//! exceptions        (index, value) pairs of u64, sorted, for the values a
-//!                   byte cannot hold
-//! block checksums   one u64 per 64 KiB of entries
+//! header            136 bytes (made for bytemuck), with its own checksum
+//! outcome table     where each outcome block begins, and where the last
+//!                   ends (see `compressed`)
+//! distance table    the same for the distance blocks, in a file that
+//!                   keeps distances
+//! exceptions        (index, distance) pairs of u64, sorted, for the
+//!                   distances a byte cannot hold
+//! outcome blocks    for each 16 Ki indices, their outcomes, two bits an
+//!                   index (see `placing::code`), then one bit an index,
+//!                   set where the distance is beyond `far`; compressed
+//! distance blocks   one byte an index (see `distance_code`), compressed
 //! ```
 //!
+//! The search reads outcomes, a block of them at a time; distances are
+//! read at the root, and where the N-move rule may draw a game, which
+//! only a distance beyond `far` can where few plies have passed since the
+//! last removal. They are kept for the sector whose side to move has as
+//! many stones as the other or more (see [`keeps_distances`]): the other
+//! sector's are one ply away, each move a removal (1) or one ply more than
+//! the position it leads to, which is of the sector kept. A win in 1, a
+//! loss in 2 and a draw share the byte 0 that the outcome tells apart: the
+//! commonest distances cost least.
+//!
 //! Opening a file checks the header, the length, the exceptions and the
-//! table of block checksums, which takes no time whatever the size; the
-//! entries are checked a block at a time when first read (see `checked`),
-//! and [`MovingFile::verify`] checks every block.
+//! tables of blocks, which takes no time whatever the size; the blocks
+//! are checked when first read (see `checked`), and
+//! [`MovingFile::verify`] checks every block.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -19,11 +36,11 @@ use std::sync::Arc;
 use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 
-use super::checked::{
-    Checked, FileHeader, Loading, NINE, RAW_BLOCK, open_header, raw_block_sums, write_whole,
-};
+use super::checked::{Checked, FileHeader, Loading, NINE, open_header, write_whole};
 use super::checksum::checksum;
+use super::compressed::{Compressed, block_count};
 use super::file_name;
+use super::placing::{code, outcome_of};
 use super::reader::{NotInMemory, Reads, Urgency};
 use crate::solution::error::{DbError, DbProblem};
 use crate::solution::index::SectorIndex;
@@ -32,7 +49,25 @@ use crate::solution::value::{DbOutcome, DbValue};
 
 const MAGIC: [u8; 8] = *b"MORRISDB";
 /// The format version this build writes and reads.
-pub(crate) const VERSION: u32 = 2;
+pub(crate) const VERSION: u32 = 3;
+/// The format version before, which `convert` converts.
+pub(super) const CONVERTIBLE: u32 = 2;
+
+/// Indices an outcome block holds.
+const OUTCOME_INDICES: usize = 1 << 14;
+/// Where an outcome block's far bits begin, after its two-bit outcomes.
+const FAR_BITS_AT: usize = OUTCOME_INDICES / 4;
+/// Bytes of an outcome block, decoded.
+const OUTCOME_BLOCK: usize = FAR_BITS_AT + OUTCOME_INDICES / 8;
+/// Indices (bytes) of a distance block: distances are read seldom, and
+/// compress better in long blocks.
+const DISTANCE_BLOCK: usize = 1 << 16;
+/// The zstd levels of the blocks: higher levels make smaller files only
+/// by a few percent, and write several times slower.
+const OUTCOME_LEVEL: i32 = 12;
+const DISTANCE_LEVEL: i32 = 15;
+/// Distances beyond this are flagged far in the outcome blocks.
+const FAR: u32 = 40;
 
 /// The file header, in the byte order of the machine that wrote it.
 #[repr(C)]
@@ -46,7 +81,7 @@ pub struct MovingHeader {
     pub mover: u8,
     /// Stones of the other side.
     pub other: u8,
-    /// Entries in the payload (indices of the sector).
+    /// Indices of the sector.
     pub entries: u64,
     /// Wins, draws and losses over symmetry classes.
     pub class_counts: [u64; 3],
@@ -56,10 +91,17 @@ pub struct MovingHeader {
     pub longest_win: u32,
     /// The longest distance of a loss.
     pub longest_loss: u32,
-    /// Values too far for a byte, kept in the exceptions table.
+    /// Distances too far for a byte, kept in the exceptions table.
     pub exceptions: u64,
+    /// The distance beyond which a position is flagged far.
+    pub far: u32,
+    /// 1 if the file keeps distances, 0 if they are derived.
+    pub distances: u32,
+    /// Positions flagged far.
+    pub far_count: u64,
+    outcome_table_checksum: u64,
+    distance_table_checksum: u64,
     exceptions_checksum: u64,
-    block_sums_checksum: u64,
     header_checksum: u64,
 }
 
@@ -69,7 +111,7 @@ impl FileHeader for MovingHeader {
     const MAGIC: [u8; 8] = MAGIC;
     const VERSION: u32 = VERSION;
     const PLACING: bool = false;
-    const CONVERTIBLE: Option<u32> = None;
+    const CONVERTIBLE: Option<u32> = Some(CONVERTIBLE);
 
     fn identity(&self) -> ([u8; 8], u32, u8, u8) {
         (self.magic, self.version, self.variant, self.flying)
@@ -95,57 +137,82 @@ impl FileHeader for MovingHeader {
     }
 }
 
-/// A byte: 0 no position, 1 draw, 2 + d a win at distance d, 129 + d a
-/// loss at d; `EXCEPTION` sends to the exceptions table.
-const DRAW_BYTE: u8 = 1;
-const WIN_BYTE: u8 = 2;
-const LOSS_BYTE: u8 = 129;
+/// Whether the file of `sector` keeps its distances: its side to move has
+/// as many stones as the other or more. The other sector of its pair
+/// derives its own from them.
+pub(crate) fn keeps_distances(sector: SectorIndex) -> bool {
+    sector.mover >= sector.other
+}
+
+/// The distance byte that sends to the exceptions table.
 const EXCEPTION: u8 = 255;
+/// The distance byte of a loss at 0: the side to move is blocked.
+const BLOCKED: u8 = 254;
 
-/// The byte of an encoded value (see [`DbValue::encode`]).
-fn to_byte(entry: u16) -> u8 {
-    match DbValue::decode(entry) {
-        None => 0,
-        Some(value) => match value.outcome {
-            DbOutcome::Draw => DRAW_BYTE,
-            DbOutcome::Win if value.distance < u16::from(LOSS_BYTE - WIN_BYTE) => {
-                WIN_BYTE + value.distance as u8
-            }
-            DbOutcome::Loss if value.distance < u16::from(EXCEPTION - LOSS_BYTE) => {
-                LOSS_BYTE + value.distance as u8
-            }
-            DbOutcome::Win | DbOutcome::Loss => EXCEPTION,
-        },
+/// The byte of a value in the distances: a draw 0, a win in d d - 1, a
+/// loss in d d - 2 (a loss at 0 `BLOCKED`), `EXCEPTION` for the rest.
+fn distance_code(value: DbValue) -> u8 {
+    let distance = u32::from(value.distance);
+    let code = match value.outcome {
+        DbOutcome::Draw => 0,
+        DbOutcome::Win if (1..=255).contains(&distance) => distance - 1,
+        DbOutcome::Loss if distance == 0 => u32::from(BLOCKED),
+        DbOutcome::Loss if (2..=255).contains(&distance) => distance - 2,
+        DbOutcome::Win | DbOutcome::Loss => u32::from(EXCEPTION),
+    };
+    code as u8
+}
+
+/// The distance of a win or a loss from its byte, other than `EXCEPTION`.
+fn distance_of(outcome: DbOutcome, code: u8) -> u16 {
+    match outcome {
+        DbOutcome::Loss if code == BLOCKED => 0,
+        DbOutcome::Loss => u16::from(code) + 2,
+        _ => u16::from(code) + 1,
     }
 }
 
-/// The value of a byte other than `EXCEPTION`.
-fn from_byte(byte: u8) -> Option<DbValue> {
-    match byte {
-        0 => None,
-        DRAW_BYTE => Some(DbValue::draw()),
-        b if b < LOSS_BYTE => Some(DbValue::win(u16::from(b - WIN_BYTE))),
-        b => Some(DbValue::loss(u16::from(b - LOSS_BYTE))),
-    }
+/// Where the outcome of `index` is in the outcome payload, and its shift.
+fn outcome_at(index: usize) -> (usize, u32) {
+    let (block, at) = (index / OUTCOME_INDICES, index % OUTCOME_INDICES);
+    (block * OUTCOME_BLOCK + at / 4, 2 * (at % 4) as u32)
 }
 
-/// Where the parts of a file of `entries` entries and `exceptions`
-/// exceptions begin, and its length.
+/// Where the far bit of `index` is in the outcome payload, and its bit.
+fn far_at(index: usize) -> (usize, u32) {
+    let (block, at) = (index / OUTCOME_INDICES, index % OUTCOME_INDICES);
+    (
+        block * OUTCOME_BLOCK + FAR_BITS_AT + at / 8,
+        (at % 8) as u32,
+    )
+}
+
+/// The bytes of the outcome payload of `entries` indices.
+fn outcome_payload_len(entries: usize) -> usize {
+    entries.div_ceil(OUTCOME_INDICES) * OUTCOME_BLOCK
+}
+
+/// Where the parts of a file begin.
 struct Layout {
+    distance_table_at: usize,
     exceptions_at: usize,
-    block_sums_at: usize,
-    len: usize,
+    outcome_blocks_at: usize,
 }
 
 impl Layout {
-    fn new(entries: usize, exceptions: usize) -> Layout {
-        let exceptions_at = (HEADER_BYTES + entries).next_multiple_of(8);
-        let block_sums_at = exceptions_at + 16 * exceptions;
-        let blocks = entries.div_ceil(RAW_BLOCK);
+    fn new(entries: usize, distances: bool, exceptions: usize) -> Layout {
+        let outcome_blocks = block_count(outcome_payload_len(entries), OUTCOME_BLOCK);
+        let distance_table_at = HEADER_BYTES + 8 * (outcome_blocks + 1);
+        let distance_table = if distances {
+            8 * (block_count(entries, DISTANCE_BLOCK) + 1)
+        } else {
+            0
+        };
+        let exceptions_at = distance_table_at + distance_table;
         Layout {
+            distance_table_at,
             exceptions_at,
-            block_sums_at,
-            len: block_sums_at + 8 * blocks,
+            outcome_blocks_at: exceptions_at + 16 * exceptions,
         }
     }
 }
@@ -165,8 +232,6 @@ struct Tally {
     placements: [u64; 3],
     longest_win: u32,
     longest_loss: u32,
-    /// In index order.
-    exceptions: Vec<[u64; 2]>,
 }
 
 /// Writes a built sector into `dir` (through a temporary file renamed when
@@ -176,31 +241,31 @@ struct Tally {
 ///
 /// [`DbError`] naming the file if it cannot be written.
 pub fn write_sector(dir: &Path, built: &BuiltSector) -> Result<MovingHeader, DbError> {
-    let path = dir.join(file_name(Sector::moving(built.sector)));
+    let sector = built.sector;
+    let path = dir.join(file_name(Sector::moving(sector)));
     let mut header = MovingHeader::zeroed();
     header.magic = MAGIC;
     header.version = VERSION;
     header.variant = NINE;
     header.flying = 1;
-    header.mover = built.sector.mover as u8;
-    header.other = built.sector.other as u8;
+    header.mover = sector.mover as u8;
+    header.other = sector.other as u8;
     header.entries = built.values.len() as u64;
-    let mut bytes = vec![0u8; built.values.len()];
-    let per_class = (built.values.len() / built.sector.class_count().max(1)).max(1);
-    // Classes are contiguous runs of indices: each is encoded and counted
-    // on its own, in parallel.
-    let tallies: Vec<Tally> = bytes
-        .par_chunks_mut(per_class)
-        .enumerate()
-        .map(|(class, class_bytes)| {
+    header.far = FAR;
+    let distances = keeps_distances(sector);
+    header.distances = u32::from(distances);
+    // Classes are contiguous runs of indices: each is counted on its own,
+    // in parallel.
+    let tallies: Vec<Tally> = (0..sector.class_count())
+        .into_par_iter()
+        .map(|class| {
             let mut tally = Tally::default();
-            for (index, mover, other) in built.sector.canonical_positions(class) {
-                let entry = built.values[index as usize];
-                let Some(value) = DbValue::decode(entry) else {
+            for (index, mover, other) in sector.canonical_positions(class) {
+                let Some(value) = DbValue::decode(built.values[index as usize]) else {
                     continue;
                 };
                 let slot = value.outcome.slot();
-                let stabilizer = built.sector.canonical(mover, other).stabilizer;
+                let stabilizer = sector.canonical(mover, other).stabilizer;
                 tally.classes[slot] += 1;
                 tally.placements[slot] += 16 / u64::from(stabilizer);
                 let distance = u32::from(value.distance);
@@ -209,16 +274,10 @@ pub fn write_sector(dir: &Path, built: &BuiltSector) -> Result<MovingHeader, DbE
                     DbOutcome::Loss => tally.longest_loss = tally.longest_loss.max(distance),
                     DbOutcome::Draw => {}
                 }
-                let byte = to_byte(entry);
-                if byte == EXCEPTION {
-                    tally.exceptions.push([index, u64::from(entry)]);
-                }
-                class_bytes[index as usize % per_class] = byte;
             }
             tally
         })
         .collect();
-    let mut exceptions: Vec<[u64; 2]> = Vec::new();
     for tally in tallies {
         for slot in 0..3 {
             header.class_counts[slot] += tally.classes[slot];
@@ -226,30 +285,89 @@ pub fn write_sector(dir: &Path, built: &BuiltSector) -> Result<MovingHeader, DbE
         }
         header.longest_win = header.longest_win.max(tally.longest_win);
         header.longest_loss = header.longest_loss.max(tally.longest_loss);
-        exceptions.extend(tally.exceptions);
     }
-    let layout = Layout::new(bytes.len(), exceptions.len());
-    let block_sums = raw_block_sums(&bytes);
+    let mut outcomes = vec![0u8; outcome_payload_len(built.values.len())];
+    header.far_count = outcomes
+        .par_chunks_mut(OUTCOME_BLOCK)
+        .zip(built.values.par_chunks(OUTCOME_INDICES))
+        .map(|(block, values)| fill_outcome_block(block, values))
+        .sum();
+    let (codes, exceptions) = if distances {
+        distance_codes(&built.values)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    let outcomes = Compressed::new(&outcomes, OUTCOME_BLOCK, OUTCOME_LEVEL);
+    let distance_blocks =
+        distances.then(|| Compressed::new(&codes, DISTANCE_BLOCK, DISTANCE_LEVEL));
     header.exceptions = exceptions.len() as u64;
+    header.outcome_table_checksum = checksum(outcomes.table_bytes());
+    let (distance_table, distance_bytes): (&[u8], &[u8]) = match &distance_blocks {
+        Some(blocks) => (blocks.table_bytes(), &blocks.blocks),
+        None => (&[], &[]),
+    };
+    header.distance_table_checksum = checksum(distance_table);
     header.exceptions_checksum = checksum(bytemuck::cast_slice(&exceptions));
-    header.block_sums_checksum = checksum(bytemuck::cast_slice(&block_sums));
     header.header_checksum = checksum(bytemuck::bytes_of(&header));
-    let padding = layout.exceptions_at - HEADER_BYTES - bytes.len();
     write_whole(
         &path,
         &[
             bytemuck::bytes_of(&header),
-            &bytes,
-            &[0; 8][..padding],
+            outcomes.table_bytes(),
+            distance_table,
             bytemuck::cast_slice(&exceptions),
-            bytemuck::cast_slice(&block_sums),
+            &outcomes.blocks,
+            distance_bytes,
         ],
     )?;
     Ok(header)
 }
 
-/// A sector file, mapped into memory (or read, without the `mmap`
-/// feature), its entries checked as they are first read.
+/// Fills an outcome block from the values of its indices, and returns how
+/// many of them are flagged far.
+fn fill_outcome_block(block: &mut [u8], values: &[u16]) -> u64 {
+    let mut far = 0;
+    for (at, &entry) in values.iter().enumerate() {
+        let Some(value) = DbValue::decode(entry) else {
+            continue;
+        };
+        block[at / 4] |= code(value.outcome) << (2 * (at % 4));
+        if value.outcome != DbOutcome::Draw && u32::from(value.distance) > FAR {
+            block[FAR_BITS_AT + at / 8] |= 1 << (at % 8);
+            far += 1;
+        }
+    }
+    far
+}
+
+/// The distance byte of every index (see [`distance_code`]), and the
+/// exceptions, in index order.
+fn distance_codes(values: &[u16]) -> (Vec<u8>, Vec<[u64; 2]>) {
+    let mut codes = vec![0u8; values.len()];
+    let exceptions: Vec<Vec<[u64; 2]>> = codes
+        .par_chunks_mut(DISTANCE_BLOCK)
+        .zip(values.par_chunks(DISTANCE_BLOCK))
+        .enumerate()
+        .map(|(block, (codes, values))| {
+            let first = (block * DISTANCE_BLOCK) as u64;
+            let mut exceptions = Vec::new();
+            for (at, (code, &entry)) in codes.iter_mut().zip(values).enumerate() {
+                let Some(value) = DbValue::decode(entry) else {
+                    continue;
+                };
+                *code = distance_code(value);
+                if *code == EXCEPTION {
+                    exceptions.push([first + at as u64, u64::from(value.distance)]);
+                }
+            }
+            exceptions
+        })
+        .collect();
+    (codes, exceptions.concat())
+}
+
+/// A sector file, mapped into memory (or read whole), its blocks checked
+/// as they are first read.
 pub struct MovingFile {
     /// The header.
     pub header: MovingHeader,
@@ -257,16 +375,19 @@ pub struct MovingFile {
     pub sector: SectorIndex,
     /// Where it came from.
     pub path: PathBuf,
-    /// The sorted (index, encoded value) pairs of the distances that do
-    /// not fit a byte, copied at open: a probe never waits for the disk
-    /// to read them.
+    /// The sorted (index, distance) pairs of the distances that do not
+    /// fit a byte, copied at open: a probe never waits for the disk to
+    /// read them.
     exceptions: Box<[[u64; 2]]>,
-    data: Arc<Checked>,
+    outcomes: Arc<Checked>,
+    /// The distances, if the file keeps them.
+    distances: Option<Arc<Checked>>,
 }
 
 impl MovingFile {
-    /// Opens a sector file and checks all but its entries: magic, version,
-    /// rules, sector, length, the header, exceptions and block checksums.
+    /// Opens a sector file and checks all but its blocks: magic, version,
+    /// rules, sector, length, the header, the exceptions and the tables of
+    /// blocks.
     ///
     /// # Errors
     ///
@@ -276,7 +397,8 @@ impl MovingFile {
     }
 
     /// Opens a sector file as [`MovingFile::open`] does, read whole into
-    /// memory, as generation reads its smaller sectors.
+    /// memory and its outcomes decoded and checked in full, as generation
+    /// reads the sectors it builds from.
     ///
     /// # Errors
     ///
@@ -288,13 +410,14 @@ impl MovingFile {
     fn open_with(path: &Path, loading: Loading) -> Result<MovingFile, DbError> {
         let (storage, header, sector) = open_header::<MovingHeader>(path, loading, VERSION)?;
         let sector = sector.board;
-        let bytes = storage.bytes();
         let error = |problem| DbError {
             path: path.to_owned(),
             problem,
         };
+        let entries = sector.len() as usize;
         let exceptions = usize::try_from(header.exceptions).unwrap_or(usize::MAX);
-        if exceptions > sector.len() as usize {
+        let distances = keeps_distances(sector);
+        if exceptions > entries || header.distances != u32::from(distances) {
             return Err(error(DbProblem::Sector {
                 mover: header.mover,
                 other: header.other,
@@ -302,28 +425,57 @@ impl MovingFile {
                 other_hand: 0,
             }));
         }
-        let layout = Layout::new(sector.len() as usize, exceptions);
-        if bytes.len() != layout.len {
-            return Err(error(DbProblem::Length {
-                expected: layout.len as u64,
-                found: bytes.len() as u64,
-            }));
-        }
-        let exceptions_bytes = &bytes[layout.exceptions_at..layout.block_sums_at];
-        let block_sums_bytes = &bytes[layout.block_sums_at..];
-        if checksum(exceptions_bytes) != header.exceptions_checksum
-            || checksum(block_sums_bytes) != header.block_sums_checksum
-        {
+        let layout = Layout::new(entries, distances, exceptions);
+        let found = storage.bytes().len() as u64;
+        let exceptions_bytes = storage
+            .bytes()
+            .get(layout.exceptions_at..layout.outcome_blocks_at)
+            .ok_or(error(DbProblem::Length {
+                expected: layout.outcome_blocks_at as u64,
+                found,
+            }))?;
+        if checksum(exceptions_bytes) != header.exceptions_checksum {
             return Err(error(DbProblem::Checksum));
         }
-        let entries = sector.len() as usize;
-        let block_sums_at = layout.block_sums_at;
+        let exceptions = bytemuck::pod_collect_to_vec(exceptions_bytes).into_boxed_slice();
+        let storage = Arc::new(storage);
+        let outcomes = Checked::compressed(
+            Arc::clone(&storage),
+            HEADER_BYTES,
+            layout.outcome_blocks_at,
+            (outcome_payload_len(entries), OUTCOME_BLOCK),
+            header.outcome_table_checksum,
+            loading,
+        )
+        .map_err(error)?;
+        let distances = distances
+            .then(|| {
+                // Read seldom: decoded a block at a time, even in memory.
+                Checked::compressed(
+                    storage,
+                    layout.distance_table_at,
+                    outcomes.end() as usize,
+                    (entries, DISTANCE_BLOCK),
+                    header.distance_table_checksum,
+                    Loading::Mapped,
+                )
+            })
+            .transpose()
+            .map_err(error)?;
+        let end = distances.as_ref().unwrap_or(&outcomes).end();
+        if end != found {
+            return Err(error(DbProblem::Length {
+                expected: end,
+                found,
+            }));
+        }
         Ok(MovingFile {
             header,
             sector,
             path: path.to_owned(),
-            exceptions: bytemuck::pod_collect_to_vec(exceptions_bytes).into_boxed_slice(),
-            data: Arc::new(Checked::raw(storage, HEADER_BYTES, entries, block_sums_at)),
+            exceptions,
+            outcomes: Arc::new(outcomes),
+            distances: distances.map(Arc::new),
         })
     }
 
@@ -333,61 +485,134 @@ impl MovingFile {
     ///
     /// [`DbError`] with [`DbProblem::Checksum`] for a damaged file.
     pub fn verify(&self) -> Result<(), DbError> {
-        self.data.verify(&self.path)
+        self.outcomes.verify(&self.path)?;
+        match &self.distances {
+            Some(distances) => distances.verify(&self.path),
+            None => Ok(()),
+        }
     }
 
     /// Whether a damaged block was met (its values are not used).
     pub fn is_damaged(&self) -> bool {
-        self.data.is_damaged()
+        self.outcomes.is_damaged() || self.distances.as_ref().is_some_and(|d| d.is_damaged())
     }
 
-    /// The stored byte at `index` (0 outside the sector), unchecked: read
-    /// ahead of [`MovingFile::value`] so that the memory fetches many at
-    /// once.
+    /// Whether the file keeps the distances of its sector: its side to
+    /// move has as many stones as the other or more.
+    pub fn keeps_distances(&self) -> bool {
+        self.distances.is_some()
+    }
+
+    /// The outcome at `index`: `None` outside the sector, for an index
+    /// that is not a position, or in a damaged block.
     #[inline]
-    pub fn raw_byte(&self, index: u64) -> u8 {
-        if index >= self.sector.len() {
-            return 0;
-        }
-        self.data.byte(index as usize).unwrap_or(0)
+    pub fn outcome(&self, index: u64) -> Option<DbOutcome> {
+        self.outcome_with(index, Reads::Wait).unwrap_or(None)
     }
 
-    /// The value at `index`: `None` outside the sector, for an index that
-    /// is not a position, or in a damaged block.
-    #[inline]
-    pub fn value(&self, index: u64) -> Option<DbValue> {
-        self.value_with(index, Reads::Wait).unwrap_or(None)
-    }
-
-    /// [`MovingFile::value`], read as `reads` allows.
+    /// [`MovingFile::outcome`], read as `reads` allows.
     ///
     /// # Errors
     ///
-    /// [`NotInMemory`] when reading from memory only and the value's
+    /// [`NotInMemory`] when reading from memory only and the outcome's
     /// block is not there: it is then read in the background.
     #[inline]
-    pub fn value_with(&self, index: u64, reads: Reads) -> Result<Option<DbValue>, NotInMemory> {
-        let Ok(index) = usize::try_from(index) else {
-            return Ok(None);
-        };
-        if index >= self.sector.len() as usize || !self.data.is_good_with(index, reads)? {
+    pub fn outcome_with(&self, index: u64, reads: Reads) -> Result<Option<DbOutcome>, NotInMemory> {
+        if index >= self.sector.len() {
             return Ok(None);
         }
-        let Some(byte) = self.data.byte(index) else {
+        let (at, shift) = outcome_at(index as usize);
+        if !self.outcomes.is_good_with(at, reads)? {
             return Ok(None);
-        };
-        if byte != EXCEPTION {
-            return Ok(from_byte(byte));
         }
-        let table = &self.exceptions;
-        let at = table.binary_search_by_key(&(index as u64), |pair| pair[0]);
-        Ok(at.ok().and_then(|at| DbValue::decode(table[at][1] as u16)))
+        Ok(self
+            .outcomes
+            .byte(at)
+            .and_then(|byte| outcome_of(byte >> shift & 3)))
     }
 
-    /// Whether the value at `index` can be read at once, without waiting
+    /// Whether the position at `index`, whose outcome was read, is won or
+    /// lost at a distance beyond [`MovingFile::far`].
+    #[inline]
+    pub fn is_far(&self, index: u64) -> bool {
+        let (at, bit) = far_at(index as usize);
+        self.outcomes
+            .byte(at)
+            .is_some_and(|byte| byte >> bit & 1 == 1)
+    }
+
+    /// The distance beyond which a position is flagged far.
+    pub fn far(&self) -> u32 {
+        self.header.far
+    }
+
+    /// The distance of the win or loss `outcome` at `index`, if the file
+    /// keeps distances: `None` otherwise, or in a damaged block.
+    ///
+    /// # Errors
+    ///
+    /// [`NotInMemory`] when reading from memory only and the distance's
+    /// block is not there: it is then read in the background.
+    pub fn distance_with(
+        &self,
+        index: u64,
+        outcome: DbOutcome,
+        reads: Reads,
+    ) -> Result<Option<u16>, NotInMemory> {
+        let Some(distances) = &self.distances else {
+            return Ok(None);
+        };
+        let at = index as usize;
+        if index >= self.sector.len() || !distances.is_good_with(at, reads)? {
+            return Ok(None);
+        }
+        Ok(match distances.byte(at) {
+            Some(EXCEPTION) => {
+                let table = &self.exceptions;
+                let found = table.binary_search_by_key(&index, |pair| pair[0]);
+                found.ok().and_then(|at| u16::try_from(table[at][1]).ok())
+            }
+            Some(code) => Some(distance_of(outcome, code)),
+            None => None,
+        })
+    }
+
+    /// Whether the file gives `values` (see [`BuiltSector`]) at every
+    /// index: the outcome, and the distance where it keeps distances.
+    pub(super) fn holds(&self, values: &[u16]) -> bool {
+        values.len() as u64 == self.sector.len()
+            && values.par_iter().enumerate().all(|(index, &entry)| {
+                let index = index as u64;
+                let value = DbValue::decode(entry);
+                let distance_holds = match value {
+                    Some(value) if self.keeps_distances() && value.outcome != DbOutcome::Draw => {
+                        self.distance_with(index, value.outcome, Reads::Wait)
+                            == Ok(Some(value.distance))
+                    }
+                    _ => true,
+                };
+                self.outcome(index) == value.map(|value| value.outcome) && distance_holds
+            })
+    }
+
+    /// Whether the outcome at `index` can be read at once, without waiting
     /// for the disk; if not, its block is asked of the background reader.
     pub(crate) fn ready_or_ask(&self, index: u64, urgency: Urgency) -> bool {
-        index >= self.sector.len() || self.data.ready_or_ask(index as usize, urgency)
+        index >= self.sector.len()
+            || self
+                .outcomes
+                .ready_or_ask(outcome_at(index as usize).0, urgency)
+    }
+
+    /// Whether the distance at `index`, if the file keeps it, can be read
+    /// at once; if not, its block is asked of the background reader.
+    pub(crate) fn distance_ready_or_ask(&self, index: u64, urgency: Urgency) -> bool {
+        match &self.distances {
+            Some(distances) if index < self.sector.len() => {
+                distances.ready_or_ask(index as usize, urgency)
+            }
+            _ => true,
+        }
     }
 }
 
@@ -398,54 +623,87 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_value_survives_its_byte_or_the_exceptions() {
+    fn every_distance_survives_its_byte_or_the_exceptions() {
         for outcome in [DbOutcome::Win, DbOutcome::Loss] {
             for distance in 0..400 {
                 let value = DbValue { outcome, distance };
-                let byte = to_byte(value.encode());
-                if byte != EXCEPTION {
-                    assert_eq!(from_byte(byte), Some(value));
+                let code = distance_code(value);
+                if code != EXCEPTION {
+                    assert_eq!(distance_of(outcome, code), distance, "{value:?}");
                 }
             }
         }
-        assert_eq!(
-            from_byte(to_byte(DbValue::draw().encode())),
-            Some(DbValue::draw())
-        );
-        assert_eq!(to_byte(0), 0);
-        assert_eq!(to_byte(DbValue::win(126).encode()), LOSS_BYTE - 1);
-        assert_eq!(to_byte(DbValue::win(127).encode()), EXCEPTION);
-        assert_eq!(to_byte(DbValue::loss(125).encode()), LOSS_BYTE + 125);
-        assert_eq!(to_byte(DbValue::loss(126).encode()), EXCEPTION);
+        // The commonest distances share the byte the outcome tells apart.
+        for value in [DbValue::draw(), DbValue::win(1), DbValue::loss(2)] {
+            assert_eq!(distance_code(value), 0);
+        }
+        assert_eq!(distance_code(DbValue::loss(0)), BLOCKED);
+        assert_eq!(distance_code(DbValue::win(255)), 254);
+        assert_eq!(distance_code(DbValue::loss(255)), 253);
+        for far in [DbValue::win(256), DbValue::loss(1), DbValue::loss(256)] {
+            assert_eq!(distance_code(far), EXCEPTION);
+        }
     }
 
     #[test]
-    fn a_sector_with_far_values_reads_back_through_its_exceptions() {
-        let sector = SectorIndex::new(3, 3);
+    fn a_sector_reads_back_its_outcomes_far_flags_and_kept_distances() {
         let dir = std::env::temp_dir().join(format!("morris-file-test-{}", std::process::id()));
         fs::create_dir_all(&dir).expect("folder");
-        // Every canonical index gets a value, some far beyond a byte.
-        let mut values = vec![0u16; sector.len() as usize];
-        for class in 0..sector.class_count() {
-            for (index, _, _) in sector.canonical_positions(class) {
-                let distance = (index % 700) as u16;
-                values[index as usize] = match index % 3 {
-                    0 => DbValue::win(distance),
-                    1 => DbValue::loss(distance),
-                    _ => DbValue::draw(),
+        // One sector keeps its distances, the other of the pair does not.
+        for sector in [SectorIndex::new(4, 3), SectorIndex::new(3, 4)] {
+            // Every canonical index gets a value, some far beyond a byte.
+            let mut values = vec![0u16; sector.len() as usize];
+            for class in 0..sector.class_count() {
+                for (index, _, _) in sector.canonical_positions(class) {
+                    let distance = (index % 700) as u16;
+                    values[index as usize] = match index % 3 {
+                        0 => DbValue::win(distance.max(1)),
+                        1 => DbValue::loss(distance),
+                        _ => DbValue::draw(),
+                    }
+                    .encode();
                 }
-                .encode();
             }
+            let built = BuiltSector { sector, values };
+            let header = write_sector(&dir, &built).expect("written");
+            let keeps = keeps_distances(sector);
+            assert_eq!(keeps, sector.mover > sector.other);
+            assert_eq!(header.exceptions > 0, keeps);
+            assert!(header.far_count > 0);
+            let path = dir.join(file_name(Sector::moving(sector)));
+            let file = MovingFile::open(&path).expect("opened");
+            file.verify().expect("intact");
+            assert_eq!(file.keeps_distances(), keeps);
+            assert!(file.holds(&built.values));
+            for (index, &entry) in built.values.iter().enumerate() {
+                let index = index as u64;
+                let value = DbValue::decode(entry);
+                assert_eq!(file.outcome(index), value.map(|v| v.outcome));
+                let Some(value) = value.filter(|v| v.outcome != DbOutcome::Draw) else {
+                    continue;
+                };
+                assert_eq!(file.is_far(index), u32::from(value.distance) > FAR);
+                let distance = file.distance_with(index, value.outcome, Reads::Wait);
+                assert_eq!(distance, Ok(keeps.then_some(value.distance)));
+            }
+            assert_eq!(file.outcome(sector.len()), None);
+            // Another value anywhere is seen.
+            let mut changed = built.values.clone();
+            let draw = DbValue::draw().encode();
+            let at = changed.iter().position(|&v| v != 0 && v != draw);
+            changed[at.expect("a win or loss")] = draw;
+            assert!(!file.holds(&changed));
+            // A file of the other sector's name is refused.
+            let other = dir.join(file_name(Sector::moving(SectorIndex::new(
+                sector.other,
+                sector.mover,
+            ))));
+            fs::copy(&path, &other).expect("copied");
+            assert!(matches!(
+                MovingFile::open(&other).err().map(|e| e.problem),
+                Some(DbProblem::Sector { .. })
+            ));
         }
-        let built = BuiltSector { sector, values };
-        let header = write_sector(&dir, &built).expect("written");
-        assert!(header.exceptions > 0);
-        let file = MovingFile::open(&dir.join(file_name(Sector::moving(sector)))).expect("opened");
-        file.verify().expect("intact");
-        for (index, &entry) in built.values.iter().enumerate() {
-            assert_eq!(file.value(index as u64), DbValue::decode(entry));
-        }
-        assert_eq!(file.value(sector.len()), None);
         fs::remove_dir_all(&dir).expect("cleaned");
     }
 }

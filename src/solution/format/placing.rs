@@ -21,10 +21,10 @@ use bytemuck::{Pod, Zeroable};
 
 use super::checked::{Checked, FileHeader, Loading, NINE, open_header, write_whole};
 use super::checksum::checksum;
-use super::compressed::Compressed;
+use super::compressed::{Compressed, block_count};
 use super::file_name;
 use super::reader::Urgency;
-use crate::solution::error::DbError;
+use crate::solution::error::{DbError, DbProblem};
 use crate::solution::sector::Sector;
 use crate::solution::value::DbOutcome;
 
@@ -93,6 +93,13 @@ impl FileHeader for PlacingHeader {
     }
 }
 
+/// Packed bytes a block holds: the values of 16 Ki indices.
+const BLOCK: usize = 1 << 12;
+
+/// The zstd level of the blocks: higher levels make smaller files only by
+/// a few percent, and write several times slower.
+pub(super) const LEVEL: i32 = 12;
+
 /// A value as two bits: 0 for an index that is not canonical.
 const LOSS: u8 = 1;
 const DRAW: u8 = 2;
@@ -108,7 +115,7 @@ pub(in crate::solution) fn code(outcome: DbOutcome) -> u8 {
 }
 
 /// The outcome of a two-bit code (`None` for 0).
-fn outcome_of(code: u8) -> Option<DbOutcome> {
+pub(super) fn outcome_of(code: u8) -> Option<DbOutcome> {
     match code {
         LOSS => Some(DbOutcome::Loss),
         DRAW => Some(DbOutcome::Draw),
@@ -210,7 +217,7 @@ pub(super) fn write_file(
     mut header: PlacingHeader,
     packed: &[u8],
 ) -> Result<PlacingHeader, DbError> {
-    let compressed = Compressed::new(packed);
+    let compressed = Compressed::new(packed, BLOCK, LEVEL);
     header.magic = MAGIC;
     header.version = VERSION;
     header.variant = NINE;
@@ -266,17 +273,27 @@ impl PlacingFile {
     fn open_with(path: &Path, loading: Loading) -> Result<PlacingFile, DbError> {
         let (storage, header, sector) = open_header::<PlacingHeader>(path, loading, VERSION)?;
         let values = PlacingValues::packed_len(sector);
+        let blocks_at = HEADER_BYTES + 8 * (block_count(values, BLOCK) + 1);
+        let found = storage.bytes().len() as u64;
+        let error = |problem| DbError {
+            path: path.to_owned(),
+            problem,
+        };
         let data = Checked::compressed(
-            storage,
+            Arc::new(storage),
             HEADER_BYTES,
-            values,
+            blocks_at,
+            (values, BLOCK),
             header.block_table_checksum,
             loading,
         )
-        .map_err(|problem| DbError {
-            path: path.to_owned(),
-            problem,
-        })?;
+        .map_err(error)?;
+        if data.end() != found {
+            return Err(error(DbProblem::Length {
+                expected: data.end(),
+                found,
+            }));
+        }
         Ok(PlacingFile {
             header,
             sector,

@@ -139,6 +139,19 @@ fn load_verified(dir: &Path, sectors: &[Sector], db: &mut Database) -> Result<()
     }
 }
 
+/// Refuses a moving sector's file among `sectors` in `dir` that is of the
+/// format before, rather than build it again: `morris db-convert` converts
+/// it in far less time than a build takes.
+fn refuse_convertible(dir: &Path, sectors: &[Sector]) -> Result<(), BuildError> {
+    for &sector in sectors {
+        let refused = MovingFile::open(&build_path(dir, sector)).err();
+        if let Some(err) = refused.filter(|e| matches!(e.problem, DbProblem::Convertible { .. })) {
+            return Err(err.into());
+        }
+    }
+    Ok(())
+}
+
 /// Whether the files of `sectors` in a build's folder `dir` are present
 /// and valid, checked in full.
 fn all_valid(dir: &Path, sectors: &[Sector]) -> bool {
@@ -161,7 +174,8 @@ fn missing(dir: &Path, sectors: Vec<String>) -> BuildError {
 /// # Errors
 ///
 /// [`BuildError::Missing`] naming the smaller sectors not there or not
-/// valid; a file that cannot be written.
+/// valid; a file that cannot be written; a file of the pair or of the
+/// smaller sectors of the format before (to convert).
 pub fn generate_pair(
     dir: &Path,
     (a, b): (usize, usize),
@@ -173,6 +187,12 @@ pub fn generate_pair(
         problem: DbProblem::from(e),
     })?;
     let pair: Vec<Sector> = pair_sectors(a, b).into_iter().map(Sector::moving).collect();
+    let needed: Vec<Sector> = removal_sectors(a, b)
+        .into_iter()
+        .map(Sector::moving)
+        .collect();
+    refuse_convertible(dir, &pair)?;
+    refuse_convertible(dir, &needed)?;
     if all_valid(dir, &pair) {
         for &sector in &pair {
             done(&GenerationReport {
@@ -182,10 +202,6 @@ pub fn generate_pair(
         }
         return Ok(());
     }
-    let needed: Vec<Sector> = removal_sectors(a, b)
-        .into_iter()
-        .map(Sector::moving)
-        .collect();
     let mut smaller = Database::default();
     load_verified(dir, &needed, &mut smaller).map_err(|names| missing(dir, names))?;
     for built in build_pair(a, b, &smaller, progress) {

@@ -23,29 +23,28 @@ use rayon::prelude::*;
 
 use crate::board::{Bitboard, Rules};
 use crate::solution::format::moving::BuiltSector;
-use crate::solution::format::reader::Reads;
 use crate::solution::index::{MIN_STONES, SectorIndex};
 use crate::solution::memory::AtomicWords;
 use crate::solution::probe::Database;
 use crate::solution::value::{DbOutcome, DbValue};
 
-/// Looks up the values of positions of already built smaller sectors.
+/// Looks up the outcomes of positions of already built smaller sectors: a
+/// removal is the next removal, so its distance is 1 whatever theirs.
 pub trait SmallerSectors: Sync {
-    /// Appends to `values` the value of each position (`mover`, `other`)
-    /// of `positions` (`None` where its sector is not known).
-    fn values(&self, positions: &[(Bitboard, Bitboard)], values: &mut Vec<Option<DbValue>>);
+    /// Appends to `outcomes` the outcome of each position (`mover`,
+    /// `other`) of `positions` (`None` where its sector is not known).
+    fn outcomes(&self, positions: &[(Bitboard, Bitboard)], outcomes: &mut Vec<Option<DbOutcome>>);
 }
 
 impl SmallerSectors for Database {
-    fn values(&self, positions: &[(Bitboard, Bitboard)], values: &mut Vec<Option<DbValue>>) {
-        // Waiting for the disk, every value is read.
-        let _ = self.sector_values_with(positions, values, Reads::Wait);
+    fn outcomes(&self, positions: &[(Bitboard, Bitboard)], outcomes: &mut Vec<Option<DbOutcome>>) {
+        self.sector_outcomes(positions, outcomes);
     }
 }
 
 impl<T: SmallerSectors + ?Sized> SmallerSectors for &T {
-    fn values(&self, positions: &[(Bitboard, Bitboard)], values: &mut Vec<Option<DbValue>>) {
-        (**self).values(positions, values);
+    fn outcomes(&self, positions: &[(Bitboard, Bitboard)], outcomes: &mut Vec<Option<DbOutcome>>) {
+        (**self).outcomes(positions, outcomes);
     }
 }
 
@@ -342,25 +341,17 @@ fn look_at_batch(
             (walk, removals.len())
         })
         .collect();
-    let mut values = Vec::with_capacity(removals.len());
-    smaller.values(&removals, &mut values);
+    let mut outcomes = Vec::with_capacity(removals.len());
+    smaller.outcomes(&removals, &mut outcomes);
     let mut start = 0;
     for (&(index, _, _), (walk, end)) in batch.iter().zip(walks) {
-        let removed_into = &values[start..end];
+        let removed_into = &outcomes[start..end];
         start = end;
-        if walk.wins_now
-            || removed_into
-                .iter()
-                .flatten()
-                .any(|v| v.outcome == DbOutcome::Loss)
-        {
+        if walk.wins_now || removed_into.contains(&Some(DbOutcome::Loss)) {
             record(index, Look::Decided(DbValue::win(1)));
             continue;
         }
-        let way_out = removed_into
-            .iter()
-            .flatten()
-            .any(|v| v.outcome == DbOutcome::Draw);
+        let way_out = removed_into.contains(&Some(DbOutcome::Draw));
         let look = match (walk.any_move, walk.counted, way_out) {
             (false, _, _) => Look::Decided(DbValue::loss(0)),
             (true, 0, true) => Look::Drawn,

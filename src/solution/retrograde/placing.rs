@@ -69,7 +69,7 @@ impl<'a> Successor<'a> {
     fn outcome_for_mover(self, index: u64) -> Result<DbOutcome, MissingSuccessor> {
         let outcome = match self.file {
             SuccessorFile::Placing(file) => file.outcome(index),
-            SuccessorFile::Moving(file) => file.value(index).map(|value| value.outcome),
+            SuccessorFile::Moving(file) => file.outcome(index),
         };
         outcome.map(|o| -o).ok_or(MissingSuccessor(self.next))
     }
