@@ -272,6 +272,35 @@ fn checking_against_successors_and_comparing_folders_find_a_planted_error() {
     assert!(!differ.status.success());
     assert!(text.contains("3-3: ") && text.contains("1 WRONG"), "{text}");
     assert!(text.contains("4-4: only in "), "{text}");
+    // 3-4, whose distances are derived from 4-3's, with a win said to be
+    // a draw: its outcome is checked, and the planted one found.
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).unwrap();
+    std::fs::copy(
+        dir.join("nine-flying-3-3.mdb"),
+        scratch.join("nine-flying-3-3.mdb"),
+    )
+    .unwrap();
+    let derived = SectorIndex::new(3, 4);
+    let mut planted = None;
+    for mut built in build_pair(3, 4, db, &|_| {}) {
+        if built.sector == derived {
+            let at = built
+                .values
+                .iter()
+                .position(|&v| DbValue::decode(v).is_some_and(|v| v.outcome == DbOutcome::Win))
+                .unwrap();
+            built.values[at] = DbValue::draw().encode();
+            planted = Some(at as u64);
+        }
+        write_sector(&scratch, &built).unwrap();
+    }
+    let (planted_db, _) = Database::open(&scratch).unwrap();
+    let check = check_sector(&planted_db, Sector::moving(derived), None, &|_| {});
+    assert_eq!(check.wrong, vec![planted.unwrap()], "{check:?}");
+    assert_eq!((check.wrong_count, check.unknown), (1, 0), "{check:?}");
+    let compared = compare_sector(db, &planted_db, Sector::moving(derived), None, &|_| {});
+    assert_eq!(compared.wrong, vec![planted.unwrap()], "{compared:?}");
     let _ = std::fs::remove_dir_all(&scratch);
 }
 

@@ -209,6 +209,16 @@ const BUILD_BYTES_PER_INDEX: u64 = 6;
 /// half a byte an index.
 const PLACING_BYTES_PER_INDEX: u64 = 1;
 
+/// Bits a moving sector's file takes per index, at most: the two streams
+/// compressed, with room to spare.
+const FILE_BITS_PER_INDEX: u64 = 3;
+
+/// Bytes the outcomes of a moving sector of `indices` take, decoded in
+/// memory: two bits an index, and one for the far flags.
+fn decoded_outcome_bytes(indices: u64) -> u64 {
+    (indices * 3).div_ceil(8)
+}
+
 fn print_plan(range: SectorRange, moving: bool, placing: bool) -> Result<()> {
     out!("# wave sector indices memory-MiB disk-MiB needs");
     let mut waves = 0;
@@ -218,7 +228,10 @@ fn print_plan(range: SectorRange, moving: bool, placing: bool) -> Result<()> {
             for (a, b) in pairs {
                 let indices: u64 = pair_sectors(a, b).iter().map(|s| s.len()).sum();
                 let dependencies = pair_dependencies(a, b);
-                let needed_bytes: u64 = removal_sectors(a, b).iter().map(|s| s.len()).sum();
+                let needed_bytes: u64 = removal_sectors(a, b)
+                    .iter()
+                    .map(|s| decoded_outcome_bytes(s.len()))
+                    .sum();
                 let needs: Vec<String> = dependencies
                     .iter()
                     .map(|(x, y)| format!("{x}-{y}"))
@@ -228,7 +241,9 @@ fn print_plan(range: SectorRange, moving: bool, placing: bool) -> Result<()> {
                     (indices * BUILD_BYTES_PER_INDEX)
                         .max(indices * 4 + needed_bytes)
                         .div_ceil(1 << 20),
-                    indices.div_ceil(1 << 20),
+                    FILE_BITS_PER_INDEX
+                        .saturating_mul(indices)
+                        .div_ceil(8 << 20),
                     if needs.is_empty() {
                         "-".to_owned()
                     } else {
@@ -251,7 +266,7 @@ fn print_plan(range: SectorRange, moving: bool, placing: bool) -> Result<()> {
                     if next.is_placing() {
                         next.len().div_ceil(4)
                     } else {
-                        next.len()
+                        decoded_outcome_bytes(next.len())
                     }
                 })
                 .sum();

@@ -247,15 +247,24 @@ impl Readable {
     /// at once; the rest is asked of the background reader, all at once.
     /// A move that ends the game needs no value.
     fn now(db: &Database, root: &Position, moves: &[Move]) -> Readable {
+        // A placing root's moves are ranked by their outcomes alone, a
+        // moving root's by their values, with the distance.
+        let ready = |pos: &Position| {
+            if root.stones_to_place() > 0 {
+                db.outcome_ready_or_ask(pos, Urgency::Root)
+            } else {
+                db.ready_or_ask(pos, Urgency::Root)
+            }
+        };
         Readable {
-            root: db.ready_or_ask(root, Urgency::Root),
+            root: ready(root),
             moves: moves
                 .iter()
                 .copied()
                 .filter(|&mv| {
                     let mut child = *root;
                     child.play_unchecked(mv);
-                    child.terminal_outcome().is_some() || db.ready_or_ask(&child, Urgency::Root)
+                    child.terminal_outcome().is_some() || ready(&child)
                 })
                 .collect(),
         }

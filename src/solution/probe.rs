@@ -260,9 +260,9 @@ impl Database {
     /// The value of a moving position once the N-move rule is applied (its
     /// outcome as [`DbValue::outcome_at`] gives it), read as `reads`
     /// allows: the distance is read only where the rule may draw the game;
-    /// elsewhere the value holds the most it can be, the file's
-    /// [`far`](MovingFile::far). The search reads this at every position
-    /// the databases hold.
+    /// elsewhere the value holds the most it can be (the file's
+    /// [`far`](MovingFile::far), or its longest win or loss). The search
+    /// reads this at every position the databases hold.
     ///
     /// # Errors
     ///
@@ -282,13 +282,18 @@ impl Database {
         if outcome == DbOutcome::Draw {
             return Ok(Some(DbValue::draw()));
         }
-        let far = u16::try_from(file.far()).unwrap_or(u16::MAX);
-        let near = DbValue {
-            outcome,
-            distance: far,
+        let longest = file.longest(outcome);
+        let most = if file.is_far(index) {
+            longest
+        } else {
+            longest.min(file.far())
         };
-        if !file.is_far(index) && near.outcome_at(pos) == outcome {
-            return Ok(Some(near));
+        let bound = DbValue {
+            outcome,
+            distance: u16::try_from(most).unwrap_or(u16::MAX),
+        };
+        if bound.outcome_at(pos) == outcome {
+            return Ok(Some(bound));
         }
         let value = self.stored_value(file, index, pos, reads)?;
         Ok(value.map(|value| DbValue {
@@ -371,6 +376,10 @@ impl Database {
         outcome: DbOutcome,
         reads: Reads,
     ) -> Result<Option<u16>, NotInMemory> {
+        // Every block it needs is asked for, so that all are read together.
+        if reads == Reads::InMemory && !self.value_ready_or_ask(pos, Urgency::Search) {
+            return Err(NotInMemory);
+        }
         let mut best = None;
         for mv in pos.legal_moves() {
             let value = match after(pos, mv) {
@@ -524,8 +533,9 @@ impl Database {
         }
     }
 
-    /// [`Database::ready_or_ask`] for the outcome of `pos` alone.
-    fn outcome_ready_or_ask(&self, pos: &Position, urgency: Urgency) -> bool {
+    /// [`Database::ready_or_ask`] for the outcome of `pos` alone, as a
+    /// placing position's moves are ranked.
+    pub fn outcome_ready_or_ask(&self, pos: &Position, urgency: Urgency) -> bool {
         match self.placing_entry(pos) {
             Some(PlacingEntry::Stored(file, index)) => return file.ready_or_ask(index, urgency),
             // Every position its placements lead to is asked for, so that

@@ -135,7 +135,7 @@ impl std::hash::Hash for DbValue {
 }
 
 /// The largest distance the encoding holds.
-const MAX_DISTANCE: u16 = (1 << 14) - 1;
+pub(crate) const MAX_DISTANCE: u16 = (1 << 14) - 1;
 
 impl DbValue {
     /// A win at `distance`.

@@ -4,10 +4,11 @@
 
 use rayon::prelude::*;
 
+use super::format::moving::keeps_distances;
 use super::index::SectorIndex;
 use super::probe::{Database, best_known};
 use super::sector::{Sector, sector_position};
-use super::value::DbValue;
+use super::value::{DbOutcome, DbValue};
 use crate::board::Bitboard;
 
 /// What checking one sector found: against its successors, or against
@@ -43,18 +44,28 @@ pub(super) fn value_from_children(
     Some(best.unwrap_or(DbValue::loss(0)))
 }
 
+/// The outcome one ply of minimax over the outcomes of its children gives
+/// `pos`; `None` if a child is not known.
+fn outcome_from_children(db: &Database, pos: &crate::board::Position) -> Option<DbOutcome> {
+    let best = best_known(pos.legal_moves(), |mv| db.move_value(pos, mv).outcome)?;
+    Some(best.unwrap_or(DbOutcome::Loss))
+}
+
 /// Checks the stored values of `sector` against one ply of minimax over
-/// its children's values (in the placing phase, outcomes, the children's
-/// placing, stored or derived, or moving): every canonical position, or about
-/// `sample` of them spread evenly over the sector. `progress` hears of
-/// each class of the mover's stones done.
+/// its children's values: every canonical position, or about `sample` of
+/// them spread evenly over the sector. In the moving phase, a sector that
+/// keeps its distances is checked with them (its children's derived from
+/// theirs, two plies deep), another by its outcomes (its distances are
+/// derived by the very ply a check would make); in the placing phase, by
+/// outcomes, the children's placing, stored or derived, or moving.
+/// `progress` hears of each class of the mover's stones done.
 pub fn check_sector(
     db: &Database,
     sector: Sector,
     sample: Option<u64>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> SectorCheck {
-    if !sector.is_placing() {
+    if !sector.is_placing() && keeps_distances(sector.board) {
         return check_positions(
             sector.board,
             sample,
@@ -72,17 +83,14 @@ pub fn check_sector(
         progress,
         |check, index, mover, other| {
             let pos = sector.position(mover, other);
-            check.record(index, db.outcome(&pos), || {
-                // A placing side always has a move.
-                best_known(pos.legal_moves(), |mv| db.move_value(&pos, mv).outcome)?
-            });
+            check.record(index, db.outcome(&pos), || outcome_from_children(db, &pos));
         },
     )
 }
 
 /// Compares the values of `sector` in `ours` with those in `theirs`, index
-/// by index: in the moving phase the value with its distance, in the
-/// placing phase the outcome; every canonical position, or about `sample`
+/// by index: the outcome, and in the moving phase the distance where the
+/// sector keeps it (the other sector's are derived from those); every canonical position, or about `sample`
 /// of them spread evenly. A position either lacks is counted unknown.
 /// `progress` hears of each class of the mover's stones done.
 pub fn compare_sector(
@@ -97,7 +105,7 @@ pub fn compare_sector(
         sample,
         progress,
         |check, index, mover, other| {
-            if sector.is_placing() {
+            if sector.is_placing() || !keeps_distances(sector.board) {
                 let pos = sector.position(mover, other);
                 check.record(index, ours.outcome(&pos), || theirs.outcome(&pos));
             } else {

@@ -124,7 +124,7 @@ pub(super) fn new_file_id() -> u64 {
 /// (a search's threads, one search), each block in the one slot its key
 /// hashes to: a power of two. The end-of-placing solver reads blocks of
 /// many sectors at random, and slows down much with fewer.
-const SHORT_SLOTS: usize = 1 << 13;
+const SHORT_SLOTS: usize = 1 << 14;
 
 /// Slots for long decoded blocks a thread keeps, as [`SHORT_SLOTS`].
 const LONG_SLOTS: usize = 1 << 8;

@@ -45,7 +45,7 @@ use super::reader::{NotInMemory, Reads, Urgency};
 use crate::solution::error::{DbError, DbProblem};
 use crate::solution::index::SectorIndex;
 use crate::solution::sector::Sector;
-use crate::solution::value::{DbOutcome, DbValue};
+use crate::solution::value::{DbOutcome, DbValue, MAX_DISTANCE};
 
 const MAGIC: [u8; 8] = *b"MORRISDB";
 /// The format version this build writes and reads.
@@ -437,7 +437,17 @@ impl MovingFile {
         if checksum(exceptions_bytes) != header.exceptions_checksum {
             return Err(error(DbProblem::Checksum));
         }
-        let exceptions = bytemuck::pod_collect_to_vec(exceptions_bytes).into_boxed_slice();
+        let exceptions: Box<[[u64; 2]]> =
+            bytemuck::pod_collect_to_vec(exceptions_bytes).into_boxed_slice();
+        // Exceptions that match their checksum but are out of order or out
+        // of range were crafted: refused, as a damaged file.
+        let in_order = exceptions.windows(2).all(|pair| pair[0][0] < pair[1][0])
+            && exceptions.iter().all(|&[index, distance]| {
+                index < entries as u64 && distance <= u64::from(MAX_DISTANCE)
+            });
+        if !in_order || header.far == 0 {
+            return Err(error(DbProblem::Checksum));
+        }
         let storage = Arc::new(storage);
         let outcomes = Checked::compressed(
             Arc::clone(&storage),
@@ -531,10 +541,14 @@ impl MovingFile {
             .and_then(|byte| outcome_of(byte >> shift & 3)))
     }
 
-    /// Whether the position at `index`, whose outcome was read, is won or
-    /// lost at a distance beyond [`MovingFile::far`].
+    /// Whether the position at `index`, whose outcome was read (so that its
+    /// block is checked), is won or lost at a distance beyond
+    /// [`MovingFile::far`].
     #[inline]
-    pub fn is_far(&self, index: u64) -> bool {
+    pub(crate) fn is_far(&self, index: u64) -> bool {
+        if index >= self.sector.len() {
+            return false;
+        }
         let (at, bit) = far_at(index as usize);
         self.outcomes
             .byte(at)
@@ -544,6 +558,15 @@ impl MovingFile {
     /// The distance beyond which a position is flagged far.
     pub fn far(&self) -> u32 {
         self.header.far
+    }
+
+    /// The longest distance of the sector's wins, or of its losses.
+    pub fn longest(&self, outcome: DbOutcome) -> u32 {
+        match outcome {
+            DbOutcome::Win => self.header.longest_win,
+            DbOutcome::Loss => self.header.longest_loss,
+            DbOutcome::Draw => 0,
+        }
     }
 
     /// The distance of the win or loss `outcome` at `index`, if the file
