@@ -28,8 +28,8 @@ use super::checksum::checksum;
 /// decoded.
 pub(super) const SHORT_BLOCK: usize = 6 << 10;
 
-/// The longest block of a payload read seldom: a thread keeps a few.
-pub(super) const LONG_BLOCK: usize = 1 << 16;
+/// The longest block of a payload read seldom: a thread keeps fewer.
+pub(super) const LONG_BLOCK: usize = 1 << 14;
 
 /// Bytes of a block's checksum, before its frame.
 pub(super) const SUM_BYTES: usize = 8;
@@ -127,7 +127,7 @@ pub(super) fn new_file_id() -> u64 {
 const SHORT_SLOTS: usize = 1 << 14;
 
 /// Slots for long decoded blocks a thread keeps, as [`SHORT_SLOTS`].
-const LONG_SLOTS: usize = 1 << 8;
+const LONG_SLOTS: usize = 1 << 10;
 
 /// The blocks of one length class a thread decoded lately, by file and
 /// block.
