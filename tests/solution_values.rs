@@ -181,6 +181,15 @@ fn short_wins_and_losses_are_confirmed_by_a_plain_search() {
     );
 }
 
+/// Says the first win of a sector's built `values` is a draw, and returns
+/// its index.
+fn plant_a_draw(values: &mut [u16]) -> usize {
+    let win = |&v: &u16| DbValue::decode(v).is_some_and(|v| v.outcome == DbOutcome::Win);
+    let at = values.iter().position(win).expect("a win");
+    values[at] = DbValue::draw().encode();
+    at
+}
+
 #[test]
 fn checking_against_successors_and_comparing_folders_find_a_planted_error() {
     use morris::solution::format::write_sector;
@@ -213,12 +222,7 @@ fn checking_against_successors_and_comparing_folders_find_a_planted_error() {
         }
     }
     let mut built = build_pair(3, 3, &Nothing, &|_| {}).remove(0);
-    let planted = built
-        .values
-        .iter()
-        .position(|&v| DbValue::decode(v).is_some_and(|v| v.outcome == DbOutcome::Win))
-        .unwrap();
-    built.values[planted] = DbValue::draw().encode();
+    let planted = plant_a_draw(&mut built.values);
     let scratch = std::env::temp_dir().join(format!("morris-endgame-plant-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).unwrap();
@@ -285,13 +289,7 @@ fn checking_against_successors_and_comparing_folders_find_a_planted_error() {
     let mut planted = None;
     for mut built in build_pair(3, 4, db, &|_| {}) {
         if built.sector == derived {
-            let at = built
-                .values
-                .iter()
-                .position(|&v| DbValue::decode(v).is_some_and(|v| v.outcome == DbOutcome::Win))
-                .unwrap();
-            built.values[at] = DbValue::draw().encode();
-            planted = Some(at as u64);
+            planted = Some(plant_a_draw(&mut built.values) as u64);
         }
         write_sector(&scratch, &built).unwrap();
     }

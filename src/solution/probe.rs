@@ -209,8 +209,7 @@ impl Database {
     /// solution gives it.
     pub fn outcome(&self, pos: &Position) -> Option<DbOutcome> {
         if pos.stones_to_place() == 0 {
-            let (file, index) = self.moving_entry(pos)?;
-            return file.outcome(index);
+            return self.moving_outcome_with(pos, Reads::Wait).unwrap_or(None);
         }
         match self.placing_entry(pos)? {
             PlacingEntry::Stored(file, index) => file.outcome(index),
@@ -273,9 +272,20 @@ impl Database {
         pos: &Position,
         reads: Reads,
     ) -> Result<Option<DbValue>, NotInMemory> {
-        let Some((file, index)) = self.moving_entry(pos) else {
-            return Ok(None);
-        };
+        match self.moving_entry(pos) {
+            Some((file, index)) => self.value_under_rule_at(file, index, pos, reads),
+            None => Ok(None),
+        }
+    }
+
+    /// [`Database::value_under_rule_with`] of `pos`, at `index` of `file`.
+    fn value_under_rule_at(
+        &self,
+        file: &MovingFile,
+        index: u64,
+        pos: &Position,
+        reads: Reads,
+    ) -> Result<Option<DbValue>, NotInMemory> {
         let Some(outcome) = file.outcome_with(index, reads)? else {
             return Ok(None);
         };
@@ -295,10 +305,13 @@ impl Database {
         if bound.outcome_at(pos) == outcome {
             return Ok(Some(bound));
         }
-        let value = self.stored_value(file, index, pos, reads)?;
-        Ok(value.map(|value| DbValue {
-            outcome: value.outcome_at(pos),
-            ..value
+        let distance = self.distance(file, index, pos, outcome, reads)?;
+        Ok(distance.map(|distance| {
+            let value = DbValue { outcome, distance };
+            DbValue {
+                outcome: value.outcome_at(pos),
+                ..value
+            }
         }))
     }
 
@@ -317,26 +330,29 @@ impl Database {
         outcomes: &mut Vec<Option<DbOutcome>>,
         reads: Reads,
     ) -> Result<(), NotInMemory> {
-        if reads == Reads::InMemory {
-            // Every block is asked for, so that all are read together.
-            let missing = positions
-                .iter()
-                .filter_map(|pos| self.moving_entry(pos))
-                .filter(|&(file, index)| !file.ready_or_ask(index, Urgency::Search))
-                .count();
-            if missing > 0 {
-                return Err(NotInMemory);
+        let before = outcomes.len();
+        let mut missing = false;
+        for pos in positions {
+            let Some((file, index)) = self.moving_entry(pos) else {
+                outcomes.push(None);
+                continue;
+            };
+            // Once one is missing, every other block is still asked for,
+            // so that all are read together.
+            if reads == Reads::InMemory && !file.ready_or_ask(index, Urgency::Search) {
+                missing = true;
+            }
+            if missing {
+                continue;
+            }
+            match self.value_under_rule_at(file, index, pos, reads) {
+                Ok(value) => outcomes.push(value.map(|value| value.outcome)),
+                Err(NotInMemory) => missing = true,
             }
         }
-        let before = outcomes.len();
-        for pos in positions {
-            match self.value_under_rule_with(pos, reads) {
-                Ok(value) => outcomes.push(value.map(|value| value.outcome)),
-                Err(err) => {
-                    outcomes.truncate(before);
-                    return Err(err);
-                }
-            }
+        if missing {
+            outcomes.truncate(before);
+            return Err(NotInMemory);
         }
         Ok(())
     }
@@ -356,12 +372,25 @@ impl Database {
         if outcome == DbOutcome::Draw {
             return Ok(Some(DbValue::draw()));
         }
-        let distance = if file.keeps_distances() {
-            file.distance_with(index, outcome, reads)?
-        } else {
-            self.derived_distance(pos, outcome, reads)?
-        };
+        let distance = self.distance(file, index, pos, outcome, reads)?;
         Ok(distance.map(|distance| DbValue { outcome, distance }))
+    }
+
+    /// The distance of the moving position `pos` at `index` of `file`, won
+    /// or lost as `outcome` says: stored, or derived.
+    fn distance(
+        &self,
+        file: &MovingFile,
+        index: u64,
+        pos: &Position,
+        outcome: DbOutcome,
+        reads: Reads,
+    ) -> Result<Option<u16>, NotInMemory> {
+        if file.keeps_distances() {
+            file.distance_with(index, outcome, reads)
+        } else {
+            self.derived_distance(pos, outcome, reads)
+        }
     }
 
     /// The distance of a moving position won or lost as `outcome` says,

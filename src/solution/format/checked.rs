@@ -48,6 +48,51 @@ pub(super) trait FileHeader: Pod {
     const CONVERTIBLE: Option<u32>;
 }
 
+/// Implements [`FileHeader`] for a header whose fields are named as every
+/// header's are (`magic`, `version`, `variant`, `flying`, `entries`,
+/// `header_checksum`), from what tells the kinds of file apart: the magic
+/// number, the version, whether it holds a placing sector, the version it
+/// converts, and its stones (`mover`, `other`, and the hands if it has
+/// them).
+macro_rules! file_header {
+    ($header:ident, $magic:expr, $version:expr, placing: $placing:expr,
+     convertible: $convertible:expr, stones: [$($stone:ident),+]) => {
+        impl super::checked::FileHeader for $header {
+            const MAGIC: [u8; 8] = $magic;
+            const VERSION: u32 = $version;
+            const PLACING: bool = $placing;
+            const CONVERTIBLE: Option<u32> = $convertible;
+
+            fn identity(&self) -> ([u8; 8], u32, u8, u8) {
+                (self.magic, self.version, self.variant, self.flying)
+            }
+
+            fn checksum(&self) -> u64 {
+                self.header_checksum
+            }
+
+            fn unsummed(&self) -> $header {
+                $header {
+                    header_checksum: 0,
+                    ..*self
+                }
+            }
+
+            fn stones(&self) -> [u8; 4] {
+                let given = [$(self.$stone),+];
+                let mut stones = [0; 4];
+                stones[..given.len()].copy_from_slice(&given);
+                stones
+            }
+
+            fn entries(&self) -> u64 {
+                self.entries
+            }
+        }
+    };
+}
+pub(super) use file_header;
+
 /// Loads the file at `path` and reads its header, checked (see
 /// [`read_header`]) for format `version`: the storage, the header, and
 /// its sector, which must be of the game and of the file's phase, the one

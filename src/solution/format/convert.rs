@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 
-use super::checked::{FileHeader, Loading, Storage, open_header};
+use super::checked::{Loading, Storage, file_header, open_header};
 use super::checksum::checksum;
 use super::moving::{self, BuiltSector, MovingFile, write_sector};
 use super::placing::{self, PlacingFile, PlacingHeader, PlacingValues};
@@ -162,35 +162,14 @@ struct OldMovingHeader {
     header_checksum: u64,
 }
 
-impl FileHeader for OldMovingHeader {
-    const MAGIC: [u8; 8] = *b"MORRISDB";
-    const VERSION: u32 = moving::CONVERTIBLE;
-    const PLACING: bool = false;
-    const CONVERTIBLE: Option<u32> = None;
-
-    fn identity(&self) -> ([u8; 8], u32, u8, u8) {
-        (self.magic, self.version, self.variant, self.flying)
-    }
-
-    fn checksum(&self) -> u64 {
-        self.header_checksum
-    }
-
-    fn unsummed(&self) -> OldMovingHeader {
-        OldMovingHeader {
-            header_checksum: 0,
-            ..*self
-        }
-    }
-
-    fn stones(&self) -> [u8; 4] {
-        [self.mover, self.other, 0, 0]
-    }
-
-    fn entries(&self) -> u64 {
-        self.entries
-    }
-}
+file_header!(
+    OldMovingHeader,
+    *b"MORRISDB",
+    moving::CONVERTIBLE,
+    placing: false,
+    convertible: None,
+    stones: [mover, other]
+);
 
 /// Converts a moving sector's file (see [`convert_file`]), of the format
 /// before or this build's.
@@ -393,6 +372,7 @@ mod tests {
     use std::sync::atomic::AtomicU8;
 
     use super::*;
+    use crate::solution::format::checked::FileHeader;
     use crate::solution::format::file_name;
     use crate::solution::format::placing::{code, write_placing};
     use crate::solution::index::SectorIndex;
@@ -496,14 +476,27 @@ mod tests {
             Converted::Current(sector)
         );
         // A damaged old file is refused by name, and nothing is written.
-        let mut damaged = bytes;
-        damaged[std::mem::size_of::<OldMovingHeader>() + 100] ^= 0x21;
-        fs::write(old.join(&name), &damaged).expect("old file");
-        fs::remove_file(new.join(&name)).expect("removed");
-        let err = convert_file(&old.join(&name), &new).expect_err("damaged");
-        assert_eq!(err.path, old.join(&name));
+        let header = std::mem::size_of::<OldMovingHeader>();
+        refuses_damaged_and_cleans(bytes, header, &name, old, new);
+    }
+
+    /// Damages the old file `bytes` named `name` past its `header`, and
+    /// checks that converting it from `old` into `new` is refused by name
+    /// and writes nothing; then removes both folders.
+    fn refuses_damaged_and_cleans(
+        mut bytes: Vec<u8>,
+        header: usize,
+        name: &str,
+        old: PathBuf,
+        new: PathBuf,
+    ) {
+        bytes[header + 100] ^= 0x21;
+        fs::write(old.join(name), &bytes).expect("old file");
+        let _ = fs::remove_file(new.join(name));
+        let err = convert_file(&old.join(name), &new).expect_err("damaged");
+        assert_eq!(err.path, old.join(name));
         assert!(matches!(err.problem, DbProblem::Checksum));
-        assert!(!new.join(&name).exists());
+        assert!(!new.join(name).exists());
         for dir in [old, new] {
             fs::remove_dir_all(dir).expect("cleaned");
         }
@@ -564,17 +557,8 @@ mod tests {
             fs::read(new.join(&name)).ok()
         );
         // A damaged old file is refused by name, and nothing is written.
-        let mut damaged = bytes;
-        damaged[std::mem::size_of::<PlacingHeader>() + 100] ^= 0x21;
-        fs::write(old.join(&name), &damaged).expect("old file");
-        fs::remove_file(new.join(&name)).expect("removed");
-        let err = convert_file(&old.join(&name), &new).expect_err("damaged");
-        assert_eq!(err.path, old.join(&name));
-        assert!(matches!(err.problem, DbProblem::Checksum));
-        assert!(!new.join(&name).exists());
-        for dir in [old, new] {
-            fs::remove_dir_all(dir).expect("cleaned");
-        }
+        let header = std::mem::size_of::<PlacingHeader>();
+        refuses_damaged_and_cleans(bytes, header, &name, old, new);
     }
 
     #[test]

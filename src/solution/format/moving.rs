@@ -36,7 +36,7 @@ use std::sync::Arc;
 use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 
-use super::checked::{Checked, FileHeader, Loading, NINE, open_header, write_whole};
+use super::checked::{Checked, Loading, NINE, file_header, open_header, write_whole};
 use super::checksum::checksum;
 use super::compressed::{Compressed, block_count};
 use super::file_name;
@@ -108,35 +108,14 @@ pub struct MovingHeader {
 
 const HEADER_BYTES: usize = std::mem::size_of::<MovingHeader>();
 
-impl FileHeader for MovingHeader {
-    const MAGIC: [u8; 8] = MAGIC;
-    const VERSION: u32 = VERSION;
-    const PLACING: bool = false;
-    const CONVERTIBLE: Option<u32> = Some(CONVERTIBLE);
-
-    fn identity(&self) -> ([u8; 8], u32, u8, u8) {
-        (self.magic, self.version, self.variant, self.flying)
-    }
-
-    fn checksum(&self) -> u64 {
-        self.header_checksum
-    }
-
-    fn unsummed(&self) -> MovingHeader {
-        MovingHeader {
-            header_checksum: 0,
-            ..*self
-        }
-    }
-
-    fn stones(&self) -> [u8; 4] {
-        [self.mover, self.other, 0, 0]
-    }
-
-    fn entries(&self) -> u64 {
-        self.entries
-    }
-}
+file_header!(
+    MovingHeader,
+    MAGIC,
+    VERSION,
+    placing: false,
+    convertible: Some(CONVERTIBLE),
+    stones: [mover, other]
+);
 
 /// Whether the file of `sector` keeps its distances: its side to move has
 /// as many stones as the other or more. The other sector of its pair

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 use bytemuck::{Pod, Zeroable};
 
-use super::checked::{Checked, FileHeader, Loading, NINE, open_header, write_whole};
+use super::checked::{Checked, Loading, NINE, file_header, open_header, write_whole};
 use super::checksum::checksum;
 use super::compressed::{Compressed, block_count};
 use super::file_name;
@@ -63,42 +63,21 @@ pub struct PlacingHeader {
 
 const HEADER_BYTES: usize = std::mem::size_of::<PlacingHeader>();
 
-impl FileHeader for PlacingHeader {
-    const MAGIC: [u8; 8] = MAGIC;
-    const VERSION: u32 = VERSION;
-    const PLACING: bool = true;
-    const CONVERTIBLE: Option<u32> = Some(CONVERTIBLE);
-
-    fn identity(&self) -> ([u8; 8], u32, u8, u8) {
-        (self.magic, self.version, self.variant, self.flying)
-    }
-
-    fn checksum(&self) -> u64 {
-        self.header_checksum
-    }
-
-    fn unsummed(&self) -> PlacingHeader {
-        PlacingHeader {
-            header_checksum: 0,
-            ..*self
-        }
-    }
-
-    fn stones(&self) -> [u8; 4] {
-        [self.mover, self.other, self.mover_hand, self.other_hand]
-    }
-
-    fn entries(&self) -> u64 {
-        self.entries
-    }
-}
+file_header!(
+    PlacingHeader,
+    MAGIC,
+    VERSION,
+    placing: true,
+    convertible: Some(CONVERTIBLE),
+    stones: [mover, other, mover_hand, other_hand]
+);
 
 /// Packed bytes a block holds: the values of 16 Ki indices.
 const BLOCK: usize = 1 << 12;
 
 /// The zstd level of the blocks: higher levels make smaller files only by
 /// a few percent, and write several times slower.
-pub(super) const LEVEL: i32 = 12;
+const LEVEL: i32 = 12;
 
 /// A value as two bits: 0 for an index that is not canonical.
 const LOSS: u8 = 1;
