@@ -53,7 +53,7 @@ enum Command {
     DbVerify(VerifyArgs),
     /// Compare the values of two folders of database files, index by index.
     DbCompare(CompareArgs),
-    /// Convert the database files of a folder from the format before this build's.
+    /// Convert the database files of a folder from the format before this build's, or into its smallest layout.
     DbConvert(ConvertArgs),
     /// Print the database value of a position and of each of its moves.
     Probe(ProbeArgs),

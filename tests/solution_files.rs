@@ -153,6 +153,12 @@ fn values_read_in_the_background_are_those_read_waiting() {
             let (mover, other) = SectorIndex::new(4, 4).decode(seed * 9_000);
             position(mover, other)
         }))
+        // Whose wins' distances are derived from its own losses'.
+        .chain((0..100).map(|seed| {
+            let sector = SectorIndex::new(3, 3);
+            let (mover, other) = sector.decode(seed * (sector.len() / 100));
+            position(mover, other)
+        }))
         // Whose distances are derived from those of 4-3.
         .chain((0..100).map(|seed| {
             let (mover, other) = SectorIndex::new(3, 4).decode(seed * 9_000);
@@ -177,12 +183,20 @@ fn values_read_in_the_background_are_those_read_waiting() {
     for pos in &positions {
         assert_eq!(db.value_with(pos, Reads::InMemory), Ok(db.value(pos)));
     }
-    let derived =
-        |pos: &&Position| pos.stones_to_place() == 0 && pos.stones(pos.side_to_move()).len() == 3;
-    assert!(positions.iter().filter(derived).any(|pos| {
-        db.value(pos)
-            .is_some_and(|v| v.outcome != morris::DbOutcome::Draw)
-    }));
+    // Wins derived from the distances of the other sector, and of their own.
+    for stones in [[3, 4], [3, 3]] {
+        assert!(
+            positions.iter().any(|pos| {
+                let us = pos.side_to_move();
+                pos.stones_to_place() == 0
+                    && [pos.stones(us).len(), pos.stones(us.opponent()).len()] == stones
+                    && db
+                        .value(pos)
+                        .is_some_and(|v| v.outcome == morris::DbOutcome::Win)
+            }),
+            "no win in {stones:?}"
+        );
+    }
 }
 
 #[test]

@@ -386,7 +386,7 @@ impl Database {
         outcome: DbOutcome,
         reads: Reads,
     ) -> Result<Option<u16>, NotInMemory> {
-        if file.keeps_distances() {
+        if file.kept().covers(outcome) {
             file.distance_with(index, outcome, reads)
         } else {
             self.derived_distance(pos, outcome, reads)
@@ -394,11 +394,12 @@ impl Database {
     }
 
     /// The distance of a moving position won or lost as `outcome` says,
-    /// whose file does not keep distances: its best move's, one ply over
-    /// the positions the moves lead to, whose files keep them (see
-    /// [`keeps_distances`](super::format::moving::keeps_distances)).
-    /// `None` if one is not known, or if the best move's outcome is not
-    /// `outcome`, which only a damaged file can make.
+    /// whose file does not keep it: its best move's, one ply over the
+    /// positions the moves lead to, whose files keep the distance of the
+    /// opposite outcome (see [`Kept`](super::format::moving::Kept)), the
+    /// only one read. `None` if one is
+    /// not known, or if the best move's outcome is not `outcome`, which
+    /// only a damaged file can make.
     fn derived_distance(
         &self,
         pos: &Position,
@@ -406,31 +407,39 @@ impl Database {
         reads: Reads,
     ) -> Result<Option<u16>, NotInMemory> {
         // Every block it needs is asked for, so that all are read together.
-        if reads == Reads::InMemory && !self.value_ready_or_ask(pos, Urgency::Search) {
+        if reads == Reads::InMemory && !self.derived_ready_or_ask(pos, outcome, Urgency::Search) {
             return Err(NotInMemory);
         }
         let mut best = None;
         for mv in pos.legal_moves() {
             let value = match after(pos, mv) {
                 After::Ends(ending) => value_of_ending(ending),
-                // A removal is the next: the outcome it leads to is enough.
-                After::Leads(child) if mv.removal.is_some() => {
-                    let theirs = self.moving_outcome_with(&child, reads)?;
-                    match theirs {
-                        Some(outcome) => value_of_move(
-                            mv,
-                            DbValue {
-                                outcome,
-                                distance: 0,
-                            },
-                        ),
-                        None => return Ok(None),
-                    }
+                After::Leads(child) => {
+                    let Some((file, index)) = self.moving_entry(&child) else {
+                        return Ok(None);
+                    };
+                    let Some(theirs) = file.outcome_with(index, reads)? else {
+                        return Ok(None);
+                    };
+                    // A removal is the next, and a move to another outcome
+                    // than `outcome` is not the best: their outcome is
+                    // enough.
+                    let distance = if mv.removal.is_some() || -theirs != outcome {
+                        0
+                    } else {
+                        match file.distance_with(index, theirs, reads)? {
+                            Some(distance) => distance,
+                            None => return Ok(None),
+                        }
+                    };
+                    value_of_move(
+                        mv,
+                        DbValue {
+                            outcome: theirs,
+                            distance,
+                        },
+                    )
                 }
-                After::Leads(child) => match self.value_with(&child, reads)? {
-                    Some(theirs) => value_of_move(mv, theirs),
-                    None => return Ok(None),
-                },
             };
             best = best.max(Some(value));
         }
@@ -593,26 +602,51 @@ impl Database {
             return true;
         };
         let outcome_ready = file.ready_or_ask(index, urgency);
-        if outcome_ready && matches!(file.outcome(index), None | Some(DbOutcome::Draw)) {
-            return true;
-        }
-        if file.keeps_distances() {
-            return file.distance_ready_or_ask(index, urgency) && outcome_ready;
-        }
-        // Every position its moves lead to is asked for, so that all are
-        // read together.
-        pos.legal_moves()
+        let outcome = if outcome_ready {
+            match file.outcome(index) {
+                None | Some(DbOutcome::Draw) => return true,
+                Some(outcome) => Some(outcome),
+            }
+        } else {
+            None
+        };
+        // Not known yet: what either outcome needs is asked for.
+        [DbOutcome::Win, DbOutcome::Loss]
             .into_iter()
-            .fold(outcome_ready, |ready, mv| {
-                let child_ready = match after(pos, mv) {
-                    After::Ends(_) => true,
-                    After::Leads(child) if mv.removal.is_some() => {
-                        self.outcome_ready_or_ask(&child, urgency)
-                    }
-                    After::Leads(child) => self.value_ready_or_ask(&child, urgency),
+            .filter(|&wanted| outcome.is_none_or(|outcome| outcome == wanted))
+            .fold(outcome_ready, |ready, wanted| {
+                let wanted_ready = if file.kept().covers(wanted) {
+                    file.distance_ready_or_ask(index, wanted, urgency)
+                } else {
+                    self.derived_ready_or_ask(pos, wanted, urgency)
                 };
-                ready && child_ready
+                ready && wanted_ready
             })
+    }
+
+    /// Whether what [`Database::derived_distance`] of `pos` won or lost as
+    /// `outcome` says reads can be read at once; if not, it is asked of the
+    /// background reader, all of it together: the outcomes the moves lead
+    /// to, and the distances it may read among them, of the opposite
+    /// outcome (of all, where an outcome is not known yet).
+    fn derived_ready_or_ask(&self, pos: &Position, outcome: DbOutcome, urgency: Urgency) -> bool {
+        pos.legal_moves().into_iter().fold(true, |ready, mv| {
+            let child_ready = match after(pos, mv) {
+                After::Leads(child) => match self.moving_entry(&child) {
+                    Some((file, index)) => {
+                        let outcome_ready = file.ready_or_ask(index, urgency);
+                        let needs_distance = mv.removal.is_none()
+                            && (!outcome_ready || file.outcome(index) == Some(-outcome));
+                        let distance_ready =
+                            !needs_distance || file.distance_ready_or_ask(index, -outcome, urgency);
+                        outcome_ready && distance_ready
+                    }
+                    None => true,
+                },
+                After::Ends(_) => true,
+            };
+            ready && child_ready
+        })
     }
 
     /// Asks the background reader for the placing phase's first sectors,

@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 
-use super::format::moving::keeps_distances;
+use super::format::moving::Kept;
 use super::index::SectorIndex;
 use super::probe::{Database, best_known};
 use super::sector::{Sector, sector_position};
@@ -54,9 +54,10 @@ fn outcome_from_children(db: &Database, pos: &crate::board::Position) -> Option<
 /// Checks the stored values of `sector` against one ply of minimax over
 /// its children's values: every canonical position, or about `sample` of
 /// them spread evenly over the sector. In the moving phase, a sector that
-/// keeps its distances is checked with them (its children's derived from
-/// theirs, two plies deep), another by its outcomes (its distances are
-/// derived by the very ply a check would make); in the placing phase, by
+/// keeps distances (see [`Kept`]) is checked with them (its children's
+/// derived from theirs, two plies deep), another by its outcomes (its
+/// distances are derived by the very ply a check would make); in the
+/// placing phase, by
 /// outcomes, the children's placing, stored or derived, or moving.
 /// `progress` hears of each class of the mover's stones done.
 pub fn check_sector(
@@ -65,7 +66,7 @@ pub fn check_sector(
     sample: Option<u64>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> SectorCheck {
-    if !sector.is_placing() && keeps_distances(sector.board) {
+    if !sector.is_placing() && Kept::of(sector.board) != Kept::None {
         return check_positions(
             sector.board,
             sample,
@@ -90,8 +91,8 @@ pub fn check_sector(
 
 /// Compares the values of `sector` in `ours` with those in `theirs`, index
 /// by index: the outcome, and in the moving phase the distance where the
-/// sector keeps it (the other sector's are derived from those); every canonical position, or about `sample`
-/// of them spread evenly. A position either lacks is counted unknown.
+/// sector keeps distances (the other sector's are derived from those);
+/// every canonical position, or about `sample` of them spread evenly. A position either lacks is counted unknown.
 /// `progress` hears of each class of the mover's stones done.
 pub fn compare_sector(
     ours: &Database,
@@ -105,7 +106,7 @@ pub fn compare_sector(
         sample,
         progress,
         |check, index, mover, other| {
-            if sector.is_placing() || !keeps_distances(sector.board) {
+            if sector.is_placing() || Kept::of(sector.board) == Kept::None {
                 let pos = sector.position(mover, other);
                 check.record(index, ours.outcome(&pos), || theirs.outcome(&pos));
             } else {

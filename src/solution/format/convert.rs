@@ -4,8 +4,10 @@
 //! sector's of version 2, a byte an index; each with a checksum for every
 //! 64 KiB after them) is read and checked in full, written in this build's
 //! format under the same name in a folder of its own, read back, and only
-//! then renamed into place. The file of a sector whose values are derived
-//! from the files beside it is left out.
+//! then renamed into place. So is a moving file of this build's format
+//! that keeps more distances than its sector needs (see [`Kept`]). The
+//! file of a sector whose values are derived from the files beside it is
+//! left out.
 
 use std::path::{Path, PathBuf};
 
@@ -14,7 +16,7 @@ use rayon::prelude::*;
 
 use super::checked::{Loading, Storage, file_header, open_header};
 use super::checksum::checksum;
-use super::moving::{self, BuiltSector, MovingFile, write_sector};
+use super::moving::{self, BuiltSector, Kept, MovingFile, write_sector};
 use super::placing::{self, PlacingFile, PlacingHeader, PlacingValues};
 use super::{file_name, is_placing_file};
 use crate::solution::error::{DbError, DbProblem};
@@ -176,9 +178,7 @@ file_header!(
 fn convert_moving(path: &Path, to: &Path) -> Result<Converted, DbError> {
     let (storage, header, sector) =
         match open_header::<OldMovingHeader>(path, Loading::Mapped, moving::CONVERTIBLE) {
-            Err(err) if is_current(&err, moving::VERSION) => {
-                return keep(path, to).map(Converted::Current);
-            }
+            Err(err) if is_current(&err, moving::VERSION) => return convert_current(path, to),
             opened => opened?,
         };
     let values = old_moving_values(&storage, &header, sector).map_err(|problem| DbError {
@@ -187,6 +187,37 @@ fn convert_moving(path: &Path, to: &Path) -> Result<Converted, DbError> {
     })?;
     let before = storage.bytes().len();
     drop(storage);
+    write_moving(sector, values, before, to)
+}
+
+/// Converts a moving file of this build's format: kept as it is, unless it
+/// keeps more distances than its sector needs.
+fn convert_current(path: &Path, to: &Path) -> Result<Converted, DbError> {
+    let file = MovingFile::open(path)?;
+    if file.kept() == Kept::of(file.sector) {
+        drop(file);
+        return keep(path, to).map(Converted::Current);
+    }
+    file.verify()?;
+    let values = file.values().ok_or(DbError {
+        path: path.to_owned(),
+        problem: DbProblem::Checksum,
+    })?;
+    let before = std::fs::metadata(path).map_err(io_error(path))?.len();
+    let sector = Sector::moving(file.sector);
+    drop(file);
+    write_moving(sector, values, before as usize, to)
+}
+
+/// Writes the moving `sector`'s `values` (see [`BuiltSector`]) into the
+/// work folder of `to`, reads them back, and renames the file into place;
+/// `before` is the size of the file converted.
+fn write_moving(
+    sector: Sector,
+    values: Vec<u16>,
+    before: usize,
+    to: &Path,
+) -> Result<Converted, DbError> {
     let built = BuiltSector {
         sector: sector.board,
         values,
@@ -374,6 +405,7 @@ mod tests {
     use super::*;
     use crate::solution::format::checked::FileHeader;
     use crate::solution::format::file_name;
+    use crate::solution::format::moving::write_keeping;
     use crate::solution::format::placing::{code, write_placing};
     use crate::solution::index::SectorIndex;
     use crate::solution::value::{DbOutcome, DbValue};
@@ -468,7 +500,7 @@ mod tests {
         assert!(matches!(converted, Converted::Written { before, after, .. }
             if before == bytes.len() as u64 && after < before / 2));
         let file = MovingFile::open(&new.join(&name)).expect("opened");
-        assert!(file.keeps_distances());
+        assert_eq!(file.kept(), Kept::All);
         assert!(file.holds(&values));
         // Converted already: checked and left as it is.
         assert_eq!(
@@ -601,6 +633,37 @@ mod tests {
         let stored = from.join(file_name(Sector::placing(2, 3, 2, 1).expect("a sector")));
         fs::write(&stored, b"").expect("written");
         assert_eq!(left_out(&stored), None);
+        for dir in [from, to] {
+            fs::remove_dir_all(dir).expect("cleaned");
+        }
+    }
+
+    #[test]
+    fn a_moving_file_that_keeps_more_distances_than_it_needs_is_converted() {
+        let sector = SectorIndex::new(4, 4);
+        let (from, to) = (scratch("surplus"), scratch("surplus-to"));
+        let values: Vec<u16> = (0..sector.len())
+            .map(|index| match index % 3 {
+                0 => DbValue::win((index % 90 + 1) as u16).encode(),
+                1 => DbValue::loss((index % 300) as u16).encode(),
+                _ => DbValue::draw().encode(),
+            })
+            .collect();
+        let built = BuiltSector { sector, values };
+        write_keeping(&from, &built, Kept::All).expect("written");
+        let name = file_name(Sector::moving(sector));
+        let before = fs::metadata(from.join(&name)).expect("written").len();
+        for into in [&to, &from] {
+            let converted = convert_file(&from.join(&name), into).expect("converted");
+            assert!(matches!(converted, Converted::Written { after, .. } if after < before));
+            let file = MovingFile::open(&into.join(&name)).expect("opened");
+            assert_eq!(file.kept(), Kept::Losses);
+            assert!(file.holds(&built.values));
+        }
+        assert_eq!(
+            convert_file(&from.join(&name), &from).expect("kept"),
+            Converted::Current(Sector::moving(sector))
+        );
         for dir in [from, to] {
             fs::remove_dir_all(dir).expect("cleaned");
         }

@@ -14,7 +14,7 @@ pub(super) mod moving;
 pub(super) mod placing;
 pub(super) mod reader;
 
-pub use moving::{BuiltSector, MovingFile, MovingHeader, write_sector};
+pub use moving::{BuiltSector, Kept, MovingFile, MovingHeader, write_sector};
 pub use placing::{PlacingCounts, PlacingFile, PlacingHeader, PlacingValues, write_placing};
 
 use std::path::{Path, PathBuf};

@@ -18,12 +18,10 @@
 //! The search reads outcomes, a block of them at a time; distances are
 //! read at the root, and where the N-move rule may draw a game, which
 //! only a distance beyond `far` can where few plies have passed since the
-//! last removal. They are kept for the sector whose side to move has as
-//! many stones as the other or more (see [`keeps_distances`]): the other
-//! sector's are one ply away, each move a removal (1) or one ply more than
-//! the position it leads to, which is of the sector kept. A win in 1, a
-//! loss in 2 and a draw share the byte 0 that the outcome tells apart: the
-//! commonest distances cost least.
+//! last removal. A distance not kept is one ply away (see [`Kept`]): each
+//! move a removal (1) or one ply more than the position it leads to, whose
+//! distance is kept. A win in 1, a loss in 2 and a draw share the byte 0
+//! that the outcome tells apart: the commonest distances cost least.
 //!
 //! Opening a file checks the header, the length, the exceptions and the
 //! tables of blocks, which takes no time whatever the size; the blocks
@@ -96,7 +94,8 @@ pub struct MovingHeader {
     pub exceptions: u64,
     /// The distance beyond which a position is flagged far.
     pub far: u32,
-    /// 1 if the file keeps distances, 0 if they are derived.
+    /// The distances the file keeps: 0 none, 1 all, 2 the losses' (see
+    /// [`Kept`]).
     pub distances: u32,
     /// Positions flagged far.
     pub far_count: u64,
@@ -117,11 +116,61 @@ file_header!(
     stones: [mover, other]
 );
 
-/// Whether the file of `sector` keeps its distances: its side to move has
-/// as many stones as the other or more. The other sector of its pair
-/// derives its own from them.
-pub(crate) fn keeps_distances(sector: SectorIndex) -> bool {
-    sector.mover >= sector.other
+/// The distances a moving file keeps; the others are derived by one ply
+/// from the positions the moves lead to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kept {
+    /// None: a win or loss is one ply from the other sector's losses or
+    /// wins, kept there.
+    None,
+    /// Those of every win and loss.
+    All,
+    /// Those of the losses alone: a win is one ply from a loss of the same
+    /// sector, where both sides have as many stones.
+    Losses,
+}
+
+impl Kept {
+    /// The distances the file of `sector` keeps: all where its side to
+    /// move has more stones than the other, the losses' where they have as
+    /// many, none where fewer. The wins' distances take more bytes than
+    /// the losses' (a side wins in more ways than it loses), so each pair
+    /// keeps those of one outcome of each side at least once.
+    pub fn of(sector: SectorIndex) -> Kept {
+        match sector.mover.cmp(&sector.other) {
+            std::cmp::Ordering::Greater => Kept::All,
+            std::cmp::Ordering::Equal => Kept::Losses,
+            std::cmp::Ordering::Less => Kept::None,
+        }
+    }
+
+    /// Its code in the header: 0 none, 1 all, 2 the losses'. A file may
+    /// keep all where [`Kept::of`] says fewer, as the files written before
+    /// the losses' alone were kept do.
+    fn code(self) -> u32 {
+        match self {
+            Kept::None => 0,
+            Kept::All => 1,
+            Kept::Losses => 2,
+        }
+    }
+
+    /// What the header's `code` says, if a file of `sector` may keep it.
+    fn of_file(code: u32, sector: SectorIndex) -> Option<Kept> {
+        [Kept::None, Kept::All, Kept::Losses]
+            .into_iter()
+            .find(|kept| kept.code() == code)
+            .filter(|&kept| kept == Kept::of(sector) || kept == Kept::All)
+    }
+
+    /// Whether the distances of `outcome`, a win or a loss, are kept.
+    pub fn covers(self, outcome: DbOutcome) -> bool {
+        match self {
+            Kept::None => false,
+            Kept::All => true,
+            Kept::Losses => outcome == DbOutcome::Loss,
+        }
+    }
 }
 
 /// The distance byte that sends to the exceptions table.
@@ -129,12 +178,14 @@ const EXCEPTION: u8 = 255;
 /// The distance byte of a loss at 0: the side to move is blocked.
 const BLOCKED: u8 = 254;
 
-/// The byte of a value in the distances: a draw 0, a win in d d - 1, a
-/// loss in d d - 2 (a loss at 0 `BLOCKED`), `EXCEPTION` for the rest.
-fn distance_code(value: DbValue) -> u8 {
+/// The byte of a value in the distances that keep `kept`: a draw 0, a
+/// win in d d - 1, a loss in d d - 2 (a loss at 0 `BLOCKED`), `EXCEPTION`
+/// for the rest; 0 for an outcome whose distances are not kept.
+fn distance_code(value: DbValue, kept: Kept) -> u8 {
     let distance = u32::from(value.distance);
     let code = match value.outcome {
         DbOutcome::Draw => 0,
+        outcome if !kept.covers(outcome) => 0,
         DbOutcome::Win if (1..=255).contains(&distance) => distance - 1,
         DbOutcome::Loss if distance == 0 => u32::from(BLOCKED),
         DbOutcome::Loss if (2..=255).contains(&distance) => distance - 2,
@@ -180,13 +231,13 @@ struct Layout {
 }
 
 impl Layout {
-    fn new(entries: usize, distances: bool, exceptions: usize) -> Layout {
+    fn new(entries: usize, kept: Kept, exceptions: usize) -> Layout {
         let outcome_blocks = block_count(outcome_payload_len(entries), OUTCOME_BLOCK);
         let distance_table_at = HEADER_BYTES + 8 * (outcome_blocks + 1);
-        let distance_table = if distances {
-            8 * (block_count(entries, DISTANCE_BLOCK) + 1)
-        } else {
+        let distance_table = if kept == Kept::None {
             0
+        } else {
+            8 * (block_count(entries, DISTANCE_BLOCK) + 1)
         };
         let exceptions_at = distance_table_at + distance_table;
         Layout {
@@ -215,12 +266,22 @@ struct Tally {
 }
 
 /// Writes a built sector into `dir` (through a temporary file renamed when
-/// complete) and returns its header.
+/// complete), keeping the distances [`Kept::of`] says, and returns its
+/// header.
 ///
 /// # Errors
 ///
 /// [`DbError`] naming the file if it cannot be written.
 pub fn write_sector(dir: &Path, built: &BuiltSector) -> Result<MovingHeader, DbError> {
+    write_keeping(dir, built, Kept::of(built.sector))
+}
+
+/// [`write_sector`], keeping the distances `kept` says.
+pub(super) fn write_keeping(
+    dir: &Path,
+    built: &BuiltSector,
+    kept: Kept,
+) -> Result<MovingHeader, DbError> {
     let sector = built.sector;
     let path = dir.join(file_name(Sector::moving(sector)));
     let mut header = MovingHeader::zeroed();
@@ -232,8 +293,7 @@ pub fn write_sector(dir: &Path, built: &BuiltSector) -> Result<MovingHeader, DbE
     header.other = sector.other as u8;
     header.entries = built.values.len() as u64;
     header.far = FAR;
-    let distances = keeps_distances(sector);
-    header.distances = u32::from(distances);
+    header.distances = kept.code();
     // Classes are contiguous runs of indices: each is counted on its own,
     // in parallel.
     let tallies: Vec<Tally> = (0..sector.class_count())
@@ -272,14 +332,14 @@ pub fn write_sector(dir: &Path, built: &BuiltSector) -> Result<MovingHeader, DbE
         .zip(built.values.par_chunks(OUTCOME_INDICES))
         .map(|(block, values)| fill_outcome_block(block, values))
         .sum();
-    let (codes, exceptions) = if distances {
-        distance_codes(&built.values)
-    } else {
+    let (codes, exceptions) = if kept == Kept::None {
         (Vec::new(), Vec::new())
+    } else {
+        distance_codes(&built.values, kept)
     };
     let outcomes = Compressed::new(&outcomes, OUTCOME_BLOCK, OUTCOME_LEVEL);
     let distance_blocks =
-        distances.then(|| Compressed::new(&codes, DISTANCE_BLOCK, DISTANCE_LEVEL));
+        (kept != Kept::None).then(|| Compressed::new(&codes, DISTANCE_BLOCK, DISTANCE_LEVEL));
     header.exceptions = exceptions.len() as u64;
     header.outcome_table_checksum = checksum(outcomes.table_bytes());
     let (distance_table, distance_bytes): (&[u8], &[u8]) = match &distance_blocks {
@@ -320,9 +380,9 @@ fn fill_outcome_block(block: &mut [u8], values: &[u16]) -> u64 {
     far
 }
 
-/// The distance byte of every index (see [`distance_code`]), and the
-/// exceptions, in index order.
-fn distance_codes(values: &[u16]) -> (Vec<u8>, Vec<[u64; 2]>) {
+/// The distance byte of every index (see [`distance_code`]) keeping
+/// `kept`, and the exceptions, in index order.
+fn distance_codes(values: &[u16], kept: Kept) -> (Vec<u8>, Vec<[u64; 2]>) {
     let mut codes = vec![0u8; values.len()];
     let exceptions: Vec<Vec<[u64; 2]>> = codes
         .par_chunks_mut(DISTANCE_BLOCK)
@@ -335,7 +395,7 @@ fn distance_codes(values: &[u16]) -> (Vec<u8>, Vec<[u64; 2]>) {
                 let Some(value) = DbValue::decode(entry) else {
                     continue;
                 };
-                *code = distance_code(value);
+                *code = distance_code(value, kept);
                 if *code == EXCEPTION {
                     exceptions.push([first + at as u64, u64::from(value.distance)]);
                 }
@@ -360,7 +420,9 @@ pub struct MovingFile {
     /// read them.
     exceptions: Box<[[u64; 2]]>,
     outcomes: Arc<Checked>,
-    /// The distances, if the file keeps them.
+    /// The distances kept.
+    kept: Kept,
+    /// The distances, if the file keeps any.
     distances: Option<Arc<Checked>>,
 }
 
@@ -396,16 +458,16 @@ impl MovingFile {
         };
         let entries = sector.len() as usize;
         let exceptions = usize::try_from(header.exceptions).unwrap_or(usize::MAX);
-        let distances = keeps_distances(sector);
-        if exceptions > entries || header.distances != u32::from(distances) {
+        let kept = Kept::of_file(header.distances, sector);
+        let Some(kept) = kept.filter(|_| exceptions <= entries) else {
             return Err(error(DbProblem::Sector {
                 mover: header.mover,
                 other: header.other,
                 mover_hand: 0,
                 other_hand: 0,
             }));
-        }
-        let layout = Layout::new(entries, distances, exceptions);
+        };
+        let layout = Layout::new(entries, kept, exceptions);
         let found = storage.bytes().len() as u64;
         let exceptions_bytes = storage
             .bytes()
@@ -438,7 +500,7 @@ impl MovingFile {
             loading,
         )
         .map_err(error)?;
-        let distances = distances
+        let distances = (kept != Kept::None)
             .then(|| {
                 // Read seldom: decoded a block at a time, even in memory.
                 Checked::compressed(
@@ -465,6 +527,7 @@ impl MovingFile {
             path: path.to_owned(),
             exceptions,
             outcomes: Arc::new(outcomes),
+            kept,
             distances: distances.map(Arc::new),
         })
     }
@@ -487,10 +550,9 @@ impl MovingFile {
         self.outcomes.is_damaged() || self.distances.as_ref().is_some_and(|d| d.is_damaged())
     }
 
-    /// Whether the file keeps the distances of its sector: its side to
-    /// move has as many stones as the other or more.
-    pub fn keeps_distances(&self) -> bool {
-        self.distances.is_some()
+    /// The distances the file keeps.
+    pub fn kept(&self) -> Kept {
+        self.kept
     }
 
     /// The outcome at `index`: `None` outside the sector, for an index
@@ -550,7 +612,8 @@ impl MovingFile {
     }
 
     /// The distance of the win or loss `outcome` at `index`, if the file
-    /// keeps distances: `None` otherwise, or in a damaged block.
+    /// keeps the distances of `outcome`: `None` otherwise, or in a damaged
+    /// block.
     ///
     /// # Errors
     ///
@@ -562,7 +625,11 @@ impl MovingFile {
         outcome: DbOutcome,
         reads: Reads,
     ) -> Result<Option<u16>, NotInMemory> {
-        let Some(distances) = &self.distances else {
+        let Some(distances) = self
+            .distances
+            .as_ref()
+            .filter(|_| self.kept.covers(outcome))
+        else {
             return Ok(None);
         };
         let at = index as usize;
@@ -581,14 +648,16 @@ impl MovingFile {
     }
 
     /// Whether the file gives `values` (see [`BuiltSector`]) at every
-    /// index: the outcome, and the distance where it keeps distances.
+    /// index: the outcome, and the distance where it keeps it.
     pub(super) fn holds(&self, values: &[u16]) -> bool {
         values.len() as u64 == self.sector.len()
             && values.par_iter().enumerate().all(|(index, &entry)| {
                 let index = index as u64;
                 let value = DbValue::decode(entry);
                 let distance_holds = match value {
-                    Some(value) if self.keeps_distances() && value.outcome != DbOutcome::Draw => {
+                    Some(value)
+                        if value.outcome != DbOutcome::Draw && self.kept.covers(value.outcome) =>
+                    {
                         self.distance_with(index, value.outcome, Reads::Wait)
                             == Ok(Some(value.distance))
                     }
@@ -596,6 +665,26 @@ impl MovingFile {
                 };
                 self.outcome(index) == value.map(|value| value.outcome) && distance_holds
             })
+    }
+
+    /// The value of every index (see [`BuiltSector`]), if the file keeps
+    /// every distance: `None` otherwise, or where a distance is missing.
+    /// A damaged block reads as no position: [`MovingFile::verify`] first.
+    pub(super) fn values(&self) -> Option<Vec<u16>> {
+        if self.kept != Kept::All {
+            return None;
+        }
+        (0..self.sector.len())
+            .into_par_iter()
+            .map(|index| match self.outcome(index) {
+                None => Some(0),
+                Some(DbOutcome::Draw) => Some(DbValue::draw().encode()),
+                Some(outcome) => {
+                    let distance = self.distance_with(index, outcome, Reads::Wait).ok()??;
+                    Some(DbValue { outcome, distance }.encode())
+                }
+            })
+            .collect()
     }
 
     /// Whether the outcome at `index` can be read at once, without waiting
@@ -607,11 +696,17 @@ impl MovingFile {
                 .ready_or_ask(outcome_at(index as usize).0, urgency)
     }
 
-    /// Whether the distance at `index`, if the file keeps it, can be read
-    /// at once; if not, its block is asked of the background reader.
-    pub(crate) fn distance_ready_or_ask(&self, index: u64, urgency: Urgency) -> bool {
+    /// Whether the distance at `index` of the win or loss `outcome`, if
+    /// the file keeps it, can be read at once; if not, its block is asked
+    /// of the background reader.
+    pub(crate) fn distance_ready_or_ask(
+        &self,
+        index: u64,
+        outcome: DbOutcome,
+        urgency: Urgency,
+    ) -> bool {
         match &self.distances {
-            Some(distances) if index < self.sector.len() => {
+            Some(distances) if index < self.sector.len() && self.kept.covers(outcome) => {
                 distances.ready_or_ask(index as usize, urgency)
             }
             _ => true,
@@ -630,21 +725,43 @@ mod tests {
         for outcome in [DbOutcome::Win, DbOutcome::Loss] {
             for distance in 0..400 {
                 let value = DbValue { outcome, distance };
-                let code = distance_code(value);
+                let code = distance_code(value, Kept::All);
                 if code != EXCEPTION {
                     assert_eq!(distance_of(outcome, code), distance, "{value:?}");
                 }
+                // The wins' distances cost nothing where not kept.
+                let losses = distance_code(value, Kept::Losses);
+                assert_eq!(losses == code, outcome == DbOutcome::Loss || code == 0);
+                assert_eq!(distance_code(value, Kept::None), 0);
             }
         }
         // The commonest distances share the byte the outcome tells apart.
         for value in [DbValue::draw(), DbValue::win(1), DbValue::loss(2)] {
-            assert_eq!(distance_code(value), 0);
+            assert_eq!(distance_code(value, Kept::All), 0);
         }
-        assert_eq!(distance_code(DbValue::loss(0)), BLOCKED);
-        assert_eq!(distance_code(DbValue::win(255)), 254);
-        assert_eq!(distance_code(DbValue::loss(255)), 253);
+        assert_eq!(distance_code(DbValue::loss(0), Kept::All), BLOCKED);
+        assert_eq!(distance_code(DbValue::win(255), Kept::All), 254);
+        assert_eq!(distance_code(DbValue::loss(255), Kept::All), 253);
         for far in [DbValue::win(256), DbValue::loss(1), DbValue::loss(256)] {
-            assert_eq!(distance_code(far), EXCEPTION);
+            assert_eq!(distance_code(far, Kept::All), EXCEPTION);
+        }
+    }
+
+    #[test]
+    fn each_sector_keeps_what_the_other_of_its_pair_or_itself_derives_from() {
+        for mover in 3..=9 {
+            for other in 3..=9 {
+                let sector = SectorIndex::new(mover, other);
+                let pair = Kept::of(SectorIndex::new(other, mover));
+                for outcome in [DbOutcome::Win, DbOutcome::Loss] {
+                    // A win's distance is one ply from the loss the move
+                    // leads to: of the other sector of the pair, or of
+                    // this one where they are the same.
+                    if !Kept::of(sector).covers(outcome) {
+                        assert!(pair.covers(-outcome), "{mover}-{other} {outcome:?}");
+                    }
+                }
+            }
         }
     }
 
@@ -652,8 +769,15 @@ mod tests {
     fn a_sector_reads_back_its_outcomes_far_flags_and_kept_distances() {
         let dir = std::env::temp_dir().join(format!("morris-file-test-{}", std::process::id()));
         fs::create_dir_all(&dir).expect("folder");
-        // One sector keeps its distances, the other of the pair does not.
-        for sector in [SectorIndex::new(4, 3), SectorIndex::new(3, 4)] {
+        // One sector keeps its distances, the other of the pair does not;
+        // one with as many stones a side keeps those of its losses (or,
+        // written so, all).
+        let sectors = [(4, 3), (3, 4), (4, 4)].map(|(mover, other)| SectorIndex::new(mover, other));
+        let cases = sectors
+            .into_iter()
+            .map(|sector| (sector, Kept::of(sector)))
+            .chain([(SectorIndex::new(4, 4), Kept::All)]);
+        for (sector, kept) in cases {
             // Every canonical index gets a value, some far beyond a byte.
             let mut values = vec![0u16; sector.len() as usize];
             for class in 0..sector.class_count() {
@@ -668,16 +792,17 @@ mod tests {
                 }
             }
             let built = BuiltSector { sector, values };
-            let header = write_sector(&dir, &built).expect("written");
-            let keeps = keeps_distances(sector);
-            assert_eq!(keeps, sector.mover > sector.other);
-            assert_eq!(header.exceptions > 0, keeps);
+            let header = write_keeping(&dir, &built, kept).expect("written");
+            assert_eq!(header.exceptions > 0, kept != Kept::None);
             assert!(header.far_count > 0);
             let path = dir.join(file_name(Sector::moving(sector)));
             let file = MovingFile::open(&path).expect("opened");
             file.verify().expect("intact");
-            assert_eq!(file.keeps_distances(), keeps);
+            assert_eq!(file.kept(), kept);
             assert!(file.holds(&built.values));
+            let values = file.values();
+            assert_eq!(values.is_some(), kept == Kept::All);
+            assert!(values.is_none_or(|values| values == built.values));
             for (index, &entry) in built.values.iter().enumerate() {
                 let index = index as u64;
                 let value = DbValue::decode(entry);
@@ -687,7 +812,8 @@ mod tests {
                 };
                 assert_eq!(file.is_far(index), u32::from(value.distance) > FAR);
                 let distance = file.distance_with(index, value.outcome, Reads::Wait);
-                assert_eq!(distance, Ok(keeps.then_some(value.distance)));
+                let kept = kept.covers(value.outcome);
+                assert_eq!(distance, Ok(kept.then_some(value.distance)));
             }
             assert_eq!(file.outcome(sector.len()), None);
             // Another value anywhere is seen.
@@ -697,13 +823,27 @@ mod tests {
             changed[at.expect("a win or loss")] = draw;
             assert!(!file.holds(&changed));
             // A file of the other sector's name is refused.
-            let other = dir.join(file_name(Sector::moving(SectorIndex::new(
-                sector.other,
-                sector.mover,
-            ))));
-            fs::copy(&path, &other).expect("copied");
+            let twin = SectorIndex::new(sector.other, sector.mover);
+            if twin != sector {
+                let other = dir.join(file_name(Sector::moving(twin)));
+                fs::copy(&path, &other).expect("copied");
+                assert!(matches!(
+                    MovingFile::open(&other).err().map(|e| e.problem),
+                    Some(DbProblem::Sector { .. })
+                ));
+            }
+        }
+        // A file that keeps fewer distances than its sector needs is
+        // refused.
+        for (sector, kept) in [
+            (SectorIndex::new(4, 3), Kept::Losses),
+            (SectorIndex::new(4, 4), Kept::None),
+        ] {
+            let values = vec![DbValue::draw().encode(); sector.len() as usize];
+            write_keeping(&dir, &BuiltSector { sector, values }, kept).expect("written");
+            let path = dir.join(file_name(Sector::moving(sector)));
             assert!(matches!(
-                MovingFile::open(&other).err().map(|e| e.problem),
+                MovingFile::open(&path).err().map(|e| e.problem),
                 Some(DbProblem::Sector { .. })
             ));
         }
