@@ -190,10 +190,50 @@ fn plant_a_draw(values: &mut [u16]) -> usize {
     at
 }
 
+/// No smaller sector: 3-3's removals end the game.
+struct Nothing;
+
+impl morris::solution::retrograde::SmallerSectors for Nothing {
+    fn outcomes(&self, positions: &[(Bitboard, Bitboard)], outcomes: &mut Vec<Option<DbOutcome>>) {
+        outcomes.extend(positions.iter().map(|_| None));
+    }
+}
+
+#[test]
+fn a_win_its_moves_do_not_bear_out_is_wrong_where_its_distance_is_derived() {
+    use morris::solution::check_sector;
+    use morris::solution::format::Kept;
+    use morris::solution::format::write_sector;
+    use morris::solution::retrograde::build_pair;
+    // 3-3 keeps the distances of its losses alone: a draw said to be a win
+    // has no loss among its moves to derive its distance from.
+    let sector = SectorIndex::new(3, 3);
+    assert_eq!(Kept::of(sector), Kept::Losses);
+    let mut built = build_pair(3, 3, &Nothing, &|_| {}).remove(0);
+    let draw = DbValue::draw().encode();
+    let planted = built
+        .values
+        .iter()
+        .position(|&v| v == draw)
+        .expect("a draw");
+    built.values[planted] = DbValue::win(1).encode();
+    let scratch = std::env::temp_dir().join(format!("morris-endgame-win-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).unwrap();
+    write_sector(&scratch, &built).unwrap();
+    let (planted_db, _) = Database::open(&scratch).unwrap();
+    let check = check_sector(&planted_db, Sector::moving(sector), None, &|_| {});
+    assert!(check.wrong.contains(&(planted as u64)), "{check:?}");
+    let (_, db) = database();
+    let compared = compare_sector(db, &planted_db, Sector::moving(sector), None, &|_| {});
+    assert_eq!(compared.wrong, vec![planted as u64], "{compared:?}");
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
 #[test]
 fn checking_against_successors_and_comparing_folders_find_a_planted_error() {
     use morris::solution::format::write_sector;
-    use morris::solution::retrograde::{SmallerSectors, build_pair};
+    use morris::solution::retrograde::build_pair;
     use morris::solution::{check_sector, compare_sector};
     let (dir, db) = database();
     for (mover, other) in [(3, 3), (3, 4), (4, 3), (4, 4)] {
@@ -211,16 +251,6 @@ fn checking_against_successors_and_comparing_folders_find_a_planted_error() {
         );
     }
     // 3-3 rebuilt with one value changed: a win said to be a draw.
-    struct Nothing;
-    impl SmallerSectors for Nothing {
-        fn outcomes(
-            &self,
-            positions: &[(Bitboard, Bitboard)],
-            outcomes: &mut Vec<Option<DbOutcome>>,
-        ) {
-            outcomes.extend(positions.iter().map(|_| None));
-        }
-    }
     let mut built = build_pair(3, 3, &Nothing, &|_| {}).remove(0);
     let planted = plant_a_draw(&mut built.values);
     let scratch = std::env::temp_dir().join(format!("morris-endgame-plant-{}", std::process::id()));

@@ -395,19 +395,19 @@ impl Database {
 
     /// The distance of a moving position won or lost as `outcome` says,
     /// whose file does not keep it: its best move's, one ply over the
-    /// positions the moves lead to, whose files keep the distance of the
-    /// opposite outcome (see [`Kept`](super::format::moving::Kept)), the
-    /// only one read. `None` if one is
-    /// not known, or if the best move's outcome is not `outcome`, which
-    /// only a damaged file can make.
+    /// positions the moves lead to, whose files keep the distances of the
+    /// other outcome (see [`Kept`](super::format::Kept)), the only ones
+    /// read. `None` if one is not known, or if the best move's outcome is
+    /// not `outcome`, which only a damaged file can make.
     fn derived_distance(
         &self,
         pos: &Position,
         outcome: DbOutcome,
         reads: Reads,
     ) -> Result<Option<u16>, NotInMemory> {
+        let derives = |wanted| wanted == outcome;
         // Every block it needs is asked for, so that all are read together.
-        if reads == Reads::InMemory && !self.derived_ready_or_ask(pos, outcome, Urgency::Search) {
+        if reads == Reads::InMemory && !self.derived_ready_or_ask(pos, derives, Urgency::Search) {
             return Err(NotInMemory);
         }
         let mut best = None;
@@ -421,16 +421,15 @@ impl Database {
                     let Some(theirs) = file.outcome_with(index, reads)? else {
                         return Ok(None);
                     };
-                    // A removal is the next, and a move to another outcome
-                    // than `outcome` is not the best: their outcome is
-                    // enough.
-                    let distance = if mv.removal.is_some() || -theirs != outcome {
-                        0
-                    } else {
+                    // Elsewhere their outcome is enough: a removal is the
+                    // next, or the move is not the best.
+                    let distance = if reads_distance(mv, Some(theirs), derives) {
                         match file.distance_with(index, theirs, reads)? {
                             Some(distance) => distance,
                             None => return Ok(None),
                         }
+                    } else {
+                        0
                     };
                     value_of_move(
                         mv,
@@ -441,6 +440,10 @@ impl Database {
                     )
                 }
             };
+            // No move does better.
+            if outcome == DbOutcome::Win && value == DbValue::win(1) {
+                return Ok(Some(1));
+            }
             best = best.max(Some(value));
         }
         Ok(match best {
@@ -602,43 +605,40 @@ impl Database {
             return true;
         };
         let outcome_ready = file.ready_or_ask(index, urgency);
-        let outcome = if outcome_ready {
-            match file.outcome(index) {
-                None | Some(DbOutcome::Draw) => return true,
-                Some(outcome) => Some(outcome),
-            }
-        } else {
-            None
+        let outcome = match outcome_ready.then(|| file.outcome(index)) {
+            Some(None | Some(DbOutcome::Draw)) => return true,
+            known => known.flatten(),
         };
-        // Not known yet: what either outcome needs is asked for.
-        [DbOutcome::Win, DbOutcome::Loss]
-            .into_iter()
-            .filter(|&wanted| outcome.is_none_or(|outcome| outcome == wanted))
-            .fold(outcome_ready, |ready, wanted| {
-                let wanted_ready = if file.kept().covers(wanted) {
-                    file.distance_ready_or_ask(index, wanted, urgency)
-                } else {
-                    self.derived_ready_or_ask(pos, wanted, urgency)
-                };
-                ready && wanted_ready
-            })
+        // Until the outcome is known, what either would read is asked for.
+        let wanted = |wanted| outcome.is_none_or(|outcome| outcome == wanted);
+        let kept = file.kept();
+        let derives = |outcome| wanted(outcome) && !kept.covers(outcome);
+        let outcomes = [DbOutcome::Win, DbOutcome::Loss];
+        let reads_kept = outcomes.iter().any(|&o| wanted(o) && kept.covers(o));
+        let reads_derived = outcomes.into_iter().any(derives);
+        let kept_ready = !reads_kept || file.distance_ready_or_ask(index, urgency);
+        let derived_ready = !reads_derived || self.derived_ready_or_ask(pos, derives, urgency);
+        outcome_ready && kept_ready && derived_ready
     }
 
-    /// Whether what [`Database::derived_distance`] of `pos` won or lost as
-    /// `outcome` says reads can be read at once; if not, it is asked of the
-    /// background reader, all of it together: the outcomes the moves lead
-    /// to, and the distances it may read among them, of the opposite
-    /// outcome (of all, where an outcome is not known yet).
-    fn derived_ready_or_ask(&self, pos: &Position, outcome: DbOutcome, urgency: Urgency) -> bool {
+    /// Whether what [`Database::derived_distance`] reads of `pos` for the
+    /// outcomes it `derives` can be read at once; if not, it is asked of
+    /// the background reader, all of it together: the outcomes the moves
+    /// lead to, and the distances among them it may read.
+    fn derived_ready_or_ask(
+        &self,
+        pos: &Position,
+        derives: impl Fn(DbOutcome) -> bool,
+        urgency: Urgency,
+    ) -> bool {
         pos.legal_moves().into_iter().fold(true, |ready, mv| {
             let child_ready = match after(pos, mv) {
                 After::Leads(child) => match self.moving_entry(&child) {
                     Some((file, index)) => {
                         let outcome_ready = file.ready_or_ask(index, urgency);
-                        let needs_distance = mv.removal.is_none()
-                            && (!outcome_ready || file.outcome(index) == Some(-outcome));
-                        let distance_ready =
-                            !needs_distance || file.distance_ready_or_ask(index, -outcome, urgency);
+                        let theirs = outcome_ready.then(|| file.outcome(index)).flatten();
+                        let distance_ready = !reads_distance(mv, theirs, &derives)
+                            || file.distance_ready_or_ask(index, urgency);
                         outcome_ready && distance_ready
                     }
                     None => true,
@@ -766,6 +766,18 @@ fn after(pos: &Position, mv: Move) -> After {
         Some(_) => After::Ends(DbOutcome::Draw),
         None => After::Leads(child),
     }
+}
+
+/// Whether deriving the distance of a position won or lost as an outcome
+/// it `derives` reads that of the position its move `mv` leads to, whose
+/// outcome is `theirs` (`None` if not known yet): where the move removes
+/// nothing and leads to the other outcome.
+fn reads_distance(
+    mv: Move,
+    theirs: Option<DbOutcome>,
+    derives: impl Fn(DbOutcome) -> bool,
+) -> bool {
+    mv.removal.is_none() && theirs.is_none_or(|theirs| derives(-theirs))
 }
 
 /// The value of a move that ends the game with `outcome` for its side: a

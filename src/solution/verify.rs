@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 
-use super::format::moving::Kept;
+use super::format::Kept;
 use super::index::SectorIndex;
 use super::probe::{Database, best_known};
 use super::sector::{Sector, sector_position};
@@ -56,44 +56,40 @@ fn outcome_from_children(db: &Database, pos: &crate::board::Position) -> Option<
 /// them spread evenly over the sector. In the moving phase, a sector that
 /// keeps distances (see [`Kept`]) is checked with them (its children's
 /// derived from theirs, two plies deep), another by its outcomes (its
-/// distances are derived by the very ply a check would make); in the
-/// placing phase, by
-/// outcomes, the children's placing, stored or derived, or moving.
-/// `progress` hears of each class of the mover's stones done.
+/// distances are derived by the very ply a check would make), and so is
+/// a position whose distance cannot be derived, its moves not bearing out
+/// its outcome; in the placing phase, by outcomes, the children's placing,
+/// stored or derived, or moving. `progress` hears of each class of the
+/// mover's stones done.
 pub fn check_sector(
     db: &Database,
     sector: Sector,
     sample: Option<u64>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> SectorCheck {
-    if !sector.is_placing() && Kept::of(sector.board) != Kept::None {
-        return check_positions(
-            sector.board,
-            sample,
-            progress,
-            |check, index, mover, other| {
-                check.record(index, db.sector_value(mover, other), || {
-                    value_from_children(db, mover, other)
-                });
-            },
-        );
-    }
+    let keeps_distances = !sector.is_placing() && Kept::of(sector.board) != Kept::Nothing;
     check_positions(
         sector.board,
         sample,
         progress,
         |check, index, mover, other| {
-            let pos = sector.position(mover, other);
-            check.record(index, db.outcome(&pos), || outcome_from_children(db, &pos));
+            let value = keeps_distances.then(|| db.sector_value(mover, other));
+            if let Some(value @ Some(_)) = value {
+                check.record(index, value, || value_from_children(db, mover, other));
+            } else {
+                let pos = sector.position(mover, other);
+                check.record(index, db.outcome(&pos), || outcome_from_children(db, &pos));
+            }
         },
     )
 }
 
 /// Compares the values of `sector` in `ours` with those in `theirs`, index
 /// by index: the outcome, and in the moving phase the distance where the
-/// sector keeps distances (the other sector's are derived from those);
-/// every canonical position, or about `sample` of them spread evenly. A position either lacks is counted unknown.
-/// `progress` hears of each class of the mover's stones done.
+/// sector keeps distances (see [`Kept`]) and both sides can derive those
+/// it does not keep; every canonical position, or about `sample` of them
+/// spread evenly. A position either lacks is counted unknown. `progress`
+/// hears of each class of the mover's stones done.
 pub fn compare_sector(
     ours: &Database,
     theirs: &Database,
@@ -101,18 +97,23 @@ pub fn compare_sector(
     sample: Option<u64>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> SectorCheck {
+    let keeps_distances = !sector.is_placing() && Kept::of(sector.board) != Kept::Nothing;
     check_positions(
         sector.board,
         sample,
         progress,
         |check, index, mover, other| {
-            if sector.is_placing() || Kept::of(sector.board) == Kept::None {
+            let values = keeps_distances.then(|| {
+                (
+                    ours.sector_value(mover, other),
+                    theirs.sector_value(mover, other),
+                )
+            });
+            if let Some((Some(ours), Some(theirs))) = values {
+                check.record(index, Some(ours), || Some(theirs));
+            } else {
                 let pos = sector.position(mover, other);
                 check.record(index, ours.outcome(&pos), || theirs.outcome(&pos));
-            } else {
-                check.record(index, ours.sector_value(mover, other), || {
-                    theirs.sector_value(mover, other)
-                });
             }
         },
     )

@@ -45,8 +45,8 @@ pub enum Converted {
         /// Bytes of the new one.
         after: u64,
     },
-    /// Already in this build's format, and intact: left as it is, or
-    /// copied into the other folder.
+    /// Already in this build's format, intact, and keeping no more than
+    /// its sector needs: left as it is, or copied into the other folder.
     Current(Sector),
     /// Not converted: a sector whose values are derived (see
     /// [`Sector::is_stored`]) from the files beside it.
@@ -60,8 +60,9 @@ const WORK: &str = ".converting";
 /// Converts the database file at `path` into `to` (its folder, or another),
 /// under the same name. A file in this build's format already is checked
 /// in full, and copied if `to` is another folder and does not hold it
-/// intact already. The file of a sector whose values are derived from the
-/// files beside it is left out (see [`left_out`]).
+/// intact already; a moving file that keeps more distances than its
+/// sector needs is converted. The file of a sector whose values are
+/// derived from the files beside it is left out (see [`left_out`]).
 ///
 /// # Errors
 ///
@@ -78,6 +79,7 @@ pub fn convert_file(path: &Path, to: &Path) -> Result<Converted, DbError> {
     let target = to.join(name);
     if !is_same_file(path, &target)
         && let Ok(sector) = intact(&target)
+        && !keeps_more_than_needed(&target)
     {
         return Ok(Converted::Current(sector));
     }
@@ -333,6 +335,12 @@ fn intact(path: &Path) -> Result<Sector, DbError> {
         file.verify()?;
         Ok(Sector::moving(file.sector))
     }
+}
+
+/// Whether the file at `path` is a moving file that keeps more distances
+/// than its sector needs (see [`Kept`]).
+fn keeps_more_than_needed(path: &Path) -> bool {
+    MovingFile::open(path).is_ok_and(|file| file.kept() != Kept::of(file.sector))
 }
 
 /// Whether opening a file as an old one failed because it is of this
@@ -653,6 +661,8 @@ mod tests {
         write_keeping(&from, &built, Kept::All).expect("written");
         let name = file_name(Sector::moving(sector));
         let before = fs::metadata(from.join(&name)).expect("written").len();
+        // Into a folder that holds it already, or in place.
+        fs::copy(from.join(&name), to.join(&name)).expect("copied");
         for into in [&to, &from] {
             let converted = convert_file(&from.join(&name), into).expect("converted");
             assert!(matches!(converted, Converted::Written { after, .. } if after < before));

@@ -1,5 +1,5 @@
 //! The moving phase's database file: the outcome of every position, and
-//! for one sector of each pair, the plies to the next removal.
+//! the plies to the next removal of those its sector keeps (see [`Kept`]).
 //!
 //! ```text
 //! header            136 bytes (made for bytemuck), with its own checksum
@@ -122,7 +122,7 @@ file_header!(
 pub enum Kept {
     /// None: a win or loss is one ply from the other sector's losses or
     /// wins, kept there.
-    None,
+    Nothing,
     /// Those of every win and loss.
     All,
     /// Those of the losses alone: a win is one ply from a loss of the same
@@ -133,14 +133,15 @@ pub enum Kept {
 impl Kept {
     /// The distances the file of `sector` keeps: all where its side to
     /// move has more stones than the other, the losses' where they have as
-    /// many, none where fewer. The wins' distances take more bytes than
-    /// the losses' (a side wins in more ways than it loses), so each pair
-    /// keeps those of one outcome of each side at least once.
+    /// many, none where fewer. A distance not kept is kept, for the other
+    /// outcome, in the sector its moves that remove nothing lead to. Where
+    /// that is the sector itself, the losses' are kept because they take
+    /// fewer bytes than the wins' (a side wins in more ways than it loses).
     pub fn of(sector: SectorIndex) -> Kept {
         match sector.mover.cmp(&sector.other) {
             std::cmp::Ordering::Greater => Kept::All,
             std::cmp::Ordering::Equal => Kept::Losses,
-            std::cmp::Ordering::Less => Kept::None,
+            std::cmp::Ordering::Less => Kept::Nothing,
         }
     }
 
@@ -149,7 +150,7 @@ impl Kept {
     /// the losses' alone were kept do.
     fn code(self) -> u32 {
         match self {
-            Kept::None => 0,
+            Kept::Nothing => 0,
             Kept::All => 1,
             Kept::Losses => 2,
         }
@@ -157,7 +158,7 @@ impl Kept {
 
     /// What the header's `code` says, if a file of `sector` may keep it.
     fn of_file(code: u32, sector: SectorIndex) -> Option<Kept> {
-        [Kept::None, Kept::All, Kept::Losses]
+        [Kept::Nothing, Kept::All, Kept::Losses]
             .into_iter()
             .find(|kept| kept.code() == code)
             .filter(|&kept| kept == Kept::of(sector) || kept == Kept::All)
@@ -166,7 +167,7 @@ impl Kept {
     /// Whether the distances of `outcome`, a win or a loss, are kept.
     pub fn covers(self, outcome: DbOutcome) -> bool {
         match self {
-            Kept::None => false,
+            Kept::Nothing => false,
             Kept::All => true,
             Kept::Losses => outcome == DbOutcome::Loss,
         }
@@ -234,7 +235,7 @@ impl Layout {
     fn new(entries: usize, kept: Kept, exceptions: usize) -> Layout {
         let outcome_blocks = block_count(outcome_payload_len(entries), OUTCOME_BLOCK);
         let distance_table_at = HEADER_BYTES + 8 * (outcome_blocks + 1);
-        let distance_table = if kept == Kept::None {
+        let distance_table = if kept == Kept::Nothing {
             0
         } else {
             8 * (block_count(entries, DISTANCE_BLOCK) + 1)
@@ -332,14 +333,14 @@ pub(super) fn write_keeping(
         .zip(built.values.par_chunks(OUTCOME_INDICES))
         .map(|(block, values)| fill_outcome_block(block, values))
         .sum();
-    let (codes, exceptions) = if kept == Kept::None {
+    let (codes, exceptions) = if kept == Kept::Nothing {
         (Vec::new(), Vec::new())
     } else {
         distance_codes(&built.values, kept)
     };
     let outcomes = Compressed::new(&outcomes, OUTCOME_BLOCK, OUTCOME_LEVEL);
     let distance_blocks =
-        (kept != Kept::None).then(|| Compressed::new(&codes, DISTANCE_BLOCK, DISTANCE_LEVEL));
+        (kept != Kept::Nothing).then(|| Compressed::new(&codes, DISTANCE_BLOCK, DISTANCE_LEVEL));
     header.exceptions = exceptions.len() as u64;
     header.outcome_table_checksum = checksum(outcomes.table_bytes());
     let (distance_table, distance_bytes): (&[u8], &[u8]) = match &distance_blocks {
@@ -500,7 +501,7 @@ impl MovingFile {
             loading,
         )
         .map_err(error)?;
-        let distances = (kept != Kept::None)
+        let distances = (kept != Kept::Nothing)
             .then(|| {
                 // Read seldom: decoded a block at a time, even in memory.
                 Checked::compressed(
@@ -696,17 +697,11 @@ impl MovingFile {
                 .ready_or_ask(outcome_at(index as usize).0, urgency)
     }
 
-    /// Whether the distance at `index` of the win or loss `outcome`, if
-    /// the file keeps it, can be read at once; if not, its block is asked
-    /// of the background reader.
-    pub(crate) fn distance_ready_or_ask(
-        &self,
-        index: u64,
-        outcome: DbOutcome,
-        urgency: Urgency,
-    ) -> bool {
+    /// Whether the distance at `index`, if the file keeps any, can be read
+    /// at once; if not, its block is asked of the background reader.
+    pub(crate) fn distance_ready_or_ask(&self, index: u64, urgency: Urgency) -> bool {
         match &self.distances {
-            Some(distances) if index < self.sector.len() && self.kept.covers(outcome) => {
+            Some(distances) if index < self.sector.len() => {
                 distances.ready_or_ask(index as usize, urgency)
             }
             _ => true,
@@ -732,7 +727,7 @@ mod tests {
                 // The wins' distances cost nothing where not kept.
                 let losses = distance_code(value, Kept::Losses);
                 assert_eq!(losses == code, outcome == DbOutcome::Loss || code == 0);
-                assert_eq!(distance_code(value, Kept::None), 0);
+                assert_eq!(distance_code(value, Kept::Nothing), 0);
             }
         }
         // The commonest distances share the byte the outcome tells apart.
@@ -793,7 +788,7 @@ mod tests {
             }
             let built = BuiltSector { sector, values };
             let header = write_keeping(&dir, &built, kept).expect("written");
-            assert_eq!(header.exceptions > 0, kept != Kept::None);
+            assert_eq!(header.exceptions > 0, kept != Kept::Nothing);
             assert!(header.far_count > 0);
             let path = dir.join(file_name(Sector::moving(sector)));
             let file = MovingFile::open(&path).expect("opened");
@@ -837,7 +832,7 @@ mod tests {
         // refused.
         for (sector, kept) in [
             (SectorIndex::new(4, 3), Kept::Losses),
-            (SectorIndex::new(4, 4), Kept::None),
+            (SectorIndex::new(4, 4), Kept::Nothing),
         ] {
             let values = vec![DbValue::draw().encode(); sector.len() as usize];
             write_keeping(&dir, &BuiltSector { sector, values }, kept).expect("written");
