@@ -333,14 +333,15 @@ pub(super) fn write_keeping(
         .zip(built.values.par_chunks(OUTCOME_INDICES))
         .map(|(block, values)| fill_outcome_block(block, values))
         .sum();
-    let (codes, exceptions) = if kept == Kept::Nothing {
-        (Vec::new(), Vec::new())
-    } else {
-        distance_codes(&built.values, kept)
-    };
     let outcomes = Compressed::new(&outcomes, OUTCOME_BLOCK, OUTCOME_LEVEL);
-    let distance_blocks =
-        (kept != Kept::Nothing).then(|| Compressed::new(&codes, DISTANCE_BLOCK, DISTANCE_LEVEL));
+    // The bytes of the distances are let go of once compressed.
+    let (distance_blocks, exceptions) = if kept == Kept::Nothing {
+        (None, Vec::new())
+    } else {
+        let (codes, exceptions) = distance_codes(&built.values, kept);
+        let blocks = Compressed::new(&codes, DISTANCE_BLOCK, DISTANCE_LEVEL);
+        (Some(blocks), exceptions)
+    };
     header.exceptions = exceptions.len() as u64;
     header.outcome_table_checksum = checksum(outcomes.table_bytes());
     let (distance_table, distance_bytes): (&[u8], &[u8]) = match &distance_blocks {
