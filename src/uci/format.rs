@@ -162,7 +162,7 @@ const MAX_ECHOED_TOKEN: usize = 40;
 
 /// An error text fit for one line of output: control characters escaped,
 /// over-long tokens cut.
-pub(super) fn printable(text: &str) -> String {
+pub fn printable(text: &str) -> String {
     let mut out = String::with_capacity(text.len().min(512));
     for word in text.split(' ') {
         if !out.is_empty() {

@@ -5,6 +5,6 @@ mod format;
 mod parse;
 mod session;
 
-pub use format::{format_bench, format_bestmove, format_divide, format_info};
+pub use format::{format_bench, format_bestmove, format_divide, format_info, printable};
 pub use parse::{Command, ProtocolError, parse};
 pub use session::{run, run_with};

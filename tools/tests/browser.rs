@@ -19,7 +19,10 @@ use std::time::{Duration, Instant};
 use base64::Engine as _;
 use serde_json::{Value, json};
 
-use common::{WIN_IN_FIVE, morris, script, serve, small_databases_with_placing, try_request};
+use common::{
+    WIN_IN_FIVE, morris, script, serve, serve_with, small_databases_with_placing, try_request,
+};
+use morris_tools::web::WebConfig;
 
 /// chromedriver, killed when dropped with the browsers it started.
 struct Driver {
@@ -122,6 +125,17 @@ impl Browser<'_> {
     /// A headless Chromium showing the page of the server at `server`,
     /// its game started, with the engine playing nobody.
     fn open(driver: &Driver, server: SocketAddr) -> Browser<'_> {
+        let browser = Browser::start(driver, server);
+        browser.reload();
+        browser.wait_for("return S !== null && S.history.length === 0;");
+        browser.choose("color", "both");
+        browser.wait_for("return S.settings.engine === 'none';");
+        browser
+    }
+
+    /// A headless Chromium for the server at `server`, its page not yet
+    /// opened.
+    fn start(driver: &Driver, server: SocketAddr) -> Browser<'_> {
         let url = format!("http://{server}/");
         let mut options = json!({ "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,850"] });
         if Path::new("/usr/bin/chromium").exists() {
@@ -130,16 +144,11 @@ impl Browser<'_> {
         let capabilities =
             json!({ "capabilities": { "alwaysMatch": { "goog:chromeOptions": options } } });
         let session = call(driver, "POST", "/session", &capabilities);
-        let browser = Browser {
+        Browser {
             driver,
             session: session["sessionId"].as_str().expect("a session").to_owned(),
             url,
-        };
-        browser.reload();
-        browser.wait_for("return S !== null && S.history.length === 0;");
-        browser.choose("color", "both");
-        browser.wait_for("return S.settings.engine === 'none';");
-        browser
+        }
     }
 
     /// Picks `value` in the page's select `id`, as a person does.
@@ -213,7 +222,16 @@ impl Browser<'_> {
     fn wait_for(&self, script: &str) {
         let deadline = Instant::now() + Duration::from_secs(90);
         while self.try_script(script) != Ok(Value::Bool(true)) {
-            assert!(Instant::now() < deadline, "waited in vain for: {script}");
+            if Instant::now() > deadline {
+                // What the page shows, to tell why.
+                let shown = self.try_script(
+                    "return [document.getElementById('status').textContent,
+                             document.getElementById('conn').textContent,
+                             document.getElementById('messageText').textContent,
+                             S && S.settings, S && S.version, prefs];",
+                );
+                panic!("waited in vain for: {script}\nthe page: {shown:?}");
+            }
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -355,7 +373,7 @@ fn a_mill_closing_stone_is_shown_while_its_removal_is_picked() {
     );
     // A click beside the marked stones keeps the move and says why.
     browser.click_point("g1");
-    let message = browser.script("return document.getElementById('message').textContent;");
+    let message = browser.script("return document.getElementById('messageText').textContent;");
     assert!(
         message.as_str().is_some_and(|m| m.contains("remove")),
         "{message}"
@@ -556,10 +574,12 @@ fn the_smaller_defects_of_the_board_are_mended() {
     browser.script(
         "document.getElementById('paste').value = 'nonsense'; document.getElementById('setup').click();",
     );
-    browser.wait_for("return document.getElementById('message').textContent.includes('nonsense');");
+    browser.wait_for(
+        "return document.getElementById('messageText').textContent.includes('nonsense');",
+    );
     browser.click_point("g7");
     browser.wait_for("return S.history.length === 5;");
-    assert_eq!(text("message"), json!(""));
+    assert_eq!(text("messageText"), json!(""));
     // A set-up with Black to move: the list numbers on from the position.
     browser.script(
         "document.getElementById('paste').value = S.fen; document.getElementById('setup').click();",
@@ -589,8 +609,7 @@ fn the_smaller_defects_of_the_board_are_mended() {
     browser.choose("variant", "lasker");
     browser.script("document.getElementById('askYes').click();");
     browser.wait_for("return S.variant === 'lasker' && S.history.length === 0;");
-    // Lasker: a stone picked up, then an empty point out of its reach,
-    // places a stone there.
+    // Lasker: a stone picked up, then an empty point out of its reach.
     browser.play(&["d7"], 1);
     browser.play(&["g7"], 2);
     browser.play(&["a1"], 3);
@@ -609,6 +628,18 @@ fn the_smaller_defects_of_the_board_are_mended() {
     assert!(
         stack.as_array().unwrap().contains(&json!("lastfrom")),
         "{stack}"
+    );
+    // d7 cannot reach c3: the stone is put back, and says so; the next
+    // click on c3 places a stone there.
+    browser.click_point("c3");
+    let told = browser.script("return document.getElementById('messageText').textContent;");
+    assert!(
+        told.as_str().is_some_and(|t| t.contains("cannot reach c3")),
+        "{told}"
+    );
+    assert_eq!(
+        browser.script("return [S.history.length, sel];"),
+        json!([4, null])
     );
     browser.play(&["c3"], 5);
     assert_eq!(
@@ -729,7 +760,7 @@ fn a_refusal_is_seen_however_far_a_phone_has_scrolled() {
         "const box = document.getElementById('paste'); box.scrollIntoView(); box.value = 'xyz'; \
          document.getElementById('setup').click();",
     );
-    browser.wait_for("return document.getElementById('message').textContent.includes('xyz');");
+    browser.wait_for("return document.getElementById('messageText').textContent.includes('xyz');");
     let seen = "const r = document.getElementById('message').getBoundingClientRect(); \
         return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;";
     assert_eq!(browser.script(seen), json!(true));
@@ -931,7 +962,7 @@ fn two_browsers_play_each_other_in_a_room() {
     third.script(&format!(
         "document.getElementById('code').value = '{code}'; document.getElementById('join').click();"
     ));
-    third.wait_for("return document.getElementById('message').textContent.includes('full');");
+    third.wait_for("return document.getElementById('messageText').textContent.includes('full');");
     assert_eq!(third.script("return S.room;"), Value::Null);
     for (link, words) in [
         (code.as_str(), "full"),
@@ -939,7 +970,7 @@ fn two_browsers_play_each_other_in_a_room() {
     ] {
         third.visit(&format!("#room={link}"));
         third.wait_for(&format!(
-            "return S !== null && document.getElementById('message').textContent.includes('{words}');"
+            "return S !== null && document.getElementById('messageText').textContent.includes('{words}');"
         ));
         assert_eq!(
             third.script("return [S.room, location.hash, document.querySelectorAll('#board circle.hit').length];"),
@@ -1134,5 +1165,287 @@ fn a_review_marks_a_planted_move_that_threw_the_win_away() {
     );
     browser.script("document.getElementById('first').click();");
     assert_eq!(browser.script("return viewPly;"), json!(0));
+    browser.close();
+}
+
+#[test]
+fn a_quick_second_tap_waits_for_the_move_on_its_way() {
+    let Some(driver) = driver() else { return };
+    let server = serve(morris(), None);
+    let browser = Browser::open(&driver, server.addr);
+    browser.choose("level", "easy");
+    browser.choose("color", "white");
+    browser.wait_for("return S.settings.engine === 'black' && S.settings.level === 'easy';");
+    // The moves the page sends, counted.
+    browser.script(
+        "window.movesSent = 0;
+         const send = window.fetch;
+         window.fetch = (url, init) => {
+           if (String(url).startsWith('/api/move')) window.movesSent += 1;
+           return send(url, init);
+         };",
+    );
+    // d6, then a1 at once, before the server has answered the first.
+    browser.script(
+        "for (const p of ['d6', 'a1']) {
+           const r = document.querySelector(`circle.hit[data-point=\"${p}\"]`).getBoundingClientRect();
+           const at = { clientX: r.x + r.width / 2, clientY: r.y + r.height / 2, bubbles: true };
+           document.getElementById('board').dispatchEvent(new PointerEvent('pointerdown', at));
+         }",
+    );
+    browser.wait_for("return S.history.length === 2 && S.engine.thinking === null;");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        browser.script("return [window.movesSent, S.history.length, S.history[0].move.text];"),
+        json!([1, 2, "d6"])
+    );
+    // Once the reply is seen, the board takes the next move.
+    // (the engine at Easy replies at once: two plies more).
+    let next = browser.script("return S.legal[0].to;");
+    browser.click_point(next.as_str().expect("a point"));
+    browser.wait_for("return S.history.length === 4 && S.engine.thinking === null;");
+    assert_eq!(browser.script("return window.movesSent;"), json!(2));
+    browser.close();
+}
+
+#[test]
+fn a_refusal_can_be_closed_and_leaves_the_button_that_raised_it_in_view() {
+    let Some(driver) = driver() else { return };
+    let server = serve(morris(), None);
+    let browser = Browser::open(&driver, server.addr);
+    let long = "x".repeat(11_500);
+    for (width, height) in [(1100, 850), (390, 844)] {
+        browser.resize(width, height);
+        // The Set up button at the foot of the screen, clicked there.
+        browser.script(&format!(
+            "document.getElementById('paste').value = '{long}';
+             const button = document.getElementById('setup');
+             button.scrollIntoView({{ block: 'end' }});
+             button.click();"
+        ));
+        browser.wait_for("return document.getElementById('messageText').textContent.length > 0;");
+        let quoted =
+            browser.script("return document.getElementById('messageText').textContent.length;");
+        assert!(
+            quoted.as_u64().is_some_and(|n| n < 300),
+            "{quoted} characters at {width}"
+        );
+        let button_seen = "const b = document.getElementById('setup').getBoundingClientRect();
+            return document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2) === document.getElementById('setup');";
+        assert_eq!(browser.script(button_seen), json!(true), "at {width}");
+        browser.script("document.getElementById('messageClose').click();");
+        assert_eq!(
+            browser.script("return document.getElementById('message').hidden;"),
+            json!(true),
+            "at {width}"
+        );
+        // The same refusal again is shown again.
+        browser.script("document.getElementById('setup').click();");
+        browser.wait_for("return !document.getElementById('message').hidden;");
+        browser.script("document.getElementById('messageClose').click();");
+    }
+    browser.close();
+}
+
+#[test]
+fn leaving_a_game_or_changing_the_level_does_not_dodge_the_record() {
+    let Some(driver) = driver() else { return };
+    let server = serve(morris(), None);
+    let browser = Browser::open(&driver, server.addr);
+    browser.choose("movetime", "100");
+    browser.choose("level", "easy");
+    browser.choose("color", "white");
+    browser.wait_for("return S.settings.engine === 'black' && S.settings.level === 'easy';");
+    let record = "return document.getElementById('record').textContent;";
+    // d6 and the engine's reply (at Easy it comes at once).
+    let replied = "return S.history.length === 2 && S.engine.thinking === null;";
+    let asked = "return !document.getElementById('ask').hidden;";
+    // Before the person's first move a new game costs nothing.
+    browser.script("document.getElementById('new').click();");
+    browser.wait_for("return S.history.length === 0 && S.engine.thinking === null;");
+    assert_eq!(browser.script(asked), json!(false));
+    // Another level in mid-game plays the next game; this one goes on
+    // at Easy.
+    browser.click_point("d6");
+    browser.wait_for(replied);
+    browser.choose("level", "hard");
+    browser.wait_for(
+        "return document.getElementById('messageText').textContent.includes('next game');",
+    );
+    assert_eq!(browser.script("return S.settings.level;"), json!("easy"));
+    // A new game asks first, and counts the game left as a loss.
+    browser.script("document.getElementById('new').click();");
+    browser.wait_for(asked);
+    let question = browser.script("return document.getElementById('askText').textContent;");
+    assert!(
+        question
+            .as_str()
+            .is_some_and(|q| q.contains("counts as a loss")),
+        "{question}"
+    );
+    browser.script("document.getElementById('askNo').click();");
+    assert_eq!(browser.script("return S.history.length;"), json!(2));
+    assert_eq!(
+        browser.script(record),
+        json!("Against Easy: 0 wins, 0 draws, 0 losses")
+    );
+    browser.script("document.getElementById('new').click();");
+    browser.wait_for(asked);
+    browser.script("document.getElementById('askYes').click();");
+    browser.wait_for("return S.history.length === 0 && S.settings.level === 'hard';");
+    assert_eq!(
+        browser.script(record),
+        json!("Against Hard: 0 wins, 0 draws, 0 losses")
+    );
+    browser.choose("level", "easy");
+    browser.wait_for("return S.settings.level === 'easy';");
+    assert_eq!(
+        browser.script(record),
+        json!("Against Easy: 0 wins, 0 draws, 1 loss")
+    );
+    // Another variant, or the other side, in mid-game: a loss as well.
+    browser.click_point("d6");
+    browser.wait_for(replied);
+    browser.choose("variant", "lasker");
+    browser.wait_for(asked);
+    browser.script("document.getElementById('askYes').click();");
+    browser.wait_for("return S.variant === 'lasker' && S.history.length === 0;");
+    browser.click_point("d6");
+    browser.wait_for(replied);
+    browser.choose("color", "black");
+    browser.wait_for(asked);
+    browser.script("document.getElementById('askYes').click();");
+    browser.wait_for("return S.settings.engine === 'white';");
+    assert_eq!(
+        browser.script(record),
+        json!("Against Easy: 0 wins, 0 draws, 3 losses")
+    );
+    browser.close();
+}
+
+#[test]
+fn a_review_cut_short_says_what_it_judged_and_why_nothing_is_exact() {
+    let Some(driver) = driver() else { return };
+    // No databases: the review is the engine's alone; and this engine
+    // judges no position until stopped, so the move below cuts the review
+    // short whatever the machine's load.
+    let stubborn = "while read line; do case $line in uci) echo uciok;; isready) echo readyok;; \
+                    stop) echo 'bestmove a1';; esac; done";
+    let server = serve(script(stubborn), None);
+    let browser = Browser::open(&driver, server.addr);
+    let points = ["a1", "b2", "a4", "b4", "g7", "f6", "g1", "f2", "d7", "e4"];
+    for (ply, point) in points.into_iter().enumerate() {
+        browser.play(&[point], ply + 1);
+    }
+    browser.script("document.getElementById('reviewBtn').click();");
+    browser.wait_for("return S.engine.thinking === 'review';");
+    let panel = browser.script("return document.getElementById('engineinfo').textContent;");
+    assert!(
+        panel
+            .as_str()
+            .is_some_and(|p| p.contains("reviewing") && !p.contains("depth")),
+        "{panel}"
+    );
+    // A move stops it: most of the positions are never judged.
+    browser.play(&["c3"], 11);
+    browser.wait_for("return S.engine.thinking === null && S.review !== null;");
+    let words = browser.script("return document.getElementById('reviewWords').textContent;");
+    let words = words.as_str().expect("words");
+    assert!(
+        words.contains("Cut short: 0 of 11 positions judged."),
+        "{words}"
+    );
+    assert!(!words.contains("No move changed"), "{words}");
+    assert!(words.contains("no endgame databases"), "{words}");
+    let exact = browser.script("return document.getElementById('exact').textContent;");
+    assert!(
+        exact
+            .as_str()
+            .is_some_and(|e| e.starts_with("No endgame databases")),
+        "{exact}"
+    );
+    browser.close();
+}
+
+#[test]
+fn a_full_server_keeps_the_players_preferences_and_says_why() {
+    let Some(driver) = driver() else { return };
+    let mut config = WebConfig::new(morris(), None);
+    config.max_games = 1;
+    let server = serve_with(config);
+    let first = Browser::open(&driver, server.addr);
+    let second = Browser::start(&driver, server.addr);
+    second.reload();
+    second.script(
+        "localStorage.setItem('morris.prefs', JSON.stringify({ level: 'hard', color: 'black' }));",
+    );
+    second.reload();
+    second
+        .wait_for("return document.getElementById('conn').textContent.includes('as many games');");
+    assert_eq!(
+        second.script("return JSON.parse(localStorage.getItem('morris.prefs')).level;"),
+        json!("hard")
+    );
+    let controls = "return getComputedStyle(document.querySelector('main')).pointerEvents;";
+    assert_eq!(second.script(controls), json!("none"));
+    // The first page goes: the second has its game, as it asked for it.
+    first.script("location.href = 'about:blank';");
+    second.wait_for(
+        "return S !== null && S.settings.level === 'hard' && S.settings.engine === 'white';",
+    );
+    assert_eq!(second.script(controls), json!("auto"));
+    assert_eq!(
+        second.script("return document.getElementById('conn').textContent;"),
+        json!("")
+    );
+    first.close();
+    second.close();
+}
+
+#[test]
+fn the_stones_that_can_move_are_marked() {
+    let Some(driver) = driver() else { return };
+    let server = serve(morris(), None);
+    let browser = Browser::open(&driver, server.addr);
+    browser.set_up(WIN_IN_FIVE);
+    let marked = "return [...document.querySelectorAll('#board circle.movable')]
+        .map((c) => S.points.find((p) => xy(p)[0] == c.getAttribute('cx') && xy(p)[1] == c.getAttribute('cy')))
+        .sort();";
+    let movable = browser
+        .script("return [...new Set(S.legal.filter((m) => m.from).map((m) => m.from))].sort();");
+    assert!(
+        movable.as_array().is_some_and(|m| !m.is_empty()),
+        "{movable}"
+    );
+    assert_eq!(browser.script(marked), movable);
+    // A stone picked up: its targets are marked, not the others.
+    browser.click_point("a7");
+    assert_eq!(browser.script(marked), json!([]));
+    browser.close();
+}
+
+#[test]
+fn on_a_phone_the_board_stays_put_whatever_the_header_says() {
+    let Some(driver) = driver() else { return };
+    let server = serve(morris(), None);
+    let browser = Browser::open(&driver, server.addr);
+    browser.resize(390, 844);
+    let top =
+        "return document.getElementById('board').getBoundingClientRect().top + window.scrollY;";
+    let before = browser.script(top);
+    for words in [
+        "Your move",
+        "Game over: draw (30 moves each without a removal)",
+        "After a7-g4 (12 of 40 moves): black to move",
+    ] {
+        browser.script(&format!(
+            "document.getElementById('status').textContent = '{words}';"
+        ));
+        assert_eq!(browser.script(top), before, "{words}");
+    }
+    browser.script(
+        "setConn('the server has as many games open as it takes; try again later (trying again)');",
+    );
+    assert_eq!(browser.script(top), before);
     browser.close();
 }

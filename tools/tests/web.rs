@@ -233,6 +233,99 @@ fn two_browsers_play_two_games_at_once() {
 }
 
 #[test]
+fn a_refusal_quotes_a_long_request_cut_short() {
+    let server = serve(morris(), None);
+    let addr = server.addr;
+    let state = new_game(addr, r#"{"engine":"none"}"#);
+    let game = id(&state);
+    // Just under the largest body read: one token, and many.
+    let token = "z".repeat(1_000_000);
+    let words = "zz ".repeat(300_000);
+    for (action, body) in [
+        ("move", &token),
+        ("setup", &token),
+        ("setup", &words),
+        ("draw", &token),
+        ("record", &token),
+    ] {
+        let (status, text) = request(addr, "POST", &format!("/api/{action}?id={game}"), body);
+        assert_eq!(status, 400, "{action}: {}", &text[..text.len().min(200)]);
+        assert!(text.len() < 300, "{action}: {} bytes", text.len());
+    }
+    for code in ["", " - ", "\"\""] {
+        let (status, answer) = json(
+            addr,
+            "POST",
+            "/api/join",
+            &format!(r#"{{"code":{code:?}}}"#),
+        );
+        assert_eq!(status, 400, "{code:?}: {answer}");
+        assert_eq!(answer["error"], "a room's code is needed", "{code:?}");
+    }
+    let (status, answer) = json(
+        addr,
+        "POST",
+        "/api/join",
+        &format!(r#"{{"code":"{token}"}}"#),
+    );
+    assert_eq!(status, 404, "{}", answer.to_string().len());
+    assert!(answer.to_string().len() < 300);
+    // Nothing changed.
+    let (_, now) = json(addr, "GET", &format!("/api/state?id={game}"), "");
+    assert_eq!(now["fen"], state["fen"]);
+}
+
+#[test]
+fn the_state_says_whether_the_server_has_databases() {
+    let server = serve(morris(), None);
+    let state = new_game(server.addr, r#"{"engine":"none"}"#);
+    assert_eq!(state["databases"], false, "{state}");
+    let (db, _dir) = small_databases("web-has-databases");
+    let server = serve(morris(), Some(db));
+    let state = new_game(server.addr, r#"{"engine":"none"}"#);
+    assert_eq!(state["databases"], true, "{state}");
+    // The start is out of their reach: no value, though they are there.
+    assert!(state["exact"].is_null(), "{state}");
+}
+
+#[test]
+fn without_databases_the_server_says_so_and_how_to_build_them() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::{Command, Stdio};
+    // A home of its own: no default folder of databases in it.
+    let home = std::env::temp_dir().join(format!("morris-web-no-db-{}", std::process::id()));
+    std::fs::create_dir_all(&home).expect("a home");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morris-web"))
+        .env("HOME", &home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("morris-web starts");
+    // Its address comes once it serves, after what it said of the
+    // databases.
+    let mut address = String::new();
+    BufReader::new(child.stdout.take().expect("its output"))
+        .read_line(&mut address)
+        .expect("its address");
+    let _ = child.kill();
+    let _ = child.wait();
+    let mut said = String::new();
+    child
+        .stderr
+        .take()
+        .expect("its errors")
+        .read_to_string(&mut said)
+        .expect("what it said");
+    let _ = std::fs::remove_dir_all(&home);
+    assert!(address.starts_with("http://127.0.0.1:"), "{address}");
+    assert!(
+        said.contains("no endgame databases") && said.contains("morris gen-db"),
+        "{said}"
+    );
+}
+
+#[test]
 fn database_values_are_an_outcome_and_a_distance() {
     let (db, _dir) = small_databases("web");
     let server = serve(morris(), Some(db));
@@ -448,9 +541,10 @@ fn a_move_made_during_a_review_stops_the_review() {
 #[test]
 fn the_panel_tells_the_score_in_words_and_no_line_the_engine_did_not_play() {
     // Reports a best line starting d6 for White, then plays a1, as a
-    // weakened engine may.
-    let weakened = "while read line; do case $line in uci) echo uciok;; isready) echo readyok;; \
-                    go*) echo 'info depth 3 score cp 50 pv d6 f4'; echo 'bestmove a1';; esac; done";
+    // weakened engine may (and g7 after its first move).
+    let weakened = "n=0; while read line; do case $line in uci) echo uciok;; isready) echo readyok;; \
+                    go*) n=$((n+1)); echo 'info depth 3 score cp 50 wdl 300 600 100 pv d6 f4'; \
+                    if [ $n = 1 ]; then echo 'bestmove a1'; else echo 'bestmove g7'; fi;; esac; done";
     let server = serve(script(weakened), None);
     let addr = server.addr;
     let state = new_game(addr, r#"{"engine":"white","movetime":10}"#);
@@ -470,6 +564,57 @@ fn the_panel_tells_the_score_in_words_and_no_line_the_engine_did_not_play() {
     assert!(played["engine"]["score"].is_null(), "{played}");
     assert!(played["engine"]["whiteWdl"].is_null(), "{played}");
     assert_eq!(played["settings"]["weakened"], true);
+    // Nor a hint's, though it is sought at full strength: the bar would
+    // come with a hint and go with the next move.
+    let (status, asked) = act(addr, &played, "hint", "");
+    assert_eq!(status, 200, "{asked}");
+    let hinted = wait_until(addr, &asked, |s| engine_idle(s) && !s["hint"].is_null());
+    assert!(hinted["engine"]["score"].is_null(), "{hinted}");
+    assert!(hinted["engine"]["whiteWdl"].is_null(), "{hinted}");
+}
+
+#[test]
+fn a_record_saved_has_its_date_and_ending_and_opens_as_it_ended() {
+    let server = serve(morris(), None);
+    let addr = server.addr;
+    let state = new_game(addr, r#"{"engine":"none"}"#);
+    act(addr, &state, "move", "a1");
+    act(addr, &state, "resign", "");
+    let (_, record) = request(addr, "GET", &format!("/api/record?id={}", id(&state)), "");
+    let date = record
+        .lines()
+        .find_map(|l| l.strip_prefix("[Date \""))
+        .unwrap_or_else(|| panic!("no Date: {record}"));
+    assert!(
+        date.len() == "2026.12.04\"]".len() && date.as_bytes()[4] == b'.',
+        "{date}"
+    );
+    assert!(
+        record.contains("[Termination \"white wins (black resigned)\"]"),
+        "{record}"
+    );
+    // Opened again, the game is over as it was.
+    let (status, opened) = act(addr, &state, "record", &record);
+    assert_eq!(status, 200, "{opened}");
+    assert_eq!(opened["outcome"], "white wins (black resigned)");
+    assert_eq!(opened["legal"].as_array().map(Vec::len), Some(0));
+    // A record of another program's, its result without the board's
+    // reason: as recorded.
+    let other = "[Result \"0-1\"]\n\n1. a1 b2 0-1\n";
+    let (status, opened) = act(addr, &state, "record", other);
+    assert_eq!(status, 200, "{opened}");
+    assert_eq!(opened["outcome"], "black wins (as recorded)");
+    assert_eq!(opened["winner"], "black");
+    // A draw by the N-move rule is told by its number of moves, as the
+    // help says it.
+    let near = "WB./.W./.B./...W../B../.../... w 0 0 59 10";
+    let (_, set) = act(addr, &state, "setup", near);
+    let (status, drawn) = act(addr, &set, "move", "a7-g4");
+    assert_eq!(status, 200, "{drawn}");
+    assert_eq!(
+        drawn["outcome"], "draw (30 moves each without a removal)",
+        "{drawn}"
+    );
 }
 
 #[test]
@@ -614,31 +759,95 @@ fn a_resignation_or_an_agreed_draw_ends_the_game() {
     let (_, agreed) = act(addr, &state, "draw", "accept");
     assert_eq!(agreed["outcome"], "draw (agreed)");
     assert!(agreed["winner"].is_null());
-    // The engine takes a draw when it is not ahead, and declines it when
-    // it is.
-    for (score, taken) in [(0, true), (300, false)] {
+    // The engine weighs a draw offered on the person's move by a search
+    // of it: it takes one only where it sees no win for itself. Its
+    // scores are White's, the person's: a win for White, an even game, a
+    // loss for White.
+    for (score, taken) in [
+        ("cp 300", true),
+        ("mate 2", true),
+        ("cp 0", false),
+        ("cp -300", false),
+        ("mate -2", false),
+    ] {
         let judge = format!(
             "while read line; do case $line in uci) echo uciok;; isready) echo readyok;; \
-             go*) echo 'info depth 4 score cp {score} pv d6'; echo 'bestmove d6';; esac; done"
+             go*) echo 'info depth 4 score {score} pv d6'; echo 'bestmove d6';; esac; done"
         );
         let server = serve(script(&judge), None);
         let state = new_game(server.addr, r#"{"engine":"black","movetime":10}"#);
         act(server.addr, &state, "move", "a1");
         let state = wait_until(server.addr, &state, |s| plies(s) == 2 && engine_idle(s));
-        let (status, answer) = act(server.addr, &state, "draw", "offer");
+        let (status, weighing) = act(server.addr, &state, "draw", "offer");
+        assert_eq!(status, 200, "{weighing}");
+        assert_eq!(weighing["engine"]["thinking"], "draw", "{weighing}");
+        let answer = wait_until(server.addr, &weighing, engine_idle);
         if taken {
-            assert_eq!(
-                (status, answer["outcome"].clone()),
-                (200, "draw (agreed)".into())
-            );
+            assert_eq!(answer["outcome"], "draw (agreed)", "{score}: {answer}");
         } else {
             // Declined: the game goes on, and the page says so until the
             // next move.
-            assert_eq!(status, 200, "{answer}");
-            assert!(answer["outcome"].is_null(), "{answer}");
-            assert_eq!(answer["drawDeclined"], "white", "{answer}");
+            assert!(answer["outcome"].is_null(), "{score}: {answer}");
+            assert_eq!(answer["drawDeclined"], "white", "{score}: {answer}");
             let (_, moved) = act(server.addr, &state, "move", "b2");
             assert!(moved["drawDeclined"].is_null(), "{moved}");
+        }
+    }
+}
+
+#[test]
+fn the_engine_takes_a_draw_only_where_it_sees_no_win_for_itself() {
+    // Full strength, a real search: after 1. d6 the game is even, which
+    // is no draw to give away.
+    let server = serve(morris(), None);
+    let addr = server.addr;
+    let state = new_game(addr, r#"{"engine":"black","level":"easy","movetime":300}"#);
+    act(addr, &state, "move", "d6");
+    let state = wait_until(addr, &state, |s| plies(s) == 2 && engine_idle(s));
+    let (status, weighing) = act(addr, &state, "draw", "offer");
+    assert_eq!(status, 200, "{weighing}");
+    let answer = wait_until(addr, &weighing, engine_idle);
+    assert!(answer["outcome"].is_null(), "{answer}");
+    assert_eq!(answer["drawDeclined"], "white", "{answer}");
+    // While the engine thinks (here over the start, until stopped), an
+    // offer waits for the person's move.
+    let stubborn = serve(stubborn_at_the_start(), None);
+    let thinking = new_game(stubborn.addr, r#"{"engine":"white","movetime":10000}"#);
+    assert_eq!(thinking["engine"]["thinking"], "move", "{thinking}");
+    let (status, refused) = act(stubborn.addr, &thinking, "draw", "offer");
+    assert_eq!(status, 400, "{refused}");
+    assert!(
+        refused["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("on your move")),
+        "{refused}"
+    );
+    // With the databases the value decides at once: White (the person)
+    // wins here, lost for the engine, which takes the draw.
+    let (db, _dir) = small_databases("web-draw-offer");
+    let server = serve(morris(), Some(db));
+    let addr = server.addr;
+    let state = new_game(addr, r#"{"engine":"none"}"#);
+    let game = id(&state);
+    let (_, set) = json(addr, "POST", &format!("/api/setup?id={game}"), WIN_IN_FIVE);
+    let (_, playing) = act(addr, &set, "settings", r#"{"engine":"black"}"#);
+    let (status, taken) = act(addr, &playing, "draw", "offer");
+    assert_eq!(status, 200, "{taken}");
+    assert_eq!(taken["outcome"], "draw (agreed)", "{taken}");
+    // After a7-b6 White still wins, Black (now the person) is lost: the
+    // engine, White, declines; after a7-g4 the game is drawn: it takes it.
+    for (mv, taken) in [("a7-b6", false), ("a7-g4", true)] {
+        let (_, set) = act(addr, &state, "setup", WIN_IN_FIVE);
+        let (_, none) = act(addr, &set, "settings", r#"{"engine":"none"}"#);
+        let (_, moved) = act(addr, &none, "move", mv);
+        let (_, playing) = act(addr, &moved, "settings", r#"{"engine":"white"}"#);
+        let (status, answer) = act(addr, &playing, "draw", "offer");
+        assert_eq!(status, 200, "{answer}");
+        assert_eq!(answer["engine"]["thinking"], Value::Null, "{mv}: {answer}");
+        if taken {
+            assert_eq!(answer["outcome"], "draw (agreed)", "{mv}: {answer}");
+        } else {
+            assert_eq!(answer["drawDeclined"], "black", "{mv}: {answer}");
         }
     }
 }
@@ -765,6 +974,64 @@ impl Seat {
         assert_eq!(status, 200, "{state}");
         state
     }
+}
+
+#[test]
+fn a_friend_whose_page_goes_is_away_at_once_until_it_asks_again() {
+    let server = serve(morris(), None);
+    let addr = server.addr;
+    let (_, created) = json(addr, "POST", "/api/room", r#"{"color":"white"}"#);
+    let code = created["room"]["code"].as_str().unwrap().to_owned();
+    let white = Seat::of(&created);
+    let (_, joined) = json(
+        addr,
+        "POST",
+        "/api/join",
+        &format!(r#"{{"code":"{code}"}}"#),
+    );
+    let black = Seat::of(&joined);
+    assert_eq!(white.state(addr)["room"]["opponent"], "here");
+    // Black's page waits for news when it goes, and says so as it goes.
+    let waiting = {
+        let version = black.state(addr)["version"].clone();
+        let path = format!(
+            "/api/state?id={}&seat={}&after={version}",
+            black.game, black.token
+        );
+        std::thread::spawn(move || request(addr, "GET", &path, ""))
+    };
+    std::thread::sleep(Duration::from_millis(200));
+    let (status, _) = black.act(addr, "away", "");
+    assert_eq!(status, 200);
+    // The wait asked before the page went is no sign of it.
+    let (status, _) = waiting.join().expect("the wait");
+    assert_eq!(status, 200);
+    assert_eq!(white.state(addr)["room"]["opponent"], "away");
+    // Back: it asks again.
+    black.state(addr);
+    assert_eq!(white.state(addr)["room"]["opponent"], "here");
+}
+
+#[test]
+fn an_address_that_tries_many_room_codes_in_vain_waits() {
+    let server = serve(morris(), None);
+    let addr = server.addr;
+    let (_, created) = json(addr, "POST", "/api/room", "");
+    let code = created["room"]["code"].as_str().unwrap().to_owned();
+    for _ in 0..10 {
+        let (status, _) = json(addr, "POST", "/api/join", r#"{"code":"QQQQQQ"}"#);
+        assert_eq!(status, 404);
+    }
+    let (status, refused) = json(
+        addr,
+        "POST",
+        "/api/join",
+        &format!(r#"{{"code":"{code}"}}"#),
+    );
+    assert_eq!(status, 429, "{refused}");
+    assert_eq!(refused["error"], "too many room codes tried: wait a minute");
+    // Its games go on meanwhile.
+    new_game(addr, r#"{"engine":"none"}"#);
 }
 
 #[test]
@@ -1004,6 +1271,45 @@ fn games_rooms_and_requests_are_bounded_and_nothing_is_left_behind() {
     );
     assert_eq!(status, 404);
     new_game(addr, "");
+}
+
+#[test]
+fn a_full_server_gives_the_place_of_a_game_no_page_shows_to_a_new_one() {
+    let mut config = WebConfig::new(morris(), None);
+    config.max_games = 2;
+    config.idle_after = Duration::from_secs(2);
+    let server = serve_with(config);
+    let addr = server.addr;
+    let watched = new_game(addr, r#"{"engine":"none"}"#);
+    let left = new_game(addr, r#"{"engine":"none"}"#);
+    // A page waits for news of the first all along; the second's is gone.
+    let watcher = {
+        let path = format!(
+            "/api/state?id={}&after={}",
+            id(&watched),
+            watched["version"]
+        );
+        std::thread::spawn(move || request(addr, "GET", &path, ""))
+    };
+    std::thread::sleep(Duration::from_millis(2500));
+    let (status, third) = json(addr, "POST", "/api/game", r#"{"engine":"none"}"#);
+    assert_eq!(status, 200, "{third}");
+    assert_eq!(server.handle.open_games(), 2);
+    let (status, _) = json(addr, "GET", &format!("/api/state?id={}", id(&left)), "");
+    assert_eq!(status, 404, "the game no page showed is closed");
+    let (status, _) = act(addr, &watched, "move", "a1");
+    assert_eq!(status, 200, "the game shown is kept");
+    let (status, _) = watcher.join().expect("the page's wait");
+    assert_eq!(status, 200);
+    // Every game seen just now: a newcomer is refused, and told why.
+    let (status, refused) = json(addr, "POST", "/api/game", "");
+    assert_eq!(status, 503, "{refused}");
+    assert!(
+        refused["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("as many games")),
+        "{refused}"
+    );
 }
 
 #[test]

@@ -344,7 +344,7 @@ pub fn play_game(
 }
 
 /// Today's date as PGN writes it, `YYYY.MM.DD` (UTC).
-fn pgn_date() -> String {
+pub(crate) fn pgn_date() -> String {
     let days = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() / 86_400) as i64;

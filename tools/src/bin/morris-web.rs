@@ -71,7 +71,16 @@ fn main() -> Result<()> {
             );
             Some(db)
         }
-        None => None,
+        None => {
+            let default = morris::solution::default_dir()
+                .map_or_else(|| "none".to_owned(), |dir| dir.display().to_string());
+            eprintln!(
+                "no endgame databases (no --db, and the default folder {default} does not exist): \
+                 the board shows the engine's judgement only; `morris gen-db` builds them \
+                 (see docs/ENDGAME.md)"
+            );
+            None
+        }
     };
     let server = WebServer::bind(args.host, args.port, WebConfig::new(engine.clone(), db))
         .with_context(|| format!("cannot serve on {}", args.host))?;

@@ -7,12 +7,15 @@ use std::time::{Duration, Instant};
 
 use morris::{Color, Game, GameRecord, GameResult, Move, Position, Rules, Variant, parse_records};
 
+use morris::search::{DB_WIN, Score};
 use morris::solution::{Database, DbOutcome, judge_game};
 
 use super::clock::Clock;
 use super::requests::{self, NewGameRequest, SettingsRequest};
 use super::settings::{EngineSide, Settings};
-use super::state::{Ending, ExactMove, Review, State, mover_at};
+use super::state::{Ended, Ending, ExactMove, Review, State, mover_at};
+use crate::arena::game::pgn_date;
+use crate::client::EngineScore;
 
 /// `base` with the settings a JSON body gives (see [`SettingsRequest`]).
 pub(super) fn settings_from(body: &str, base: Settings) -> Result<Settings, String> {
@@ -65,10 +68,13 @@ pub(super) fn setup(state: &mut State, text: &str) -> Result<(), String> {
 /// The game of a record, in its variant, to look at: the engine plays
 /// nobody until told to, so that it adds no move to the record.
 pub(super) fn open_record(state: &mut State, text: &str) -> Result<(), String> {
-    let game = load_record(text)?;
+    let (game, ending) = load_record(text)?;
     state.settings.variant = game.position().rules().variant;
     state.settings.engine_side = EngineSide::Neither;
     start_game(state, game, None, true);
+    if let Some(ending) = ending {
+        state.end(ending, Instant::now());
+    }
     Ok(())
 }
 
@@ -166,9 +172,7 @@ pub(super) fn play(state: &mut State, text: &str, seat: Option<Color>) -> Result
     {
         return Err("it is the engine's turn".to_owned());
     }
-    let mv: Move = text
-        .parse()
-        .map_err(|e| format!("'{text}' is not a move: {e}"))?;
+    let mv = text.parse::<Move>().map_err(|e| e.to_string())?;
     state.play(mv)?;
     // The move taken back is played again, or another line begins.
     if state.redo.first() == Some(&mv) {
@@ -267,19 +271,33 @@ pub(super) fn resign(state: &mut State, seat: Option<Color>) -> Result<(), Strin
 }
 
 /// The person asking offers a draw (`offer`), or answers the other
-/// side's offer (`accept`, `decline`). The engine answers an offer at
-/// once: it takes a draw unless its last score puts it ahead by more than
-/// a quarter stone.
-pub(super) fn draw(state: &mut State, answer: &str, seat: Option<Color>) -> Result<(), String> {
+/// side's offer (`accept`, `decline`); whether the engine is to weigh an
+/// offer made to it by a search. An offer to the engine is made on the
+/// person's move; where the databases `db` know the position it is
+/// answered at once.
+pub(super) fn draw(
+    state: &mut State,
+    answer: &str,
+    seat: Option<Color>,
+    db: Option<&Database>,
+) -> Result<bool, String> {
     in_play(state)?;
     let side = person_side(state, seat);
     let engine = state.settings.engine_side;
     match answer {
         "offer" if engine.plays(side.opponent()) && engine != EngineSide::Both => {
-            if engine_content_with_draw(state, side.opponent()) {
-                state.end(Ending::DrawAgreed, Instant::now());
-            } else {
-                state.draw_declined = Some(side);
+            if state.engine.task.is_some() {
+                return Err("the engine is thinking: offer a draw on your move".to_owned());
+            }
+            if let Some(failure) = &state.engine.failure {
+                return Err(format!("the engine is stopped: {failure}"));
+            }
+            // The databases' value under the N-move rule, for the side to
+            // move: the person.
+            let exact = db.and_then(|db| db.outcome_with_rule(state.game.position()));
+            match exact {
+                Some(outcome) => answer_offer(state, side, -outcome != DbOutcome::Win),
+                None => return Ok(true),
             }
         }
         "offer" => state.draw_offer = Some(side),
@@ -301,7 +319,43 @@ pub(super) fn draw(state: &mut State, answer: &str, seat: Option<Color>) -> Resu
         }
         _ => return Err(format!("'{answer}': offer, accept or decline")),
     }
-    Ok(())
+    Ok(false)
+}
+
+/// The engine's answer to the draw `offering` offered it: taken, or
+/// declined (the page says so until the next move).
+fn answer_offer(state: &mut State, offering: Color, taken: bool) {
+    if taken {
+        state.end(Ending::DrawAgreed, Instant::now());
+    } else {
+        state.draw_declined = Some(offering);
+    }
+}
+
+/// The most chance of winning, in thousandths, with which the engine
+/// still takes a draw: it takes one only where it sees no win for itself,
+/// in a position drawn or lost for it, not at an even start.
+const DRAW_TAKEN_BELOW: u32 = 20;
+
+/// The engine's answer to a draw offered on the person's move, by its
+/// search of the position just ended: taken where its chance of winning
+/// (its own, or the chances its score gives by the engine's model) is
+/// below [`DRAW_TAKEN_BELOW`].
+pub(super) fn answer_offer_by_search(state: &mut State) {
+    let offering = state.game.position().side_to_move();
+    let chances = state.engine.thinking.score.map(|score| {
+        state.engine.thinking.wdl.unwrap_or_else(|| match score {
+            EngineScore::Mate(moves) if moves > 0 => [1000, 0, 0],
+            EngineScore::Mate(_) => [0, 0, 1000],
+            EngineScore::Centistones(value) => {
+                let centistones = value.clamp(i64::from(-DB_WIN), i64::from(DB_WIN));
+                Score::Cp(centistones as i32).wdl()
+            }
+        })
+    });
+    // The search is of the person's move: its loss is the engine's win.
+    let taken = chances.is_some_and(|[_, _, loss]| loss < DRAW_TAKEN_BELOW);
+    answer_offer(state, offering, taken);
 }
 
 /// The seat `seat` leaves its room: a game in play with the other seat
@@ -318,21 +372,6 @@ pub(super) fn leave(state: &mut State, seat: Color) -> bool {
     let empty = room.is_empty();
     state.stop_clock_unless_played(now);
     empty
-}
-
-/// Whether the engine, playing `color`, takes a draw: its last score for
-/// the position on the board is no more than a quarter stone its way.
-fn engine_content_with_draw(state: &State, color: Color) -> bool {
-    use crate::client::EngineScore;
-    let view = &state.engine;
-    let Some((score, scored)) = view.thinking.score.zip(view.scored_side) else {
-        return false;
-    };
-    let ours = |value: i64| if scored == color { value } else { -value };
-    match score {
-        EngineScore::Mate(moves) => ours(moves) < 0,
-        EngineScore::Centistones(value) => ours(value) <= 25,
-    }
 }
 
 /// Begins a review of the game: each move judged by the databases `db`
@@ -402,7 +441,7 @@ fn game_from(text: &str, variant: Variant) -> Result<Game, String> {
         .split_whitespace()
         .filter(|t| !t.ends_with('.') && !t.chars().all(|c| c.is_ascii_digit() || c == '.'));
     play_all(&mut game, tokens, |token| {
-        format!("'{text}' is neither a position string nor a list of moves ('{token}')")
+        format!("neither a position string nor a list of moves: '{token}' is not a move")
     })?;
     Ok(game)
 }
@@ -422,10 +461,44 @@ fn play_all<'a>(
     Ok(())
 }
 
-fn load_record(text: &str) -> Result<Game, String> {
+/// The game of a record's first game, and how it ended where the board
+/// does not say.
+fn load_record(text: &str) -> Result<(Game, Option<Ending>), String> {
     let records = parse_records(text).map_err(|e| format!("bad game record: {e}"))?;
     let record = records.first().ok_or("no game in the record")?;
-    record.replay().map_err(|e| format!("bad game record: {e}"))
+    let game = record
+        .replay()
+        .map_err(|e| format!("bad game record: {e}"))?;
+    let ending = recorded_ending(record).filter(|_| game.outcome().is_none());
+    Ok((game, ending))
+}
+
+/// How a record's game ended by its result, for a game the board has not
+/// ended: as its `Termination` says in this page's words (a record saved
+/// here), else simply as recorded.
+fn recorded_ending(record: &GameRecord) -> Option<Ending> {
+    let winner = match record.result {
+        GameResult::Unfinished => return None,
+        GameResult::WhiteWins => Some(Color::White),
+        GameResult::BlackWins => Some(Color::Black),
+        GameResult::Draw => None,
+    };
+    let told = record.tag("Termination");
+    let candidates = match winner {
+        Some(winner) => {
+            let loser = winner.opponent();
+            vec![
+                Ending::Resigned(loser),
+                Ending::OnTime(loser),
+                Ending::Left(loser),
+            ]
+        }
+        None => vec![Ending::DrawAgreed],
+    };
+    let said = candidates
+        .into_iter()
+        .find(|&ending| told == Some(Ended::Otherwise(ending).to_string().as_str()));
+    Some(said.unwrap_or(Ending::Recorded(winner)))
 }
 
 /// The game as a record (the PGN conventions of docs/TOOLS.md).
@@ -449,6 +522,7 @@ pub(super) fn record_text(state: &State) -> String {
     });
     let mut tags = vec![
         ("Event".to_owned(), "morris-web".to_owned()),
+        ("Date".to_owned(), pgn_date()),
         ("White".to_owned(), name(Color::White)),
         ("Black".to_owned(), name(Color::Black)),
         ("Result".to_owned(), result.token().to_owned()),
@@ -457,6 +531,9 @@ pub(super) fn record_text(state: &State) -> String {
     if *game.start() != Position::new(rules) {
         tags.push(("SetUp".to_owned(), "1".to_owned()));
         tags.push(("FEN".to_owned(), game.start().fen()));
+    }
+    if let Some(ended) = state.ended() {
+        tags.push(("Termination".to_owned(), ended.to_string()));
     }
     GameRecord {
         tags,

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use morris::{Color, Move};
 
+use super::actions;
 use super::settings::{EngineSide, Strength};
 use super::state::{EngineJudgement, EngineView, State, Task};
 use crate::client::{
@@ -84,7 +85,7 @@ pub(super) fn schedule(shared: &Shared, state: &mut State, task: Task) {
     // A hint is the best move there is, not the weakened engine's.
     let strength = match task {
         Task::Move => state.settings.strength,
-        Task::Hint | Task::Review => Strength::Full,
+        Task::Hint | Task::Review | Task::DrawOffer => Strength::Full,
     };
     let options = common_options(state, strength);
     // On the clock the engine keeps a tenth of its time left a move.
@@ -353,6 +354,8 @@ fn take_answer(state: &mut State, task: Task, token: &str) {
         (Task::Hint, Ok(mv)) if state.game.position().check_move(mv).is_ok() => {
             state.hint = Some(mv);
         }
+        // Its judgement is what counts, not the move it found.
+        (Task::DrawOffer, Ok(_)) => actions::answer_offer_by_search(state),
         (Task::Move, Ok(mv)) => {
             // A weakened engine may play another move than its best line.
             if state.engine.thinking.pv.first().map(String::as_str) != Some(token) {

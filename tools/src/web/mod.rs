@@ -62,6 +62,10 @@ pub struct WebConfig {
     /// The most games open at once, rooms among them (each game against
     /// the engine runs an engine process).
     pub max_games: usize,
+    /// When that many are open, a game no page has shown for this long
+    /// gives its place to a new one (a page showing a game waits for its
+    /// news all the time).
+    pub idle_after: Duration,
 }
 
 impl WebConfig {
@@ -73,6 +77,7 @@ impl WebConfig {
             db,
             abandoned_after: Duration::from_secs(600),
             max_games: 64,
+            idle_after: Duration::from_secs(30),
         }
     }
 }
@@ -94,6 +99,22 @@ struct Open {
 struct Games {
     open: Mutex<Open>,
     config: WebConfig,
+    /// The room codes each address tried in vain lately.
+    missed: Mutex<HashMap<IpAddr, Misses>>,
+}
+
+/// The most room codes an address may try in vain within
+/// [`MISSES_FORGOTTEN`]: a code is short enough to be found by trying
+/// many.
+const MAX_MISSES: u32 = 10;
+
+/// How long the codes an address tried in vain are counted.
+const MISSES_FORGOTTEN: Duration = Duration::from_secs(60);
+
+/// The room codes an address tried in vain since `since`.
+struct Misses {
+    since: Instant,
+    count: u32,
 }
 
 /// Stops a running server from another thread, and tells what it holds.
@@ -133,6 +154,7 @@ impl WebServer {
             games: Arc::new(Games {
                 open: Mutex::new(Open::default()),
                 config,
+                missed: Mutex::new(HashMap::new()),
             }),
             addr,
         })
@@ -251,7 +273,11 @@ impl Games {
     ) -> Result<(u64, Arc<Session>), Refusal> {
         let mut open = self.lock();
         if open.sessions.len() >= self.config.max_games {
-            return Err(Refusal::Full);
+            let idle = self.idlest(&open).ok_or(Refusal::Full)?;
+            open.rooms.retain(|_, room| *room != idle);
+            if let Some(session) = open.sessions.remove(&idle) {
+                std::thread::spawn(move || session.close());
+            }
         }
         let id = std::iter::repeat_with(rand::random::<u64>)
             .find(|id| !open.sessions.contains_key(id))
@@ -298,6 +324,40 @@ impl Games {
         Ok((id, session, seated?))
     }
 
+    /// Whether `address` tried too many room codes in vain lately.
+    fn missed_too_often(&self, address: IpAddr) -> bool {
+        let missed = self.missed.lock().expect("not poisoned");
+        missed.get(&address).is_some_and(|misses| {
+            misses.since.elapsed() < MISSES_FORGOTTEN && misses.count >= MAX_MISSES
+        })
+    }
+
+    /// `address` tried a room code in vain.
+    fn missed(&self, address: IpAddr) {
+        let mut missed = self.missed.lock().expect("not poisoned");
+        missed.retain(|_, misses| misses.since.elapsed() < MISSES_FORGOTTEN);
+        let now = Instant::now();
+        missed
+            .entry(address)
+            .or_insert(Misses {
+                since: now,
+                count: 0,
+            })
+            .count += 1;
+    }
+
+    /// The game no page has shown for the longest, if that is longer than
+    /// the configured `idle_after`: its browser is gone.
+    fn idlest(&self, open: &Open) -> Option<u64> {
+        let now = Instant::now();
+        open.sessions
+            .iter()
+            .map(|(&id, session)| (session.lock().unseen_for(now), id))
+            .filter(|&(unseen, _)| unseen > self.config.idle_after)
+            .max()
+            .map(|(_, id)| id)
+    }
+
     /// Ends every game whose side to move ran out of time.
     fn check_clocks(&self) {
         let sessions: Vec<Arc<Session>> = self.lock().sessions.values().cloned().collect();
@@ -313,7 +373,7 @@ impl Games {
             let old: Vec<u64> = open
                 .sessions
                 .iter()
-                .filter(|(_, s)| s.lock().last_seen.elapsed() > limit)
+                .filter(|(_, s)| s.lock().unseen_for(Instant::now()) > limit)
                 .map(|(&id, _)| id)
                 .collect();
             open.rooms.retain(|_, id| !old.contains(id));

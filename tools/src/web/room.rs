@@ -45,6 +45,8 @@ fn new_token() -> String {
 struct Seat {
     token: String,
     last_seen: Instant,
+    /// When its page said it was going, if it has not asked since.
+    gone_at: Option<Instant>,
 }
 
 /// Whether a seat's browser is there.
@@ -99,6 +101,7 @@ impl Room {
         self.seats[color.index()] = Some(Seat {
             token: token.clone(),
             last_seen: now,
+            gone_at: None,
         });
         token
     }
@@ -131,10 +134,22 @@ impl Room {
         Ok((free, self.sit(free, now)))
     }
 
-    /// `color`'s browser asked at `now`.
-    pub fn seen(&mut self, color: Color, now: Instant) {
+    /// `color`'s browser asked at `at` (a long poll counts from when it
+    /// was asked: one asked before the page went is no sign of it).
+    pub fn seen(&mut self, color: Color, at: Instant) {
         if let Some(seat) = &mut self.seats[color.index()] {
-            seat.last_seen = now;
+            seat.last_seen = seat.last_seen.max(at);
+            if seat.gone_at.is_some_and(|gone| at > gone) {
+                seat.gone_at = None;
+            }
+        }
+    }
+
+    /// `color`'s page said at `now` that it is going (its tab closed):
+    /// away until it asks again.
+    pub fn gone(&mut self, color: Color, now: Instant) {
+        if let Some(seat) = &mut self.seats[color.index()] {
+            seat.gone_at = Some(now);
         }
     }
 
@@ -142,7 +157,10 @@ impl Room {
     pub fn presence(&self, color: Color, now: Instant) -> Presence {
         match &self.seats[color.index()] {
             None => Presence::Waiting,
-            Some(seat) if now.saturating_duration_since(seat.last_seen) <= PRESENT => {
+            Some(seat)
+                if seat.gone_at.is_none()
+                    && now.saturating_duration_since(seat.last_seen) <= PRESENT =>
+            {
                 Presence::Here
             }
             Some(_) => Presence::Away,

@@ -23,6 +23,9 @@ const POLL_WAIT: Duration = Duration::from_secs(20);
 /// The largest request body read (a game record or a position string).
 const MAX_BODY: u64 = 1 << 20;
 
+/// The most characters of a refusal shown: one may quote the request.
+const MAX_ERROR_CHARS: usize = 200;
+
 /// An answer: status and body.
 struct Reply {
     status: u16,
@@ -39,10 +42,17 @@ impl Reply {
         }
     }
 
+    /// A refusal: `message`, which may quote the request, fit to show
+    /// (its tokens cut as the protocol cuts them, and the whole too).
     fn error(status: u16, message: &str) -> Reply {
+        let mut shown = morris::uci::printable(message);
+        if let Some((cut, _)) = shown.char_indices().nth(MAX_ERROR_CHARS) {
+            shown.truncate(cut);
+            shown.push_str("...");
+        }
         Reply {
             status,
-            ..Reply::json(&ErrorView { error: message })
+            ..Reply::json(&ErrorView { error: &shown })
         }
     }
 }
@@ -61,7 +71,10 @@ pub(super) fn answer(games: &Games, mut request: tiny_http::Request) {
         .read_to_string(&mut body);
     let reply = match read {
         Ok(_) if body.len() as u64 > MAX_BODY => Reply::error(413, "the request is too large"),
-        Ok(_) => route(games, request.method(), request.url(), &body),
+        Ok(_) => {
+            let from = request.remote_addr().map(std::net::SocketAddr::ip);
+            route(games, request.method(), request.url(), &body, from)
+        }
         Err(_) => Reply::error(400, "the request body is not text"),
     };
     send(request, reply);
@@ -90,8 +103,15 @@ fn query<'a>(url: &'a str, key: &str) -> Option<&'a str> {
         .map(|(_, v)| v)
 }
 
-/// The reply to a request of `method` for `url` with `body`.
-fn route(games: &Games, method: &tiny_http::Method, url: &str, body: &str) -> Reply {
+/// The reply to a request of `method` for `url` with `body`, from
+/// `from`.
+fn route(
+    games: &Games,
+    method: &tiny_http::Method,
+    url: &str,
+    body: &str,
+    from: Option<std::net::IpAddr>,
+) -> Reply {
     use tiny_http::Method::{Get, Post};
     let path = url.split('?').next().unwrap_or("");
     if (method, path) == (&Get, "/") {
@@ -116,7 +136,7 @@ fn route(games: &Games, method: &tiny_http::Method, url: &str, body: &str) -> Re
         return open_room(games, body);
     }
     if (method, path) == (&Post, "/api/join") {
-        return join_room(games, body);
+        return join_room(games, body, from);
     }
     let Some(id) = query(url, "id").and_then(|id| id.parse::<u64>().ok()) else {
         return Reply::error(404, "no such page");
@@ -150,11 +170,12 @@ fn route(games: &Games, method: &tiny_http::Method, url: &str, body: &str) -> Re
             let after = query(url, "after")
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(0);
+            let asked = Instant::now();
             let mut state = session.wait_newer(after, POLL_WAIT);
             // The seat's side as it is now: the next game may have swapped.
             let seat = state.room.as_mut().and_then(|room| {
                 let color = room.seat_of(token?)?;
-                room.seen(color, Instant::now());
+                room.seen(color, asked);
                 Some(color)
             });
             Reply::json(&StateView::new(id, &state, db, seat))
@@ -172,7 +193,7 @@ fn route(games: &Games, method: &tiny_http::Method, url: &str, body: &str) -> Re
             done(session.change(|state| actions::resign(state, seated(state, token))))
         }
         (Post, "/api/draw") => {
-            done(session.change(|state| actions::draw(state, body.trim(), seated(state, token))))
+            done(session.draw(|state| actions::draw(state, body.trim(), seated(state, token), db)))
         }
         (Post, "/api/leave") if in_room => {
             let mut empty = false;
@@ -185,6 +206,16 @@ fn route(games: &Games, method: &tiny_http::Method, url: &str, body: &str) -> Re
             if empty {
                 games.close(id);
             }
+            Reply::json(&ErrorView { error: "" })
+        }
+        (Post, "/api/away") if in_room => {
+            let _ = session.change(|state| {
+                if let Some(color) = seated(state, token) {
+                    let room = state.room.as_mut().expect("a room's game");
+                    room.gone(color, Instant::now());
+                }
+                Ok(())
+            });
             Reply::json(&ErrorView { error: "" })
         }
         (Post, "/api/close") if !in_room => {
@@ -208,13 +239,14 @@ fn route(games: &Games, method: &tiny_http::Method, url: &str, body: &str) -> Re
 }
 
 /// What a room's seat may ask for.
-const ROOM_ACTIONS: [(&tiny_http::Method, &str); 7] = [
+const ROOM_ACTIONS: [(&tiny_http::Method, &str); 8] = [
     (&tiny_http::Method::Get, "/api/state"),
     (&tiny_http::Method::Post, "/api/move"),
     (&tiny_http::Method::Post, "/api/resign"),
     (&tiny_http::Method::Post, "/api/draw"),
     (&tiny_http::Method::Post, "/api/new"),
     (&tiny_http::Method::Post, "/api/leave"),
+    (&tiny_http::Method::Post, "/api/away"),
     (&tiny_http::Method::Get, "/api/record"),
 ];
 
@@ -269,13 +301,19 @@ fn open_room(games: &Games, body: &str) -> Reply {
 }
 
 /// A browser sits down in a room: `{"code": CODE}`, and `"seat": TOKEN` to
-/// come back to its seat.
-fn join_room(games: &Games, body: &str) -> Reply {
+/// come back to its seat; an address that tried too many codes in vain
+/// waits a while.
+fn join_room(games: &Games, body: &str, from: Option<std::net::IpAddr>) -> Reply {
+    if from.is_some_and(|address| games.missed_too_often(address)) {
+        return Reply::error(429, "too many room codes tried: wait a minute");
+    }
     let request: JoinRequest = match requests::parse(body) {
         Ok(request) => request,
         Err(message) => return Reply::error(400, &message),
     };
-    let Some(code) = request.code.as_deref() else {
+    // A code of no letter or digit names no room: say what is missing.
+    let typed = request.code.as_deref();
+    let Some(code) = typed.filter(|code| !super::room::normalize_code(code).is_empty()) else {
         return Reply::error(400, "a room's code is needed");
     };
     match games.join(code, request.seat.as_deref()) {
@@ -286,6 +324,11 @@ fn join_room(games: &Games, body: &str) -> Reply {
                 &StateView::new(id, &state, games.config.db.as_ref(), color).with_seat(token),
             )
         }
-        Err(refusal) => refused(&refusal),
+        Err(refusal) => {
+            if let Some(address) = from {
+                games.missed(address);
+            }
+            refused(&refusal)
+        }
     }
 }

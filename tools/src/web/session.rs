@@ -47,6 +47,7 @@ impl Session {
             review: None,
             set_up: false,
             last_seen: now,
+            watchers: 0,
         };
         // A room's clock waits for the second player.
         state.stop_clock_unless_played(now);
@@ -78,12 +79,14 @@ impl Session {
     /// Waits up to `timeout` for a version newer than `after`; returns the
     /// state then (or as it is at the timeout).
     pub fn wait_newer(&self, after: u64, timeout: Duration) -> MutexGuard<'_, State> {
-        let state = self.lock();
+        let mut state = self.lock();
+        state.watchers += 1;
         let (mut state, _) = self
             .shared
             .changed
             .wait_timeout_while(state, timeout, |s| s.version <= after)
             .expect("not poisoned");
+        state.watchers -= 1;
         state.last_seen = Instant::now();
         state
     }
@@ -145,6 +148,21 @@ impl Session {
                 return Err("the game is over".to_owned());
             }
             schedule(&self.shared, state, Task::Hint);
+            Ok(())
+        })
+    }
+
+    /// A draw offered or answered by `act`, which says whether the
+    /// engine is to weigh an offer made to it (it is then asked).
+    ///
+    /// # Errors
+    ///
+    /// What `act` refused (the state is then unchanged).
+    pub fn draw(&self, act: impl FnOnce(&mut State) -> Result<bool, String>) -> Result<(), String> {
+        self.change(|state| {
+            if act(state)? {
+                schedule(&self.shared, state, Task::DrawOffer);
+            }
             Ok(())
         })
     }

@@ -4,7 +4,7 @@
 //! clock's ticks that change it.
 
 use std::fmt;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use morris::solution::{DbOutcome, Judgement};
 use morris::{Color, Game, Move, Outcome};
@@ -25,6 +25,9 @@ pub enum Ending {
     OnTime(Color),
     /// A side left the room during the game.
     Left(Color),
+    /// A record opened says the game ended so (its winner, or a draw),
+    /// for a reason the board does not show.
+    Recorded(Option<Color>),
 }
 
 /// How a game ended: by the rules, or otherwise.
@@ -45,6 +48,7 @@ impl Ended {
                 Ending::Resigned(loser) | Ending::OnTime(loser) | Ending::Left(loser),
             ) => Some(loser.opponent()),
             Ended::Otherwise(Ending::DrawAgreed) => None,
+            Ended::Otherwise(Ending::Recorded(winner)) => winner,
         }
     }
 }
@@ -76,6 +80,10 @@ impl fmt::Display for Ended {
                 loser.opponent().name(),
                 loser.name()
             ),
+            Ended::Otherwise(Ending::Recorded(Some(winner))) => {
+                write!(f, "{} wins (as recorded)", winner.name())
+            }
+            Ended::Otherwise(Ending::Recorded(None)) => f.write_str("draw (as recorded)"),
         }
     }
 }
@@ -89,6 +97,9 @@ pub enum Task {
     Hint,
     /// Judge the positions of a review.
     Review,
+    /// Weigh a draw the person offered it: a search of the position at
+    /// full strength.
+    DrawOffer,
 }
 
 /// The side that makes the move at `ply` (from 0) of `game`: a move is a
@@ -229,6 +240,8 @@ pub struct State {
     pub set_up: bool,
     /// When a browser last asked about this game.
     pub last_seen: Instant,
+    /// How many browsers wait for news of it now (long polls).
+    pub watchers: usize,
 }
 
 impl State {
@@ -283,6 +296,16 @@ impl State {
         self.draw_offer = None;
         self.draw_declined = None;
         self.stop_clock_unless_played(now);
+    }
+
+    /// How long nobody has shown this game by `now`: zero while a page
+    /// waits for its news.
+    pub fn unseen_for(&self, now: Instant) -> Duration {
+        if self.watchers > 0 {
+            Duration::ZERO
+        } else {
+            now.saturating_duration_since(self.last_seen)
+        }
     }
 
     /// Whether a room's game waits for its second player (it has not

@@ -7,12 +7,12 @@ use std::time::Instant;
 
 use morris::search::{DB_WIN, DB_WIN_BOUND};
 use morris::solution::{Database, DbOutcome, DbValue};
-use morris::{Color, Move, Position, Square};
+use morris::{Color, DrawReason, Move, Outcome, Position, Rules, Square};
 use serde::Serialize;
 
 use super::actions;
 use super::clock::TimeControl;
-use super::state::{EngineJudgement, Review, State, Task, mover_at};
+use super::state::{Ended, EngineJudgement, Review, State, Task, mover_at};
 use crate::client::EngineScore;
 
 /// A refusal: why the request changed nothing.
@@ -70,6 +70,8 @@ pub(super) struct StateView {
     /// The databases' values of the position and of each move, when they
     /// hold it.
     exact: Option<ExactView>,
+    /// Whether the server has endgame databases at all.
+    databases: bool,
 }
 
 /// The stones on a board: point name to colour.
@@ -325,6 +327,20 @@ impl ReviewView {
     }
 }
 
+/// How a game ended, in the page's words: the N-move rule by its number
+/// of moves, as the help says it.
+fn ended_words(ended: Ended, rules: Rules) -> String {
+    let by_rule = Ended::Rules(Outcome::Draw {
+        reason: DrawReason::NMoveRule,
+    });
+    match rules.draw_plies() {
+        Some(plies) if ended == by_rule => {
+            format!("draw ({} moves each without a removal)", plies / 2)
+        }
+        _ => ended.to_string(),
+    }
+}
+
 /// A room as one of its seats sees it.
 #[derive(Serialize)]
 struct RoomView {
@@ -468,6 +484,7 @@ impl StateView {
         db: Option<&Database>,
         seat: Option<Color>,
     ) -> StateView {
+        let databases = db.is_some();
         let db = db.filter(|_| state.room.is_none());
         let game = &state.game;
         let position = game.position();
@@ -527,8 +544,12 @@ impl StateView {
             })
         });
         let engine = &state.engine;
-        // A weakened engine's score is a shallow search's, not a judgement.
-        let judged = engine.scored_side.filter(|_| !engine.weakened);
+        // A weakened engine's score is a shallow search's, not a judgement;
+        // and at a weakened level a hint's search, at full strength, is not
+        // shown either, to come and go with the hints.
+        let judged = engine
+            .scored_side
+            .filter(|_| !engine.weakened && !state.settings.strength.weakened());
         StateView {
             id: id.to_string(),
             version: state.version,
@@ -546,7 +567,7 @@ impl StateView {
             now: PositionView::of(position),
             legal,
             history,
-            outcome: ended.map(|e| e.to_string()),
+            outcome: ended.map(|e| ended_words(e, rules)),
             winner: ended.and_then(|e| e.winner()).map(Into::into),
             draw_offer: state.draw_offer.map(Into::into),
             draw_declined: state.draw_declined.map(Into::into),
@@ -586,6 +607,7 @@ impl StateView {
                 thinking: engine.task.map(|task| match task {
                     Task::Move => "move",
                     Task::Hint => "hint",
+                    Task::DrawOffer => "draw",
                     Task::Review => "review",
                 }),
                 depth: engine.thinking.depth,
@@ -607,6 +629,7 @@ impl StateView {
             },
             hint: state.hint.map(Into::into),
             exact,
+            databases,
         }
     }
 }
