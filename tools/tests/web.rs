@@ -778,10 +778,14 @@ fn a_resignation_or_an_agreed_draw_ends_the_game() {
         let state = new_game(server.addr, r#"{"engine":"black","movetime":10}"#);
         act(server.addr, &state, "move", "a1");
         let state = wait_until(server.addr, &state, |s| plies(s) == 2 && engine_idle(s));
+        // Weighed by a search (this engine answers at once, maybe before
+        // the reply to the offer is written).
         let (status, weighing) = act(server.addr, &state, "draw", "offer");
         assert_eq!(status, 200, "{weighing}");
-        assert_eq!(weighing["engine"]["thinking"], "draw", "{weighing}");
-        let answer = wait_until(server.addr, &weighing, engine_idle);
+        let answer = wait_until(server.addr, &weighing, |s| {
+            engine_idle(s) && (!s["outcome"].is_null() || !s["drawDeclined"].is_null())
+        });
+        assert_eq!(answer["engine"]["depth"], 4, "searched: {answer}");
         if taken {
             assert_eq!(answer["outcome"], "draw (agreed)", "{score}: {answer}");
         } else {
@@ -837,9 +841,11 @@ fn the_engine_takes_a_draw_only_where_it_sees_no_win_for_itself() {
     // After a7-b6 White still wins, Black (now the person) is lost: the
     // engine, White, declines; after a7-g4 the game is drawn: it takes it.
     for (mv, taken) in [("a7-b6", false), ("a7-g4", true)] {
+        // The engine set to play nobody first, so that it starts no
+        // search of the position set up.
+        act(addr, &state, "settings", r#"{"engine":"none"}"#);
         let (_, set) = act(addr, &state, "setup", WIN_IN_FIVE);
-        let (_, none) = act(addr, &set, "settings", r#"{"engine":"none"}"#);
-        let (_, moved) = act(addr, &none, "move", mv);
+        let (_, moved) = act(addr, &set, "move", mv);
         let (_, playing) = act(addr, &moved, "settings", r#"{"engine":"white"}"#);
         let (status, answer) = act(addr, &playing, "draw", "offer");
         assert_eq!(status, 200, "{answer}");
