@@ -169,6 +169,15 @@ impl Browser<'_> {
         self.wait_for(&format!("return S.fen === '{position}';"));
     }
 
+    /// Sets the person at White against the engine at Easy, 0.1 s a move
+    /// (Easy searches to a set depth, so it answers at once).
+    fn play_white_against_easy(&self) {
+        self.choose("movetime", "100");
+        self.choose("level", "easy");
+        self.choose("color", "white");
+        self.wait_for("return S.settings.engine === 'black' && S.settings.level === 'easy' && S.settings.movetime === 100;");
+    }
+
     /// Opens the page (again).
     fn reload(&self) {
         let url = json!({ "url": self.url });
@@ -654,10 +663,7 @@ fn a_game_against_easy_is_played_to_its_end_and_counted() {
     let Some(driver) = driver() else { return };
     let server = serve(morris(), None);
     let browser = Browser::open(&driver, server.addr);
-    browser.choose("movetime", "100");
-    browser.choose("level", "easy");
-    browser.choose("color", "white");
-    browser.wait_for("return S.settings.engine === 'black' && S.settings.level === 'easy' && S.settings.movetime === 100;");
+    browser.play_white_against_easy();
     browser.script("document.getElementById('new').click();");
     browser.wait_for("return S.history.length === 0 && S.engine.thinking === null;");
     // White plays the first legal move each turn, by clicks.
@@ -1173,9 +1179,7 @@ fn a_quick_second_tap_waits_for_the_move_on_its_way() {
     let Some(driver) = driver() else { return };
     let server = serve(morris(), None);
     let browser = Browser::open(&driver, server.addr);
-    browser.choose("level", "easy");
-    browser.choose("color", "white");
-    browser.wait_for("return S.settings.engine === 'black' && S.settings.level === 'easy';");
+    browser.play_white_against_easy();
     // The moves the page sends, counted.
     browser.script(
         "window.movesSent = 0;
@@ -1252,10 +1256,7 @@ fn leaving_a_game_or_changing_the_level_does_not_dodge_the_record() {
     let Some(driver) = driver() else { return };
     let server = serve(morris(), None);
     let browser = Browser::open(&driver, server.addr);
-    browser.choose("movetime", "100");
-    browser.choose("level", "easy");
-    browser.choose("color", "white");
-    browser.wait_for("return S.settings.engine === 'black' && S.settings.level === 'easy';");
+    browser.play_white_against_easy();
     let record = "return document.getElementById('record').textContent;";
     // d6 and the engine's reply (at Easy it comes at once).
     let replied = "return S.history.length === 2 && S.engine.thinking === null;";
