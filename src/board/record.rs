@@ -163,9 +163,27 @@ impl GameRecord {
             rules.flying = value.parse().map_err(|_| bad("Flying", value))?;
         }
         if let Some(value) = self.tag("NMoveRule") {
-            rules.n_move_rule = value.parse().map_err(|_| bad("NMoveRule", value))?;
+            rules.n_move_rule = value
+                .parse()
+                .ok()
+                .filter(|&n| n <= Rules::MAX_N_MOVE_RULE)
+                .ok_or_else(|| bad("NMoveRule", value))?;
         }
         Ok(rules)
+    }
+
+    /// The tags that give `rules`, as [`GameRecord::rules`] reads them:
+    /// `Variant`, and `Flying` and `NMoveRule` where they are not the
+    /// defaults.
+    pub fn rules_tags(rules: Rules) -> Vec<(String, String)> {
+        let mut tags = vec![("Variant".to_owned(), rules.variant.to_string())];
+        if !rules.flying {
+            tags.push(("Flying".to_owned(), "false".to_owned()));
+        }
+        if rules.n_move_rule != Rules::DEFAULT_N_MOVE_RULE {
+            tags.push(("NMoveRule".to_owned(), rules.n_move_rule.to_string()));
+        }
+        tags
     }
 
     /// Plays the record's moves from its start position under its rules.
@@ -372,6 +390,35 @@ mod tests {
             result,
             ..GameRecord::default()
         }
+    }
+
+    #[test]
+    fn the_rules_tags_give_the_rules_back() {
+        for variant in Variant::ALL {
+            for flying in [true, false] {
+                for n_move_rule in [0, 10, Rules::DEFAULT_N_MOVE_RULE, Rules::MAX_N_MOVE_RULE] {
+                    let rules = Rules {
+                        variant,
+                        flying,
+                        n_move_rule,
+                    };
+                    let record = GameRecord {
+                        tags: GameRecord::rules_tags(rules),
+                        ..GameRecord::default()
+                    };
+                    assert_eq!(record.rules(), Ok(rules));
+                }
+            }
+        }
+        let too_many = (Rules::MAX_N_MOVE_RULE + 1).to_string();
+        let record = record("", GameResult::Unfinished, &[("NMoveRule", &too_many)]);
+        assert!(matches!(
+            record.rules(),
+            Err(RecordError::RulesTag {
+                tag: "NMoveRule",
+                ..
+            })
+        ));
     }
 
     #[test]

@@ -112,6 +112,9 @@ impl Rules {
     /// The default N-move rule: 30 moves per side, 60 plies.
     pub const DEFAULT_N_MOVE_RULE: u16 = 30;
 
+    /// The most moves per side the N-move rule may be set to.
+    pub const MAX_N_MOVE_RULE: u16 = 1000;
+
     /// The rules of `variant` with the default options.
     pub const fn new(variant: Variant) -> Rules {
         Rules {

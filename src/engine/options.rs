@@ -323,7 +323,11 @@ impl EngineOption {
             EngineOption::Flying => OptionKind::Check {
                 default: defaults.rules.flying,
             },
-            EngineOption::NMoveRule => spin(i64::from(defaults.rules.n_move_rule), 0, 1000),
+            EngineOption::NMoveRule => spin(
+                i64::from(defaults.rules.n_move_rule),
+                0,
+                i64::from(Rules::MAX_N_MOVE_RULE),
+            ),
             EngineOption::EndgameDb => OptionKind::Text,
             EngineOption::ReadAhead => OptionKind::Check {
                 default: defaults.read_ahead,

@@ -1450,3 +1450,57 @@ fn on_a_phone_the_board_stays_put_whatever_the_header_says() {
     assert_eq!(browser.script(top), before);
     browser.close();
 }
+
+#[test]
+fn the_rules_chosen_on_the_page_change_the_game() {
+    let Some(driver) = driver() else { return };
+    let server = serve(morris(), None);
+    let browser = Browser::open(&driver, server.addr);
+    let help = "return document.getElementById('help').textContent;";
+    let flies = "return S.legal.some((m) => m.from && !S.lines.some(([a, b]) =>
+        (a === m.from && b === m.to) || (a === m.to && b === m.from)));";
+    // With flying, a side of three stones leaves the lines.
+    browser.set_up(WIN_IN_FIVE);
+    assert_eq!(browser.script(flies), json!(true));
+    // Ten moves each without a removal: a game set up nineteen plies on
+    // is drawn by the next quiet move.
+    browser.choose("nmoverule", "10");
+    browser.wait_for("return S.settings.nMoveRule === 10 && S.history.length === 0;");
+    let said = browser.script(help);
+    assert!(
+        said.as_str()
+            .is_some_and(|h| h.contains("after 10 moves each without a removal")),
+        "{said}"
+    );
+    let nineteen = WIN_IN_FIVE.replace(" 0 0 0 10", " 0 0 19 10");
+    browser.set_up(&nineteen);
+    let quiet = browser.script("const m = S.legal.find((m) => !m.remove); return [m.from, m.to];");
+    browser.click_point(quiet[0].as_str().unwrap());
+    browser.click_point(quiet[1].as_str().unwrap());
+    browser.wait_for("return S.outcome !== null;");
+    assert_eq!(
+        browser.script("return document.getElementById('resultWhy').textContent;"),
+        json!("draw (10 moves each without a removal)")
+    );
+    // No flying: the game over, a new one begins at once, and three
+    // stones slide.
+    browser.script("document.getElementById('flying').click();");
+    browser.wait_for("return S.settings.flying === false && S.outcome === null;");
+    browser.set_up(WIN_IN_FIVE);
+    assert_eq!(browser.script(flies), json!(false));
+    let said = browser.script(help);
+    assert!(
+        said.as_str().is_some_and(|h| h.contains("No flying")),
+        "{said}"
+    );
+    // The choices are kept for the next visit.
+    browser.reload();
+    browser.wait_for("return S !== null && S.settings.flying === false;");
+    assert_eq!(
+        browser.script(
+            "return [prefs.nmoverule, prefs.flying, document.getElementById('nmoverule').value];"
+        ),
+        json!(["10", false, "10"])
+    );
+    browser.close();
+}

@@ -334,26 +334,55 @@ fn database_values_are_an_outcome_and_a_distance() {
     let (status, set) = json(server.addr, "POST", &path, WIN_IN_FIVE);
     assert_eq!(status, 200, "{set}");
     let exact = &set["exact"];
-    assert_eq!(
-        exact["value"],
-        serde_json::json!({ "outcome": "win", "distance": 5 })
-    );
+    let win = |distance| serde_json::json!({ "outcome": "win", "distance": distance, "withoutRule": null });
+    assert_eq!(exact["value"], win(5));
     let moves = &exact["moves"];
-    assert_eq!(
-        moves["a7-b6"],
-        serde_json::json!({ "outcome": "win", "distance": 21 })
-    );
+    assert_eq!(moves["a7-b6"], win(21));
     assert_eq!(
         moves["a7-g4"],
-        serde_json::json!({ "outcome": "draw", "distance": null })
+        serde_json::json!({ "outcome": "draw", "distance": null, "withoutRule": null })
     );
     assert_eq!(
         moves["a7-g7"],
-        serde_json::json!({ "outcome": "loss", "distance": 4 })
+        serde_json::json!({ "outcome": "loss", "distance": 4, "withoutRule": null })
     );
     // Outside the databases (stones still to place) there is no value.
     let (_, start) = json(server.addr, "POST", &path, "1. d6");
     assert!(start["exact"].is_null(), "{start}");
+}
+
+#[test]
+fn database_values_follow_the_rules_chosen() {
+    let (db, _dir) = small_databases("web-rules");
+    let server = serve(morris(), Some(db));
+    let set_up = |settings: &str| {
+        let state = new_game(server.addr, settings);
+        let path = format!("/api/setup?id={}", id(&state));
+        let (status, set) = json(server.addr, "POST", &path, WIN_IN_FIVE);
+        assert_eq!(status, 200, "{set}");
+        set
+    };
+    // Ten moves each without a removal draw: the win whose next removal
+    // comes 21 plies on is a draw, the win in five still a win.
+    let ten = set_up(r#"{"engine":"none","nMoveRule":10}"#);
+    assert_eq!(ten["settings"]["nMoveRule"], 10, "{ten}");
+    assert_eq!(ten["databasesHoldRules"], true);
+    let exact = &ten["exact"];
+    assert_eq!(exact["value"]["outcome"], "win", "{exact}");
+    assert_eq!(
+        exact["moves"]["a7-b6"],
+        serde_json::json!({ "outcome": "draw", "distance": 21, "withoutRule": "win" })
+    );
+    // Without the rule no win is drawn.
+    let none = set_up(r#"{"engine":"none","nMoveRule":0}"#);
+    assert_eq!(none["exact"]["moves"]["a7-b6"]["outcome"], "win", "{none}");
+    // The databases are of a game with flying: without it they know
+    // nothing, and say so.
+    let grounded = set_up(r#"{"engine":"none","nMoveRule":30,"flying":false}"#);
+    assert_eq!(grounded["settings"]["flying"], false, "{grounded}");
+    assert!(grounded["exact"].is_null(), "{grounded}");
+    assert_eq!(grounded["databases"], true);
+    assert_eq!(grounded["databasesHoldRules"], false);
 }
 
 #[test]
@@ -1385,4 +1414,80 @@ fn a_review_marks_the_move_that_threw_a_win_away_with_the_best_move() {
     // A move taken back ends the review of the line it was in.
     let (_, moved) = act(addr, &fresh, "undo", "");
     assert!(moved["review"].is_null(), "{moved}");
+}
+
+#[test]
+fn the_rules_chosen_are_the_games_its_engines_and_its_records() {
+    let (logger, log) = option_logger("chosen-rules");
+    let server = serve(logger, None);
+    let addr = server.addr;
+    let state = new_game(
+        addr,
+        r#"{"engine":"none","nMoveRule":10,"flying":false,"clock":{"kind":"game","seconds":60,"increment":2}}"#,
+    );
+    let settings = &state["settings"];
+    assert_eq!(settings["nMoveRule"], 10, "{state}");
+    assert_eq!(settings["flying"], false, "{state}");
+    assert_eq!(settings["clock"]["increment"], 2000, "{state}");
+    // A side of three stones slides: no move leaves the lines.
+    let (status, three) = act(addr, &state, "setup", WIN_IN_FIVE);
+    assert_eq!(status, 200, "{three}");
+    let lines: Vec<(String, String)> = three["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l[0].to_string(), l[1].to_string()))
+        .collect();
+    let legal = three["legal"].as_array().unwrap();
+    assert!(!legal.is_empty());
+    for mv in legal {
+        let (from, to) = (mv["from"].to_string(), mv["to"].to_string());
+        let along = lines.contains(&(from.clone(), to.clone())) || lines.contains(&(to, from));
+        assert!(along, "{mv} flies");
+    }
+    // Nineteen plies without a removal: the twentieth draws.
+    let nineteen = WIN_IN_FIVE.replace(" 0 0 0 10", " 0 0 19 10");
+    let (status, late) = act(addr, &state, "setup", &nineteen);
+    assert_eq!(status, 200, "{late}");
+    let quiet = late["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["remove"].is_null())
+        .expect("a move without a removal");
+    let (status, drawn) = act(addr, &state, "move", quiet["text"].as_str().unwrap());
+    assert_eq!(status, 200, "{drawn}");
+    assert_eq!(
+        drawn["outcome"], "draw (10 moves each without a removal)",
+        "{drawn}"
+    );
+    // A game clock gives its increment back after the move.
+    let left = drawn["clock"]["left"]["white"].as_u64().unwrap();
+    assert!(left > 60_000, "{drawn}");
+    // The rules are the game's: another needs a new game.
+    let (status, refused) = act(addr, &state, "settings", r#"{"nMoveRule":20}"#);
+    assert_eq!(
+        (status, &refused["error"]),
+        (400, &serde_json::json!("new rules need a new game"))
+    );
+    // The record carries the rules, and opens under them.
+    let (_, record) = request(addr, "GET", &format!("/api/record?id={}", id(&state)), "");
+    assert!(record.contains("[Flying \"false\"]"), "{record}");
+    assert!(record.contains("[NMoveRule \"10\"]"), "{record}");
+    let other = new_game(addr, r#"{"engine":"none"}"#);
+    assert_eq!(other["settings"]["nMoveRule"], 30, "{other}");
+    let (status, opened) = act(addr, &other, "record", &record);
+    assert_eq!(status, 200, "{opened}");
+    assert_eq!(opened["settings"]["nMoveRule"], 10, "{opened}");
+    assert_eq!(opened["settings"]["flying"], false, "{opened}");
+    assert_eq!(opened["outcome"], drawn["outcome"], "{opened}");
+    // The engine is told the game's rules.
+    let (status, fresh) = act(addr, &state, "new", "");
+    assert_eq!(status, 200, "{fresh}");
+    let (status, asked) = act(addr, &fresh, "hint", "");
+    assert_eq!(status, 200, "{asked}");
+    wait_until(addr, &asked, |s| engine_idle(s) && !s["hint"].is_null());
+    let sent = log.read();
+    assert!(sent.contains("setoption name Flying value false"), "{sent}");
+    assert!(sent.contains("setoption name NMoveRule value 10"), "{sent}");
 }

@@ -387,17 +387,8 @@ fn finish(
         ("White".to_owned(), configs[0].name.clone()),
         ("Black".to_owned(), configs[1].name.clone()),
         ("Result".to_owned(), result.token().to_owned()),
-        ("Variant".to_owned(), settings.rules.variant.to_string()),
     ];
-    if !settings.rules.flying {
-        tags.push(("Flying".to_owned(), "false".to_owned()));
-    }
-    if settings.rules.n_move_rule != Rules::DEFAULT_N_MOVE_RULE {
-        tags.push((
-            "NMoveRule".to_owned(),
-            settings.rules.n_move_rule.to_string(),
-        ));
-    }
+    tags.extend(GameRecord::rules_tags(settings.rules));
     tags.push(("SetUp".to_owned(), "1".to_owned()));
     tags.push(("FEN".to_owned(), game.start().fen()));
     tags.push(("TimeControl".to_owned(), limit_text(configs[0].limit)));

@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use morris::{Color, Game, GameRecord, GameResult, Move, Position, Rules, Variant, parse_records};
+use morris::{Color, Game, GameRecord, GameResult, Move, Position, Rules, parse_records};
 
 use morris::search::{DB_WIN, Score};
 use morris::solution::{Database, DbOutcome, judge_game};
@@ -29,7 +29,7 @@ pub(super) fn settings_from(body: &str, base: Settings) -> Result<Settings, Stri
 pub(super) fn new_game(state: &mut State, body: &str) -> Result<(), String> {
     let request: NewGameRequest = requests::parse(body)?;
     let settings = request.settings.apply(state.settings)?;
-    let rules = Rules::new(settings.variant);
+    let rules = settings.rules;
     let start = match &request.start {
         Some(fen) => {
             Position::from_fen(fen, rules).map_err(|e| format!("bad position string: {e}"))?
@@ -48,8 +48,12 @@ pub(super) fn new_game(state: &mut State, body: &str) -> Result<(), String> {
 /// The settings the body gives, for the game on the board.
 pub(super) fn settings(state: &mut State, body: &str) -> Result<(), String> {
     let settings = settings_from(body, state.settings)?;
-    if settings.variant != state.game.position().rules().variant {
+    let rules = state.game.position().rules();
+    if settings.rules.variant != rules.variant {
         return Err("a new variant needs a new game".to_owned());
+    }
+    if settings.rules != rules {
+        return Err("new rules need a new game".to_owned());
     }
     if settings.clock != state.settings.clock {
         return Err("a new clock needs a new game".to_owned());
@@ -60,16 +64,16 @@ pub(super) fn settings(state: &mut State, body: &str) -> Result<(), String> {
 
 /// The game of a position string or a list of moves.
 pub(super) fn setup(state: &mut State, text: &str) -> Result<(), String> {
-    let game = game_from(text, state.settings.variant)?;
+    let game = game_from(text, state.settings.rules)?;
     start_game(state, game, None, true);
     Ok(())
 }
 
-/// The game of a record, in its variant, to look at: the engine plays
+/// The game of a record, under its rules, to look at: the engine plays
 /// nobody until told to, so that it adds no move to the record.
 pub(super) fn open_record(state: &mut State, text: &str) -> Result<(), String> {
     let (game, ending) = load_record(text)?;
-    state.settings.variant = game.position().rules().variant;
+    state.settings.rules = game.position().rules();
     state.settings.engine_side = EngineSide::Neither;
     start_game(state, game, None, true);
     if let Some(ending) = ending {
@@ -103,10 +107,10 @@ pub(super) fn sat_down(state: &mut State, newcomer: bool, now: Instant) {
     }
 }
 
-/// A game of the settings' variant begun from its start.
+/// A game under the settings' rules begun from its start.
 fn start_afresh(state: &mut State) {
-    let rules = Rules::new(state.settings.variant);
-    start_game(state, Game::new(Position::new(rules)), None, false);
+    let start = Position::new(state.settings.rules);
+    start_game(state, Game::new(start), None, false);
 }
 
 /// A game begun afresh, `set_up` or played from the start: its clock at
@@ -429,8 +433,7 @@ fn best_move(db: &Database, position: &Position, value: DbOutcome) -> Option<Mov
 }
 
 /// A game from a position string, or from moves from the start.
-fn game_from(text: &str, variant: Variant) -> Result<Game, String> {
-    let rules = Rules::new(variant);
+fn game_from(text: &str, rules: Rules) -> Result<Game, String> {
     if text.contains('/') {
         let position =
             Position::from_fen(text, rules).map_err(|e| format!("bad position string: {e}"))?;
@@ -526,8 +529,8 @@ pub(super) fn record_text(state: &State) -> String {
         ("White".to_owned(), name(Color::White)),
         ("Black".to_owned(), name(Color::Black)),
         ("Result".to_owned(), result.token().to_owned()),
-        ("Variant".to_owned(), rules.variant.to_string()),
     ];
+    tags.extend(GameRecord::rules_tags(rules));
     if *game.start() != Position::new(rules) {
         tags.push(("SetUp".to_owned(), "1".to_owned()));
         tags.push(("FEN".to_owned(), game.start().fen()));

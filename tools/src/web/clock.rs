@@ -39,6 +39,8 @@ pub struct TimeControl {
     pub kind: ClockKind,
     /// The time a turn or a game.
     pub time: Duration,
+    /// The time a game clock gives its side back after each of its moves.
+    pub increment: Duration,
 }
 
 /// A running clock.
@@ -102,11 +104,11 @@ impl Clock {
             .filter(|&color| self.left(color, now) == Duration::ZERO)
     }
 
-    /// Ends the turn with a move at `now`: its time is taken, and the
-    /// other side's turn begins.
+    /// Ends the turn with a move at `now`: its time is taken (and the
+    /// increment given), and the other side's turn begins.
     pub fn press(&mut self, now: Instant) {
         let mover = self.turn;
-        self.left[mover.index()] = self.left(mover, now);
+        self.left[mover.index()] = self.left(mover, now) + self.control.increment;
         self.turn = mover.opponent();
         self.begin_turn(now);
     }
@@ -148,7 +150,24 @@ mod tests {
         TimeControl {
             kind,
             time: SECOND * seconds as u32,
+            increment: Duration::ZERO,
         }
+    }
+
+    #[test]
+    fn a_game_clock_with_an_increment_gives_it_after_each_move() {
+        let start = Instant::now();
+        let control = TimeControl {
+            increment: 2 * SECOND,
+            ..control(ClockKind::Game, 10)
+        };
+        let mut clock = Clock::new(control, Color::White, None, start);
+        clock.press(start + 3 * SECOND);
+        assert_eq!(clock.left(Color::White, start + 3 * SECOND), 9 * SECOND);
+        clock.press(start + 4 * SECOND);
+        assert_eq!(clock.left(Color::Black, start + 4 * SECOND), 11 * SECOND);
+        // A side whose time ran out has no increment to save it.
+        assert_eq!(clock.flagged(start + 13 * SECOND), Some(Color::White));
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use morris::{Color, Variant};
+use morris::{Color, Rules, Variant};
 use serde::de::{self, DeserializeOwned, IgnoredAny, Visitor};
 use serde::{Deserialize, Deserializer};
 
@@ -42,14 +42,20 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Optio
     T::deserialize(d).map(Some)
 }
 
-/// The settings of a body: `variant`, `engine` (`none`, `white`,
-/// `black`, `both`), `level` (`easy`, `medium`, `hard`, `full` or a Skill
-/// Level, 0 to 20, as a string or a number), `movetime` (ms), `clock`
-/// (`null`, or `{"kind": "turn" or "game", "seconds": N}`). A field
-/// absent (or `null`, but for the clock and the level) keeps the setting.
+/// The settings of a body: `variant`, `nMoveRule` (moves each without a
+/// removal that draw, 0 for none), `flying` (`true` or `false`), `engine`
+/// (`none`, `white`, `black`, `both`), `level` (`easy`, `medium`,
+/// `hard`, `full` or a Skill Level, 0 to 20, as a string or a number),
+/// `movetime` (ms), `clock` (`null`, or `{"kind": "turn" or "game",
+/// "seconds": N, "increment": N}`, the increment a game clock's only).
+/// A field absent (or `null`, but for the clock and the level) keeps the
+/// setting.
 #[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub(super) struct SettingsRequest {
     variant: Option<String>,
+    n_move_rule: Option<u64>,
+    flying: Option<bool>,
     engine: Option<String>,
     /// Absent keeps the level; `null` is no level, and refused.
     #[serde(default, deserialize_with = "present")]
@@ -96,11 +102,12 @@ impl<'de> Deserialize<'de> for Level {
     }
 }
 
-/// A clock: `{"kind": "turn" or "game", "seconds": N}`.
+/// A clock: `{"kind": "turn" or "game", "seconds": N, "increment": N}`.
 #[derive(Debug, Deserialize)]
 struct ClockRequest {
     kind: Option<String>,
     seconds: Option<f64>,
+    increment: Option<f64>,
 }
 
 impl SettingsRequest {
@@ -108,13 +115,28 @@ impl SettingsRequest {
     ///
     /// # Errors
     ///
-    /// A name is unknown, or a clock has no seconds.
+    /// A name is unknown, the N-move rule out of its range, a clock has
+    /// no seconds, or a turn clock an increment.
     pub(super) fn apply(&self, base: Settings) -> Result<Settings, String> {
         let mut settings = base;
         if let Some(variant) = &self.variant {
-            settings.variant = variant
+            settings.rules.variant = variant
                 .parse::<Variant>()
                 .map_err(|_| format!("unknown variant '{variant}'"))?;
+        }
+        if let Some(moves) = self.n_move_rule {
+            settings.rules.n_move_rule = u16::try_from(moves)
+                .ok()
+                .filter(|&n| n <= Rules::MAX_N_MOVE_RULE)
+                .ok_or_else(|| {
+                    format!(
+                        "the N-move rule is 0 (none) to {} moves each, not {moves}",
+                        Rules::MAX_N_MOVE_RULE
+                    )
+                })?;
+        }
+        if let Some(flying) = self.flying {
+            settings.rules.flying = flying;
         }
         if let Some(side) = &self.engine {
             settings.engine_side = EngineSide::from_name(side)
@@ -138,8 +160,22 @@ impl SettingsRequest {
                     .seconds
                     .filter(|s| *s > 0.0)
                     .ok_or("a clock needs its seconds")?;
-                let time = Duration::from_secs_f64(seconds.min(MAX_CLOCK.as_secs_f64()));
-                settings.clock = Some(TimeControl { kind, time });
+                let increment = clock.increment.unwrap_or(0.0);
+                if increment < 0.0 {
+                    return Err("a clock's increment is a number of seconds".to_owned());
+                }
+                if increment > 0.0 && kind == ClockKind::Turn {
+                    return Err(
+                        "an increment is for a game clock: a turn clock gives each turn its whole time"
+                            .to_owned(),
+                    );
+                }
+                let capped = |s: f64| Duration::from_secs_f64(s.min(MAX_CLOCK.as_secs_f64()));
+                settings.clock = Some(TimeControl {
+                    kind,
+                    time: capped(seconds),
+                    increment: capped(increment),
+                });
             }
         }
         Ok(settings)
@@ -229,9 +265,16 @@ mod tests {
     #[test]
     fn the_pages_settings_are_read() {
         // As the page's settings_json sends them.
-        let body = r#"{"variant":"twelve","engine":"white","level":"easy","movetime":300,"clock":{"kind":"turn","seconds":60}}"#;
+        let body = r#"{"variant":"twelve","nMoveRule":10,"flying":false,"engine":"white","level":"easy","movetime":300,"clock":{"kind":"turn","seconds":60}}"#;
         let read = settings(body).expect("the page's settings");
-        assert_eq!(read.variant, Variant::Twelve);
+        assert_eq!(
+            read.rules,
+            Rules {
+                variant: Variant::Twelve,
+                flying: false,
+                n_move_rule: 10
+            }
+        );
         assert_eq!(read.engine_side, EngineSide::White);
         assert_eq!(read.strength, Strength::Easy);
         assert_eq!(read.movetime, Duration::from_millis(300));
@@ -239,8 +282,17 @@ mod tests {
             read.clock,
             Some(TimeControl {
                 kind: ClockKind::Turn,
-                time: Duration::from_secs(60)
+                time: Duration::from_secs(60),
+                increment: Duration::ZERO,
             })
+        );
+        // A game clock with an increment; no N-move rule.
+        let body = r#"{"nMoveRule":0,"clock":{"kind":"game","seconds":180,"increment":2}}"#;
+        let read = settings(body).expect("a game clock with an increment");
+        assert_eq!(read.rules.draw_plies(), None);
+        assert_eq!(
+            read.clock.map(|c| (c.time, c.increment)),
+            Some((Duration::from_secs(180), Duration::from_secs(2)))
         );
         // A Skill Level as a string or a number; one above the greatest is
         // the greatest.
@@ -290,6 +342,8 @@ mod tests {
             r#"{"level":1.5}"#,
             r#"{"movetime":"fast"}"#,
             r#"{"clock":"turn:60"}"#,
+            r#"{"flying":"no"}"#,
+            r#"{"nMoveRule":-1}"#,
         ] {
             let refused = settings(body).expect_err(body);
             assert!(refused.starts_with("bad request: "), "{body}: {refused}");
@@ -314,6 +368,16 @@ mod tests {
             settings(r#"{"clock":{"seconds":5}}"#),
             Err("unknown clock '': turn or game".to_owned())
         );
+        assert_eq!(
+            settings(r#"{"nMoveRule":1001}"#),
+            Err("the N-move rule is 0 (none) to 1000 moves each, not 1001".to_owned())
+        );
+        for body in [
+            r#"{"clock":{"kind":"turn","seconds":60,"increment":2}}"#,
+            r#"{"clock":{"kind":"game","seconds":60,"increment":-2}}"#,
+        ] {
+            assert!(settings(body).is_err(), "{body}");
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use morris::{Color, Game, Position, Rules};
+use morris::{Color, Game, Position};
 
 use super::clock::Clock;
 use super::engine_thread::{Job, Search, Shared, common_options, kick, schedule, work};
@@ -32,7 +32,7 @@ impl Session {
         let mut state = State {
             version: 1,
             line: 1,
-            game: Game::new(Position::new(Rules::new(settings.variant))),
+            game: Game::new(Position::new(settings.rules)),
             settings,
             engine: EngineView::default(),
             hint: None,

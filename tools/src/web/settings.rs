@@ -1,12 +1,12 @@
 //! How a game is played, as the page chooses it: who the engine plays
 //! ([`EngineSide`]), how strongly ([`Strength`]), and the [`Settings`]
-//! that gather them with the variant, the engine's time and the clock.
+//! that gather them with the rules, the engine's time and the clock.
 
 use std::time::Duration;
 
 use morris::engine::ELO_OF_SKILL;
 use morris::search::MAX_SKILL;
-use morris::{Color, Variant};
+use morris::{Color, Rules};
 
 use super::clock::TimeControl;
 
@@ -148,8 +148,8 @@ impl Strength {
 /// How a game is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
-    /// The variant of new games.
-    pub variant: Variant,
+    /// The rules of new games: the variant, flying, the N-move rule.
+    pub rules: Rules,
     /// Who the engine plays.
     pub engine_side: EngineSide,
     /// How strongly it plays.
@@ -163,7 +163,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
-            variant: Variant::Nine,
+            rules: Rules::default(),
             engine_side: EngineSide::Black,
             strength: Strength::Full,
             movetime: Duration::from_secs(1),

@@ -72,6 +72,8 @@ pub(super) struct StateView {
     exact: Option<ExactView>,
     /// Whether the server has endgame databases at all.
     databases: bool,
+    /// Whether they are of the game's rules (they hold one set).
+    databases_hold_rules: bool,
 }
 
 /// The stones on a board: point name to colour.
@@ -169,6 +171,7 @@ struct Step {
 
 /// How the game is played.
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct SettingsView {
     engine: &'static str,
     /// `easy`, `medium`, `hard`, `full` or a Skill Level's number.
@@ -178,6 +181,10 @@ struct SettingsView {
     /// Milliseconds.
     movetime: u64,
     variant: String,
+    /// Moves each without a removal that draw; 0 for none.
+    n_move_rule: u16,
+    /// Whether a side down to three stones flies.
+    flying: bool,
     clock: Option<ControlView>,
 }
 
@@ -361,6 +368,8 @@ struct ControlView {
     kind: &'static str,
     /// Milliseconds.
     time: u64,
+    /// Milliseconds given back after each move (a game clock's).
+    increment: u64,
 }
 
 impl From<TimeControl> for ControlView {
@@ -368,6 +377,7 @@ impl From<TimeControl> for ControlView {
         ControlView {
             kind: control.kind.name(),
             time: millis(control.time),
+            increment: millis(control.increment),
         }
     }
 }
@@ -406,7 +416,8 @@ struct EngineReport {
 }
 
 /// The databases' value of the position, and of each legal move (the
-/// position after it, for the side that made it).
+/// position after it, for the side that made it), under the game's
+/// N-move rule as `morris probe` gives them.
 #[derive(Serialize)]
 struct ExactView {
     value: DbView,
@@ -414,13 +425,17 @@ struct ExactView {
 }
 
 /// A database value for the side to move: the outcome with best play
-/// and, unless it is a draw or a placing position's, the plies to the next
-/// removal.
+/// and, unless it is a draw without the N-move rule or a placing
+/// position's, the plies to the next removal.
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct DbView {
     /// `win`, `draw` or `loss`.
     outcome: &'static str,
     distance: Option<u16>,
+    /// The outcome without the N-move rule, where the rule makes it a
+    /// draw (the next removal would come too late).
+    without_rule: Option<&'static str>,
 }
 
 impl DbView {
@@ -429,15 +444,17 @@ impl DbView {
         DbView {
             outcome: outcome.name(),
             distance: None,
+            without_rule: None,
         }
     }
-}
 
-impl From<DbValue> for DbView {
-    fn from(value: DbValue) -> DbView {
+    /// A moving position's `value` as stored, whose outcome is
+    /// `with_rule` once the N-move rule is applied.
+    fn under_rule(value: DbValue, with_rule: DbOutcome) -> DbView {
         DbView {
-            outcome: value.outcome.name(),
+            outcome: with_rule.name(),
             distance: (value.outcome != DbOutcome::Draw).then_some(value.distance),
+            without_rule: (with_rule != value.outcome).then_some(value.outcome.name()),
         }
     }
 }
@@ -532,16 +549,17 @@ impl StateView {
                     moves,
                 });
             }
-            let value = db.value(position)?;
+            let value = DbView::under_rule(db.value(position)?, db.outcome_with_rule(position)?);
             let moves = db
                 .moves(position)
                 .into_iter()
-                .map(|known| (known.mv.to_string(), known.value.map(Into::into)))
+                .map(|known| {
+                    let view = known.value.zip(known.with_rule);
+                    let view = view.map(|(value, with_rule)| DbView::under_rule(value, with_rule));
+                    (known.mv.to_string(), view)
+                })
                 .collect();
-            Some(ExactView {
-                value: value.into(),
-                moves,
-            })
+            Some(ExactView { value, moves })
         });
         let engine = &state.engine;
         // A weakened engine's score is a shallow search's, not a judgement;
@@ -599,7 +617,9 @@ impl StateView {
                 level: state.settings.strength.name(),
                 weakened: state.settings.strength.weakened(),
                 movetime: millis(state.settings.movetime),
-                variant: state.settings.variant.to_string(),
+                variant: state.settings.rules.variant.to_string(),
+                n_move_rule: state.settings.rules.n_move_rule,
+                flying: state.settings.rules.flying,
                 clock: state.settings.clock.map(Into::into),
             },
             engine: EngineReport {
@@ -630,6 +650,7 @@ impl StateView {
             hint: state.hint.map(Into::into),
             exact,
             databases,
+            databases_hold_rules: databases && Database::holds_rules(rules),
         }
     }
 }
