@@ -23,6 +23,7 @@ mod cli;
 use cli::db::{CompareArgs, ConvertArgs, GenDbArgs, ProbeArgs, VerifyArgs};
 use cli::measure::PerftArgs;
 use cli::play::PlayArgs;
+use cli::puzzles::PuzzlesArgs;
 use cli::review::ReviewArgs;
 
 /// A Nine Men's Morris engine. With no command it speaks the text protocol
@@ -59,6 +60,8 @@ enum Command {
     Probe(ProbeArgs),
     /// Judge the games of a record file by the databases: the moves that changed the game's value.
     Review(ReviewArgs),
+    /// Find the positions of a record file's games where one move alone keeps the value, graded by search depth.
+    Puzzles(PuzzlesArgs),
     /// Search a fixed set of positions; the node count is a signature of the search.
     Bench {
         /// Depth of each search.
@@ -102,6 +105,7 @@ fn run() -> Result<()> {
         Some(Command::DbConvert(args)) => cli::db::db_convert(args),
         Some(Command::Probe(args)) => cli::db::probe(args),
         Some(Command::Review(args)) => cli::review::review(args),
+        Some(Command::Puzzles(args)) => cli::puzzles::puzzles(args),
         Some(Command::Bench { depth }) => cli::measure::bench(depth),
     }
 }

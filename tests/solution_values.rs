@@ -4,10 +4,12 @@
 
 mod common;
 
-use common::solution::{database, placing_database, placing_position, position};
+use common::solution::{
+    database, placing_database, placing_position, placing_positions, plain_move_values, position,
+};
 use morris::solution::format::INTERMEDIATE;
 use morris::solution::retrograde::{SectorRange, generate};
-use morris::solution::{Database, DbOutcome, DbValue, Sector, SectorIndex, compare_sector};
+use morris::solution::{Database, DbOutcome, DbValue, Puzzle, Sector, SectorIndex, compare_sector};
 use morris::{Bitboard, Color, Position, Symmetry};
 
 /// The value a position must have, computed from its children's stored
@@ -569,6 +571,119 @@ fn a_review_names_the_one_move_that_gave_the_value_away() {
         Some("0 changed the value (0 with the N-move rule); 0 games lost"),
         "{text}"
     );
+}
+
+#[test]
+fn a_puzzle_is_a_position_where_one_move_alone_keeps_the_value() {
+    let (_, db) = placing_database();
+    let (mut puzzles, mut others) = (0, 0);
+    for pos in placing_positions(300, 0x9e37_79b9_7f4a_7c15) {
+        // The moves' values by plain minimax to the moving phase's values.
+        let moves = pos.legal_moves();
+        let values = plain_move_values(db, &pos, &moves);
+        let best = values.iter().copied().max().expect("a move");
+        let keeping: Vec<_> = (moves.iter().zip(&values))
+            .filter(|&(_, &value)| value == best)
+            .map(|(&mv, _)| mv)
+            .collect();
+        let expected = (moves.len() >= 2 && best >= 0 && keeping.len() == 1).then(|| Puzzle {
+            position: pos,
+            goal: DbOutcome::from_signum(best),
+            solution: keeping[0],
+        });
+        assert_eq!(Puzzle::at(db, &pos), expected, "{}", pos.fen());
+        match expected {
+            Some(puzzle) => {
+                puzzles += 1;
+                assert_eq!(Puzzle::from_line(&puzzle.line(4)), Ok((puzzle, 4)));
+            }
+            None => others += 1,
+        }
+    }
+    assert!(
+        puzzles > 0 && others > 0,
+        "{puzzles} puzzles, {others} others"
+    );
+}
+
+#[test]
+fn the_puzzles_command_grades_each_by_the_search_that_finds_it() {
+    let (dir, db) = placing_database();
+    // A game of four stones a side from a puzzle, each move one that
+    // keeps the value (another each ply).
+    let start = placing_positions(300, 7)
+        .into_iter()
+        .find(|pos| Puzzle::at(db, pos).is_some())
+        .expect("a puzzle");
+    let mut game = morris::Game::new(start);
+    while game.outcome().is_none() && game.moves().len() < 40 {
+        let pos = *game.position();
+        let value = db
+            .outcome_with_rule(&pos)
+            .expect("the four-stone game is known");
+        let keeping: Vec<_> = db
+            .moves(&pos)
+            .into_iter()
+            .filter(|m| m.with_rule == Some(value))
+            .collect();
+        let ply = game.moves().len();
+        game.try_play(keeping[ply % keeping.len()].mv).unwrap();
+    }
+    let found = morris::solution::find_puzzles(db, &game);
+    let record = morris::GameRecord {
+        tags: vec![("FEN".to_owned(), start.fen())],
+        moves: game.moves().to_vec(),
+        ..Default::default()
+    };
+    let file = dir.join("puzzles.pgn");
+    let out = dir.join("puzzles.txt");
+    std::fs::write(&file, record.to_string()).unwrap();
+    let max_depth = 4;
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_morris"))
+        .arg("puzzles")
+        .args([&file, &out])
+        .args(["--max-depth", &max_depth.to_string(), "--db"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let written: Vec<(Puzzle, u32)> = text
+        .lines()
+        .map(|l| Puzzle::from_line(l).unwrap())
+        .collect();
+    assert!(!written.is_empty(), "{output:?}");
+    assert_eq!(written.len(), found.len());
+    // Each is found by the search at its depth and by none shallower (one
+    // beyond the deepest, by none).
+    let plays = |puzzle: &Puzzle, depth| {
+        let tt = std::sync::Arc::new(morris::search::TranspositionTable::new(16).unwrap());
+        let root = puzzle.position;
+        let limits = morris::search::SearchLimits::depth(depth);
+        morris::search::SearchRequest::new(root, &[root.key()], limits)
+            .run(tt)
+            .best
+    };
+    for (puzzle, depth) in &written {
+        assert!(found.contains(puzzle), "{}", puzzle.line(*depth));
+        for shallower in 1..(*depth).min(max_depth + 1) {
+            assert_ne!(
+                plays(puzzle, shallower),
+                Some(puzzle.solution),
+                "{}",
+                puzzle.line(*depth)
+            );
+        }
+        if *depth <= max_depth {
+            assert_eq!(
+                plays(puzzle, *depth),
+                Some(puzzle.solution),
+                "{}",
+                puzzle.line(*depth)
+            );
+        }
+    }
+    assert!(written.is_sorted_by_key(|&(_, depth)| depth));
 }
 
 /// The outcome and distance of a pinned value: `win`, `loss` or `draw`,

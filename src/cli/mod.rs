@@ -3,6 +3,7 @@
 pub mod db;
 pub mod measure;
 pub mod play;
+pub mod puzzles;
 pub mod review;
 
 use std::path::{Path, PathBuf};
@@ -10,6 +11,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use morris::solution::Database;
+use morris::{GameRecord, parse_records};
 
 /// The database folder named, or the default one.
 pub fn db_dir(named: Option<PathBuf>) -> Result<PathBuf> {
@@ -24,6 +26,13 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
         .num_threads(threads.unwrap_or(0))
         .build()
         .context("starting the worker threads")
+}
+
+/// The game records of the file `path`.
+pub fn read_records(path: &Path) -> Result<Vec<GameRecord>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    parse_records(&text).with_context(|| format!("the records in {}", path.display()))
 }
 
 /// The databases of `dir`, each file refused told on standard error, with

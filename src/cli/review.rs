@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 
 use morris::solution::{DbOutcome, JudgedMove, Judgement, judge_game};
-use morris::{Color, GameRecord, GameResult, Position, parse_records};
+use morris::{Color, GameRecord, GameResult, Position};
 
-use crate::cli::{db_dir, open_databases};
+use crate::cli::{db_dir, open_databases, read_records};
 
 /// What `review` reads.
 #[derive(clap::Args)]
@@ -37,10 +37,7 @@ struct Tally {
 /// marked `book`, which are no player's), each move of the players that
 /// changed the game's value, and a tally per player.
 pub fn review(args: ReviewArgs) -> Result<()> {
-    let text = std::fs::read_to_string(&args.records)
-        .with_context(|| format!("reading {}", args.records.display()))?;
-    let records = parse_records(&text)
-        .with_context(|| format!("the records in {}", args.records.display()))?;
+    let records = read_records(&args.records)?;
     let (db, _) = open_databases(&db_dir(args.db)?)?;
     out!(
         "Values as stored leave the draw rules out, as a published solution does; \

@@ -30,8 +30,9 @@
 //! - `retrograde`: the building of the files, by retrograde analysis of a
 //!   moving pair (`moving`) and of a placing sector (`placing`), and the
 //!   order of a whole build (`generate`);
-//! - `verify` and `review`: stored values checked against their
-//!   successors', and the moves of a game judged.
+//! - `verify`, `review` and `puzzle`: stored values checked against their
+//!   successors', the moves of a game judged, and the positions of a game
+//!   where one move alone keeps the value.
 //!
 //! What probes the databases is re-exported here; the files' formats
 //! ([`format`](mod@format)) and the building ([`retrograde`]) are modules
@@ -45,6 +46,7 @@ pub mod format;
 mod index;
 mod memory;
 mod probe;
+mod puzzle;
 pub mod retrograde;
 mod review;
 mod sector;
@@ -58,6 +60,7 @@ pub use format::reader::{
 };
 pub use index::{Canonical, SectorIndex};
 pub use probe::{Database, MoveValue};
+pub use puzzle::{Puzzle, find_puzzles};
 pub use review::{JudgedMove, Judgement, judge_game};
 pub use sector::{Sector, sector_position};
 pub use value::{DbOutcome, DbValue};

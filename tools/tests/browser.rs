@@ -506,6 +506,11 @@ fn the_databases_values_show_on_the_board() {
     let server = serve(morris(), Some(db));
     let browser = Browser::open(&driver, server.addr);
     browser.set_up(WIN_IN_FIVE);
+    // The values are shown on request.
+    let labels_shown = "return document.querySelectorAll('#board text.dbv').length;";
+    assert_eq!(browser.script(labels_shown), json!(0));
+    browser.script("document.getElementById('valuesOn').click();");
+    assert_ne!(browser.script(labels_shown), json!(0));
     let exact = browser.script("return document.getElementById('exact').textContent;");
     assert_eq!(
         exact,
@@ -1501,6 +1506,143 @@ fn the_rules_chosen_on_the_page_change_the_game() {
             "return [prefs.nmoverule, prefs.flying, document.getElementById('nmoverule').value];"
         ),
         json!(["10", false, "10"])
+    );
+    browser.close();
+}
+
+/// The text of the verdict on the person's last move, once it shows.
+fn verdict(browser: &Browser, containing: &str) -> String {
+    browser.wait_for(&format!(
+        "return !document.getElementById('verdict').hidden &&
+            document.getElementById('verdictText').textContent.includes('{containing}');"
+    ));
+    let text = browser.script("return document.getElementById('verdictText').textContent;");
+    text.as_str().expect("text").to_owned()
+}
+
+#[test]
+fn a_training_game_marks_a_move_that_lost_the_win_and_takes_it_back() {
+    let Some(driver) = driver() else { return };
+    let (db, _dir) = small_databases_with_placing("browser-training");
+    let server = serve(morris(), Some(db));
+    let browser = Browser::open(&driver, server.addr);
+    browser.script("document.getElementById('trainingOn').click();");
+    browser.wait_for("return S.settings.training === true;");
+    browser.set_up(WIN_IN_FIVE);
+    // a7-g7 loses the win: marked ??, with the moves that kept it.
+    browser.click_point("a7");
+    browser.play(&["g7"], 1);
+    let said = verdict(&browser, "a7-g7??");
+    assert!(said.contains("a win turned into a loss"), "{said}");
+    let kept = said
+        .split("The moves that kept the win: ")
+        .nth(1)
+        .expect("the moves that kept the win");
+    assert!(kept.contains("a7-b6") && !kept.contains("a7-g4"), "{said}");
+    assert_eq!(
+        browser.script("return document.querySelector('#moves span.trained').textContent;"),
+        json!("a7-g7??")
+    );
+    // Taken back, and a move that keeps the win instead.
+    browser.script("document.getElementById('takeBack').click();");
+    browser.wait_for("return S.history.length === 0 && document.getElementById('verdict').hidden;");
+    browser.click_point("a7");
+    browser.play(&["b6"], 1);
+    assert_eq!(verdict(&browser, "a7-b6"), "a7-b6: keeps the win.");
+    // A move that kept the value offers no take back (Ctrl+Z still
+    // does); a win let go to a draw is marked ?.
+    assert_eq!(
+        browser.script("return document.getElementById('takeBack').hidden;"),
+        json!(true)
+    );
+    browser.ctrl("z");
+    browser.wait_for("return S.history.length === 0;");
+    browser.click_point("a7");
+    browser.play(&["g4"], 1);
+    let said = verdict(&browser, "a7-g4?:");
+    assert!(said.contains("a win thrown away: a draw now"), "{said}");
+    browser.close();
+}
+
+#[test]
+fn a_puzzle_solved_is_remembered_and_one_failed_shows_its_answer() {
+    let Some(driver) = driver() else { return };
+    // No databases: the puzzles carry their answers; training says it
+    // judges nothing.
+    let server = serve(morris(), None);
+    let browser = Browser::open(&driver, server.addr);
+    // The clicks that play the puzzle's move, or another.
+    let click = |mv: &Value| {
+        for key in ["from", "to", "remove"] {
+            if let Some(point) = mv[key].as_str() {
+                browser.click_point(point);
+            }
+        }
+    };
+    browser.choose("puzzleGrade", "2");
+    browser.script("document.getElementById('puzzleBtn').click();");
+    browser.wait_for("return puzzleOn() && S.history.length === 0;");
+    let status = browser.script("return document.getElementById('status').textContent;");
+    assert!(
+        status
+            .as_str()
+            .is_some_and(|s| s.contains("one move alone keeps the")),
+        "{status}"
+    );
+    let depth = browser.script("return puzzle.depth;").as_u64().unwrap();
+    assert!((2..=4).contains(&depth), "depth {depth}");
+    let solution = browser.script("return S.legal.find((m) => m.text === puzzle.solution);");
+    click(&solution);
+    let said = verdict(&browser, "Solved");
+    assert!(said.contains("plies deep"), "{said}");
+    let fen = browser.script("return puzzle.fen;");
+    assert_eq!(
+        browser.script(&format!("return puzzleRecord()[{fen}];")),
+        json!("solved")
+    );
+    let score = browser.script("return document.getElementById('puzzleScore').textContent;");
+    assert!(
+        score.as_str().is_some_and(|s| s.starts_with("1 of ")),
+        "{score}"
+    );
+    // The next: a wrong move, then the answer.
+    browser.script("document.getElementById('nextPuzzle').click();");
+    browser.wait_for(&format!(
+        "return puzzleOn() && puzzle.fen !== {fen} && S.history.length === 0;"
+    ));
+    let wrong = browser.script("return S.legal.find((m) => m.text !== puzzle.solution);");
+    click(&wrong);
+    verdict(&browser, "Not this one");
+    browser.script("document.getElementById('showAnswer').click();");
+    let solution = browser.script("return puzzle.solution;");
+    let said = verdict(&browser, "The answer");
+    assert!(
+        said.ends_with(&format!("The answer: {}.", solution.as_str().unwrap())),
+        "{said}"
+    );
+    assert_eq!(
+        browser.script("return puzzleRecord()[puzzle.fen];"),
+        json!("failed")
+    );
+    browser.script("document.getElementById('takeBack').click();");
+    browser.wait_for("return S.history.length === 0 && puzzleOn();");
+    // A solved puzzle is remembered over a reload.
+    browser.reload();
+    browser.wait_for("return S !== null;");
+    assert_eq!(
+        browser.script(&format!("return puzzleRecord()[{fen}];")),
+        json!("solved")
+    );
+    // Training without databases says it judges nothing.
+    browser.script("document.getElementById('trainingOn').click();");
+    browser.wait_for("return S.settings.training === true;");
+    browser.script("document.getElementById('new').click();");
+    browser.wait_for("return S.history.length === 0 && !S.setUp;");
+    browser.play(&["d6"], 1);
+    let said = verdict(&browser, "d6: not judged");
+    assert!(
+        said.contains("this server has no endgame databases"),
+        "{said}"
     );
     browser.close();
 }

@@ -1491,3 +1491,68 @@ fn the_rules_chosen_are_the_games_its_engines_and_its_records() {
     assert!(sent.contains("setoption name Flying value false"), "{sent}");
     assert!(sent.contains("setoption name NMoveRule value 10"), "{sent}");
 }
+
+#[test]
+fn in_training_a_game_over_is_taken_back() {
+    let server = serve(morris(), None);
+    let addr = server.addr;
+    // White flies a4-g7, closes a7-d7-g7, and Black is down to two.
+    let mill = "WW./.../.../W...../.../.../BBB w 0 0 0 10";
+    let end_by_the_mill = |settings: &str| {
+        let state = new_game(addr, settings);
+        let (status, set) = act(addr, &state, "setup", mill);
+        assert_eq!(status, 200, "{set}");
+        let win = set["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["to"] == "g7" && !m["remove"].is_null())
+            .expect("the mill");
+        let (status, over) = act(addr, &state, "move", win["text"].as_str().unwrap());
+        assert_eq!(status, 200, "{over}");
+        assert_eq!(over["winner"], "white", "{over}");
+        over
+    };
+    let counted = end_by_the_mill(r#"{"engine":"none"}"#);
+    assert_eq!(counted["canUndo"], false, "{counted}");
+    let (status, refused) = act(addr, &counted, "undo", "");
+    assert_eq!(status, 400, "{refused}");
+    let trained = end_by_the_mill(r#"{"engine":"none","training":true}"#);
+    assert_eq!(trained["settings"]["training"], true, "{trained}");
+    assert_eq!(trained["canUndo"], true, "{trained}");
+    let (status, back) = act(addr, &trained, "undo", "");
+    assert_eq!(status, 200, "{back}");
+    assert_eq!(plies(&back), 0, "{back}");
+    assert!(back["outcome"].is_null(), "{back}");
+}
+
+#[test]
+fn the_puzzles_are_served_with_their_answers() {
+    let server = serve(morris(), None);
+    let (status, puzzles) = json(server.addr, "GET", "/api/puzzles", "");
+    assert_eq!(status, 200, "{puzzles}");
+    let puzzles = puzzles.as_array().expect("a list");
+    assert!(!puzzles.is_empty());
+    for puzzle in puzzles {
+        let goal = puzzle["goal"].as_str();
+        assert!(goal == Some("win") || goal == Some("draw"), "{puzzle}");
+        assert!(puzzle["depth"].as_u64().is_some_and(|d| d >= 1), "{puzzle}");
+    }
+    // The page sets one up as any position, under its N-move rule.
+    let puzzle = &puzzles[0];
+    let settings = format!(r#"{{"engine":"none","nMoveRule":{}}}"#, puzzle["nMoveRule"]);
+    let state = new_game(server.addr, &settings);
+    let (status, set) = act(
+        server.addr,
+        &state,
+        "setup",
+        puzzle["fen"].as_str().unwrap(),
+    );
+    assert_eq!(status, 200, "{set}");
+    let legal = set["legal"].as_array().unwrap();
+    assert!(legal.len() >= 2, "{puzzle}");
+    assert!(
+        legal.iter().any(|m| m["text"] == puzzle["solution"]),
+        "{puzzle}"
+    );
+}

@@ -201,17 +201,19 @@ fn undo_keeps(state: &State) -> Option<usize> {
         .find(|&ply| !engine_moves_at(state, ply))
 }
 
-/// Whether an undo would take a person's move back: the game goes on, a
-/// person has moved, and it is no room's (the players there take nothing
-/// back).
+/// Whether an undo would take a person's move back: the game goes on (or
+/// the person trains), a person has moved, and it is no room's (the
+/// players there take nothing back).
 pub(super) fn can_undo(state: &State) -> bool {
-    state.ended().is_none() && state.room.is_none() && undo_keeps(state).is_some()
+    let goes_on = state.ended().is_none() || state.settings.training;
+    goes_on && state.room.is_none() && undo_keeps(state).is_some()
 }
 
 /// Takes back the last move, and the engine's reply before it, so that it
-/// is a person's turn again; the moves taken back can be played again.
+/// is a person's turn again; the moves taken back can be played again. A
+/// game over is taken back only in training: elsewhere its result counts.
 pub(super) fn undo(state: &mut State) -> Result<(), String> {
-    if let Some(ended) = state.ended() {
+    if let Some(ended) = state.ended().filter(|_| !state.settings.training) {
         return Err(format!("the game is over ({ended}): start a new one"));
     }
     let moves = state.game.moves().to_vec();

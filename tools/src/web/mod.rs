@@ -8,6 +8,7 @@
 mod actions;
 pub mod clock;
 mod engine_thread;
+mod puzzles;
 mod requests;
 pub mod room;
 mod routes;

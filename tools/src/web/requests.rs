@@ -47,7 +47,8 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Optio
 /// (`none`, `white`, `black`, `both`), `level` (`easy`, `medium`,
 /// `hard`, `full` or a Skill Level, 0 to 20, as a string or a number),
 /// `movetime` (ms), `clock` (`null`, or `{"kind": "turn" or "game",
-/// "seconds": N, "increment": N}`, the increment a game clock's only).
+/// "seconds": N, "increment": N}`, the increment a game clock's only),
+/// `training` (`true` or `false`).
 /// A field absent (or `null`, but for the clock and the level) keeps the
 /// setting.
 #[derive(Debug, Default, Deserialize)]
@@ -64,6 +65,7 @@ pub(super) struct SettingsRequest {
     /// Absent, `null` (no clock) or a clock.
     #[serde(default, deserialize_with = "present")]
     clock: Option<Option<ClockRequest>>,
+    training: Option<bool>,
 }
 
 /// A level as the page names it: a name or a Skill Level, as a string or
@@ -137,6 +139,9 @@ impl SettingsRequest {
         }
         if let Some(flying) = self.flying {
             settings.rules.flying = flying;
+        }
+        if let Some(training) = self.training {
+            settings.training = training;
         }
         if let Some(side) = &self.engine {
             settings.engine_side = EngineSide::from_name(side)

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use morris::Color;
 use serde::Serialize;
 
+use super::puzzles::puzzles_json;
 use super::requests::{self, JoinRequest, RoomRequest};
 use super::session::Session;
 use super::settings::Settings;
@@ -119,6 +120,13 @@ fn route(
             status: 200,
             content_type: "text/html; charset=utf-8",
             body: PAGE.to_owned(),
+        };
+    }
+    if (method, path) == (&Get, "/api/puzzles") {
+        return Reply {
+            status: 200,
+            content_type: "application/json",
+            body: puzzles_json().to_owned(),
         };
     }
     let db = games.config.db.as_ref();

@@ -158,6 +158,9 @@ pub struct Settings {
     pub movetime: Duration,
     /// The clock of new games, if they have one.
     pub clock: Option<TimeControl>,
+    /// Whether the person trains: each move judged on the page, and taken
+    /// back even once the game is over.
+    pub training: bool,
 }
 
 impl Default for Settings {
@@ -168,6 +171,7 @@ impl Default for Settings {
             strength: Strength::Full,
             movetime: Duration::from_secs(1),
             clock: None,
+            training: false,
         }
     }
 }

@@ -186,6 +186,8 @@ struct SettingsView {
     /// Whether a side down to three stones flies.
     flying: bool,
     clock: Option<ControlView>,
+    /// Whether the person trains: a game over may be taken back.
+    training: bool,
 }
 
 /// A game reviewed: the value after every move, and the moves that gave
@@ -621,6 +623,7 @@ impl StateView {
                 n_move_rule: state.settings.rules.n_move_rule,
                 flying: state.settings.rules.flying,
                 clock: state.settings.clock.map(Into::into),
+                training: state.settings.training,
             },
             engine: EngineReport {
                 name: engine.name.clone(),
