@@ -519,8 +519,7 @@ fn the_databases_values_show_on_the_board() {
     // Each label by the point it stands over: its kind and its text.
     let labels = "const at = {};
         for (const t of document.querySelectorAll('#board text.dbv')) {
-          const p = S.points.find((p) => xy(p)[0] == t.getAttribute('x') && xy(p)[1] - 14 == t.getAttribute('y'));
-          at[p] = t.getAttribute('class') + ' ' + t.textContent;
+          at[t.dataset.point] = t.getAttribute('class').replace(' left', '') + ' ' + t.textContent;
         }
         return at;";
     // On each stone, the best value of its moves.
@@ -534,6 +533,23 @@ fn the_databases_values_show_on_the_board() {
     assert_eq!(targets["g4"], json!("dbv draw D"), "{targets}");
     assert_eq!(targets["b6"], json!("dbv win W21"), "{targets}");
     assert_eq!(targets["g7"], json!("dbv loss L4"), "{targets}");
+    // Beside the board, every move best first.
+    let list = browser.script("return document.getElementById('valueList').textContent;");
+    assert!(
+        list.as_str()
+            .is_some_and(|l| l.starts_with("Best first: a7-") && l.contains("a7-b6 W21")),
+        "{list}"
+    );
+    // A mill closed: each stone that may be removed, by the value of its
+    // removal.
+    browser.set_up("WW./.../.../....../.../.../B.B w 1 1 0 3");
+    browser.click_point("g7");
+    browser.wait_for("return pending !== null;");
+    let removals = browser.script(labels);
+    let removals = removals.as_object().unwrap();
+    let points: Vec<&str> = removals.keys().map(String::as_str).collect();
+    assert_eq!(points, ["a1", "g1"], "{removals:?}");
+    browser.script("cancelPending();");
     // From the first placements on: every empty point's outcome, no distance.
     let placing = "W../.../.../....../.../.../..B w 2 2 0 2";
     browser.set_up(placing);
@@ -1526,6 +1542,9 @@ fn a_training_game_marks_a_move_that_lost_the_win_and_takes_it_back() {
     let (db, _dir) = small_databases_with_placing("browser-training");
     let server = serve(morris(), Some(db));
     let browser = Browser::open(&driver, server.addr);
+    // Nothing at the foot of the screen until there is something to say.
+    let shown = "return ['message', 'verdict', 'ask'].map((id) => getComputedStyle(document.getElementById(id)).display);";
+    assert_eq!(browser.script(shown), json!(["none", "none", "none"]));
     browser.script("document.getElementById('trainingOn').click();");
     browser.wait_for("return S.settings.training === true;");
     browser.set_up(WIN_IN_FIVE);
@@ -1591,6 +1610,17 @@ fn a_puzzle_solved_is_remembered_and_one_failed_shows_its_answer() {
     );
     let depth = browser.script("return puzzle.depth;").as_u64().unwrap();
     assert!((2..=4).contains(&depth), "depth {depth}");
+    // Nothing gives the answer away: no values, no hint; and the board is
+    // seen from the side to move.
+    browser.script("document.getElementById('valuesOn').click();");
+    assert_eq!(
+        browser.script("return [document.querySelectorAll('#board text.dbv').length, document.getElementById('valueList').hidden, document.getElementById('hint').disabled];"),
+        json!([0, true, true])
+    );
+    assert_eq!(
+        browser.script("return turned() === (S.turn === 'black');"),
+        json!(true)
+    );
     let solution = browser.script("return S.legal.find((m) => m.text === puzzle.solution);");
     click(&solution);
     let said = verdict(&browser, "Solved");
@@ -1624,8 +1654,17 @@ fn a_puzzle_solved_is_remembered_and_one_failed_shows_its_answer() {
         browser.script("return puzzleRecord()[puzzle.fen];"),
         json!("failed")
     );
+    // Tried again with the answer: solved, but not counted so.
     browser.script("document.getElementById('takeBack').click();");
     browser.wait_for("return S.history.length === 0 && puzzleOn();");
+    let solution = browser.script("return S.legal.find((m) => m.text === puzzle.solution);");
+    click(&solution);
+    let said = verdict(&browser, "Solved");
+    assert!(said.contains("at the first try"), "{said}");
+    assert_eq!(
+        browser.script("return puzzleRecord()[puzzle.fen];"),
+        json!("failed")
+    );
     // A solved puzzle is remembered over a reload.
     browser.reload();
     browser.wait_for("return S !== null;");
