@@ -251,10 +251,15 @@ impl Browser<'_> {
         call(self.driver, "POST", &self.path("/window/rect"), &rect);
     }
 
-    /// Clicks a point of the board, finding it again if the page drew the
-    /// board anew between finding and clicking.
+    /// Clicks a point of the board, brought to the middle of the window
+    /// first (as a person scrolls to it: the page may have scrolled away,
+    /// smoothly, to a review), finding it again if the page drew the board
+    /// anew between finding and clicking.
     fn click_point(&self, point: &str) {
         let selector = format!("circle.hit[data-point=\"{point}\"]");
+        self.script(&format!(
+            "document.querySelector('{selector}').scrollIntoView({{ block: 'center', behavior: 'instant' }});"
+        ));
         let body = json!({ "using": "css selector", "value": selector });
         for _ in 0..5 {
             let element = call(self.driver, "POST", &self.path("/element"), &body);
@@ -533,11 +538,20 @@ fn the_databases_values_show_on_the_board() {
     assert_eq!(targets["g4"], json!("dbv draw D"), "{targets}");
     assert_eq!(targets["b6"], json!("dbv win W21"), "{targets}");
     assert_eq!(targets["g7"], json!("dbv loss L4"), "{targets}");
+    // No label hides another (f4's and g4's among them).
+    let overlaps = "const boxes = [...document.querySelectorAll('#board text.dbv')].map((t) => t.getBBox());
+        return boxes.some((a, i) => boxes.some((b, j) => i < j && a.x < b.x + b.width && b.x < a.x + a.width
+          && a.y < b.y + b.height && b.y < a.y + a.height));";
+    assert!(
+        targets.get("f4").is_some() && targets.get("g4").is_some(),
+        "{targets}"
+    );
+    assert_eq!(browser.script(overlaps), json!(false));
     // Beside the board, every move best first.
     let list = browser.script("return document.getElementById('valueList').textContent;");
     assert!(
         list.as_str()
-            .is_some_and(|l| l.starts_with("Best first: a7-") && l.contains("a7-b6 W21")),
+            .is_some_and(|l| l.starts_with("Best first: a7-") && l.contains("a7-b6\u{a0}W21")),
         "{list}"
     );
     // A mill closed: each stone that may be removed, by the value of its
@@ -1562,6 +1576,15 @@ fn a_training_game_marks_a_move_that_lost_the_win_and_takes_it_back() {
         browser.script("return document.querySelector('#moves span.trained').textContent;"),
         json!("a7-g7??")
     );
+    // A question asked with the verdict shown: the page makes room for
+    // both beneath it.
+    browser.choose("nmoverule", "20");
+    browser.wait_for("return !document.getElementById('ask').hidden;");
+    assert_eq!(
+        browser.script("return parseFloat(document.body.style.paddingBottom) >= document.getElementById('notices').offsetHeight;"),
+        json!(true)
+    );
+    browser.script("document.getElementById('askNo').click();");
     // Taken back, and a move that keeps the win instead.
     browser.script("document.getElementById('takeBack').click();");
     browser.wait_for("return S.history.length === 0 && document.getElementById('verdict').hidden;");
@@ -1659,7 +1682,7 @@ fn a_puzzle_solved_is_remembered_and_one_failed_shows_its_answer() {
     browser.wait_for("return S.history.length === 0 && puzzleOn();");
     let solution = browser.script("return S.legal.find((m) => m.text === puzzle.solution);");
     click(&solution);
-    let said = verdict(&browser, "Solved");
+    let said = verdict(&browser, "Right, but not counted");
     assert!(said.contains("at the first try"), "{said}");
     assert_eq!(
         browser.script("return puzzleRecord()[puzzle.fen];"),
