@@ -830,18 +830,29 @@ fn a_resignation_or_an_agreed_draw_ends_the_game() {
 
 #[test]
 fn the_engine_takes_a_draw_only_where_it_sees_no_win_for_itself() {
-    // Full strength, a real search: after 1. d6 the game is even, which
-    // is no draw to give away.
+    // Full strength, a real search, at any level: Black, the engine, a
+    // clear win ahead declines; a clear loss ahead, it takes the draw.
+    // (Near an even game the answer turns on the depth the search
+    // reaches, so the positions are far from it.)
     let server = serve(morris(), None);
     let addr = server.addr;
-    let state = new_game(addr, r#"{"engine":"black","level":"easy","movetime":300}"#);
-    act(addr, &state, "move", "d6");
-    let state = wait_until(addr, &state, |s| plies(s) == 2 && engine_idle(s));
-    let (status, weighing) = act(addr, &state, "draw", "offer");
-    assert_eq!(status, 200, "{weighing}");
-    let answer = wait_until(addr, &weighing, engine_idle);
-    assert!(answer["outcome"].is_null(), "{answer}");
-    assert_eq!(answer["drawDeclined"], "white", "{answer}");
+    for (position, taken) in [
+        ("W../.../.../BBB.../.B./.../... w 4 4 0 6", false),
+        ("B../.../.../WWW.../.W./.../... w 4 4 0 6", true),
+    ] {
+        let state = new_game(addr, r#"{"engine":"black","level":"easy","movetime":300}"#);
+        let (status, set) = act(addr, &state, "setup", position);
+        assert_eq!(status, 200, "{set}");
+        let (status, weighing) = act(addr, &set, "draw", "offer");
+        assert_eq!(status, 200, "{weighing}");
+        let answer = wait_until(addr, &weighing, engine_idle);
+        if taken {
+            assert_eq!(answer["outcome"], "draw (agreed)", "{answer}");
+        } else {
+            assert!(answer["outcome"].is_null(), "{answer}");
+            assert_eq!(answer["drawDeclined"], "white", "{answer}");
+        }
+    }
     // While the engine thinks (here over the start, until stopped), an
     // offer waits for the person's move.
     let stubborn = serve(stubborn_at_the_start(), None);
