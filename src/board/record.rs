@@ -62,7 +62,8 @@ impl GameResult {
         }
     }
 
-    fn from_token(token: &str) -> Option<GameResult> {
+    /// The result a token writes (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    pub fn from_token(token: &str) -> Option<GameResult> {
         [
             GameResult::WhiteWins,
             GameResult::BlackWins,

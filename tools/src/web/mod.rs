@@ -15,6 +15,7 @@ mod routes;
 pub mod session;
 pub mod settings;
 pub mod state;
+pub mod store;
 mod views;
 
 use std::collections::HashMap;

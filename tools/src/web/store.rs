@@ -1,0 +1,521 @@
+//! What the server keeps between runs, in one SQLite file: the players and
+//! their ratings, and the rated games with their records. The server
+//! creates the file's tables and brings an older file's up to date itself
+//! (`PRAGMA user_version` counts the steps taken); each finished game is
+//! written in one transaction, the game and both ratings together, so that
+//! a server killed at any moment loses no finished game and no rating.
+
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, Result};
+use morris::GameResult;
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::rating::{Game, Rating};
+
+/// The steps that build the schema, in order: a file at `user_version` n
+/// has had the first n.
+const MIGRATIONS: &[&str] = &[
+    // 1: players with their ratings, and the games between them.
+    "CREATE TABLE players (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL,
+        volatility REAL NOT NULL,
+        created INTEGER NOT NULL
+    );
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        white INTEGER NOT NULL REFERENCES players(id),
+        black INTEGER NOT NULL REFERENCES players(id),
+        result TEXT NOT NULL,
+        termination TEXT NOT NULL,
+        record TEXT NOT NULL,
+        plies INTEGER NOT NULL,
+        rated INTEGER NOT NULL,
+        white_before REAL NOT NULL,
+        white_after REAL NOT NULL,
+        black_before REAL NOT NULL,
+        black_after REAL NOT NULL,
+        ended INTEGER NOT NULL
+    );
+    CREATE INDEX games_by_white ON games(white);
+    CREATE INDEX games_by_black ON games(black);",
+];
+
+/// The fewest plies of a game that moves the ratings: the tenth turn of
+/// each side. A game left or lost sooner is kept, but rates nobody.
+pub const MIN_RATED_PLIES: usize = 20;
+
+/// A player, by the store's number for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PlayerId(i64);
+
+/// A game over, to be kept.
+#[derive(Clone, Debug)]
+pub struct FinishedGame<'a> {
+    /// White's player.
+    pub white: PlayerId,
+    /// Black's player.
+    pub black: PlayerId,
+    /// How it ended: a win, a draw (never unfinished).
+    pub result: GameResult,
+    /// Why, in words.
+    pub termination: &'a str,
+    /// Its record.
+    pub record: &'a str,
+    /// How many plies were played.
+    pub plies: usize,
+}
+
+/// Both players' ratings after a game kept.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rated {
+    /// White's.
+    pub white: Rating,
+    /// Black's.
+    pub black: Rating,
+    /// Whether the game moved them (it was long enough).
+    pub moved: bool,
+}
+
+/// A player in the table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    /// The player.
+    pub id: PlayerId,
+    /// Its name.
+    pub name: String,
+    /// Its rating.
+    pub rating: Rating,
+    /// The rated games it played.
+    pub games: u64,
+}
+
+/// A game of a player's history.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PastGame {
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// How it ended.
+    pub result: GameResult,
+    /// Why, in words.
+    pub termination: String,
+    /// Its record.
+    pub record: String,
+    /// Whether it moved the ratings.
+    pub rated: bool,
+    /// White's rating before and after it.
+    pub white_rating: (f64, f64),
+    /// Black's rating before and after it.
+    pub black_rating: (f64, f64),
+}
+
+/// The server's file of players and games.
+pub struct Store {
+    db: Connection,
+}
+
+impl Store {
+    /// The store in the file `path`, created if it is not there, its
+    /// schema brought up to date.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be opened or written, is no SQLite database, or
+    /// is of a later schema than this build's.
+    pub fn open(path: &Path) -> Result<Store> {
+        let named = || format!("the store {}", path.display());
+        let db = Connection::open(path).with_context(named)?;
+        // A write-ahead log: a transaction committed survives the process
+        // killed after it.
+        db.pragma_update(None, "journal_mode", "WAL")
+            .with_context(named)?;
+        db.pragma_update(None, "foreign_keys", true)
+            .with_context(named)?;
+        let mut store = Store { db };
+        store.migrate().with_context(named)?;
+        Ok(store)
+    }
+
+    /// Takes the schema steps the file has not had, each with its
+    /// version in one transaction.
+    fn migrate(&mut self) -> Result<()> {
+        let version: usize = self
+            .db
+            .pragma_query_value(None, "user_version", |row| row.get(0))?;
+        anyhow::ensure!(
+            version <= MIGRATIONS.len(),
+            "its schema is version {version}, later than this build's ({})",
+            MIGRATIONS.len()
+        );
+        for (step, sql) in MIGRATIONS.iter().enumerate().skip(version) {
+            let tx = self.db.transaction()?;
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", step + 1)?;
+            tx.commit()?;
+        }
+        Ok(())
+    }
+
+    /// A new player named `name` at a newcomer's rating; `None` if the
+    /// name is taken (names are told apart without regard to case).
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be written.
+    pub fn add_player(&mut self, name: &str) -> Result<Option<PlayerId>> {
+        let rating = Rating::default();
+        let added = self.db.execute(
+            "INSERT INTO players (name, rating, deviation, volatility, created)
+             VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (name) DO NOTHING",
+            params![
+                name,
+                rating.rating,
+                rating.deviation,
+                rating.volatility,
+                now()
+            ],
+        )?;
+        Ok((added == 1).then(|| PlayerId(self.db.last_insert_rowid())))
+    }
+
+    /// The player named `name`, if there is one.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be read.
+    pub fn player(&self, name: &str) -> Result<Option<PlayerId>> {
+        let id = self
+            .db
+            .query_row("SELECT id FROM players WHERE name = ?1", [name], |row| {
+                row.get(0)
+            })
+            .optional()?;
+        Ok(id.map(PlayerId))
+    }
+
+    /// The rating of `player`.
+    ///
+    /// # Errors
+    ///
+    /// No such player, or the file cannot be read.
+    pub fn rating(&self, player: PlayerId) -> Result<Rating> {
+        Ok(rating_of(&self.db, player)?)
+    }
+
+    /// Keeps `game` and, if it was long enough, moves both players'
+    /// ratings by it (one Glicko-2 period each), all in one transaction.
+    ///
+    /// # Errors
+    ///
+    /// A player is unknown, the game has no result, or the file cannot be
+    /// written: nothing is kept.
+    pub fn finish(&mut self, game: &FinishedGame) -> Result<Rated> {
+        let white_score = match game.result {
+            GameResult::WhiteWins => 1.0,
+            GameResult::BlackWins => 0.0,
+            GameResult::Draw => 0.5,
+            GameResult::Unfinished => anyhow::bail!("a game kept has a result"),
+        };
+        anyhow::ensure!(game.white != game.black, "a player plays another");
+        let tx = self.db.transaction()?;
+        let before = [rating_of(&tx, game.white)?, rating_of(&tx, game.black)?];
+        let moved = game.plies >= MIN_RATED_PLIES;
+        let [white, black] = if moved {
+            let [w, b] = before;
+            [
+                w.after(&[Game {
+                    opponent: b,
+                    score: white_score,
+                }]),
+                b.after(&[Game {
+                    opponent: w,
+                    score: 1.0 - white_score,
+                }]),
+            ]
+        } else {
+            before
+        };
+        for (player, rating) in [(game.white, white), (game.black, black)] {
+            tx.execute(
+                "UPDATE players SET rating = ?1, deviation = ?2, volatility = ?3 WHERE id = ?4",
+                params![rating.rating, rating.deviation, rating.volatility, player.0],
+            )?;
+        }
+        tx.execute(
+            "INSERT INTO games (white, black, result, termination, record, plies, rated,
+                 white_before, white_after, black_before, black_after, ended)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            params![
+                game.white.0,
+                game.black.0,
+                game.result.token(),
+                game.termination,
+                game.record,
+                game.plies as i64,
+                moved,
+                before[0].rating,
+                white.rating,
+                before[1].rating,
+                black.rating,
+                now()
+            ],
+        )?;
+        tx.commit()?;
+        Ok(Rated {
+            white,
+            black,
+            moved,
+        })
+    }
+
+    /// Every player, the highest rating first.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be read.
+    pub fn table(&self) -> Result<Vec<Standing>> {
+        let mut query = self.db.prepare(
+            "SELECT p.id, p.name, p.rating, p.deviation, p.volatility,
+                 (SELECT COUNT(*) FROM games g WHERE g.rated AND (g.white = p.id OR g.black = p.id))
+             FROM players p ORDER BY p.rating DESC, p.name",
+        )?;
+        let rows = query.query_map([], |row| {
+            Ok(Standing {
+                id: PlayerId(row.get(0)?),
+                name: row.get(1)?,
+                rating: Rating {
+                    rating: row.get(2)?,
+                    deviation: row.get(3)?,
+                    volatility: row.get(4)?,
+                },
+                games: row.get(5)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The games `player` played, the latest first.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be read.
+    pub fn history(&self, player: PlayerId) -> Result<Vec<PastGame>> {
+        let mut query = self.db.prepare(
+            "SELECT w.name, b.name, g.result, g.termination, g.record, g.rated,
+                 g.white_before, g.white_after, g.black_before, g.black_after
+             FROM games g JOIN players w ON w.id = g.white JOIN players b ON b.id = g.black
+             WHERE g.white = ?1 OR g.black = ?1 ORDER BY g.id DESC",
+        )?;
+        let rows = query.query_map([player.0], |row| {
+            let result: String = row.get(2)?;
+            Ok(PastGame {
+                white: row.get(0)?,
+                black: row.get(1)?,
+                result: GameResult::from_token(&result).unwrap_or_default(),
+                termination: row.get(3)?,
+                record: row.get(4)?,
+                rated: row.get(5)?,
+                white_rating: (row.get(6)?, row.get(7)?),
+                black_rating: (row.get(8)?, row.get(9)?),
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+}
+
+/// The rating of `player` as `db` has it.
+fn rating_of(db: &Connection, player: PlayerId) -> rusqlite::Result<Rating> {
+    db.query_row(
+        "SELECT rating, deviation, volatility FROM players WHERE id = ?1",
+        [player.0],
+        |row| {
+            Ok(Rating {
+                rating: row.get(0)?,
+                deviation: row.get(1)?,
+                volatility: row.get(2)?,
+            })
+        },
+    )
+}
+
+/// The time now, in seconds since 1970.
+fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    /// A folder of its own for a test's store, removed when dropped.
+    struct Folder(PathBuf);
+
+    impl Folder {
+        fn new(name: &str) -> Folder {
+            let dir =
+                std::env::temp_dir().join(format!("morris-store-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).expect("a folder");
+            Folder(dir)
+        }
+
+        fn file(&self) -> PathBuf {
+            self.0.join("morris.sqlite")
+        }
+    }
+
+    impl Drop for Folder {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn game(
+        white: PlayerId,
+        black: PlayerId,
+        result: GameResult,
+        plies: usize,
+    ) -> FinishedGame<'static> {
+        FinishedGame {
+            white,
+            black,
+            result,
+            termination: "white resigned",
+            record: "[Result \"0-1\"]\n\n1. d6 *\n",
+            plies,
+        }
+    }
+
+    #[test]
+    fn a_rated_game_moves_both_ratings_by_glicko_2_and_is_kept() {
+        let folder = Folder::new("rated");
+        let mut store = Store::open(&folder.file()).expect("a new store");
+        let ann = store.add_player("ann").unwrap().expect("a free name");
+        let bob = store.add_player("bob").unwrap().expect("a free name");
+        let rated = store
+            .finish(&game(ann, bob, GameResult::BlackWins, 40))
+            .unwrap();
+        assert!(rated.moved);
+        let newcomer = Rating::default();
+        let expected = |score| {
+            newcomer.after(&[Game {
+                opponent: newcomer,
+                score,
+            }])
+        };
+        assert_eq!(rated.white, expected(0.0));
+        assert_eq!(rated.black, expected(1.0));
+        assert!(rated.black.rating > 1500.0);
+        // Kept: opened again, the ratings, the table and the history are
+        // there.
+        drop(store);
+        let store = Store::open(&folder.file()).expect("the store again");
+        assert_eq!(store.rating(bob).unwrap(), rated.black);
+        let table = store.table().unwrap();
+        let names: Vec<&str> = table.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["bob", "ann"]);
+        assert_eq!(table[0].games, 1);
+        let history = store.history(ann).unwrap();
+        assert_eq!(history.len(), 1);
+        let past = &history[0];
+        assert_eq!((past.white.as_str(), past.black.as_str()), ("ann", "bob"));
+        assert_eq!(past.result, GameResult::BlackWins);
+        assert_eq!(past.white_rating, (1500.0, rated.white.rating));
+        assert!(past.rated);
+    }
+
+    #[test]
+    fn a_game_over_before_the_tenth_turn_of_each_side_moves_no_rating() {
+        let folder = Folder::new("short");
+        let mut store = Store::open(&folder.file()).unwrap();
+        let ann = store.add_player("ann").unwrap().unwrap();
+        let bob = store.add_player("bob").unwrap().unwrap();
+        let short = store
+            .finish(&game(ann, bob, GameResult::WhiteWins, MIN_RATED_PLIES - 1))
+            .unwrap();
+        assert!(!short.moved);
+        assert_eq!(
+            (short.white, short.black),
+            (Rating::default(), Rating::default())
+        );
+        assert_eq!(store.rating(ann).unwrap(), Rating::default());
+        let history = store.history(bob).unwrap();
+        assert!(!history[0].rated);
+        assert_eq!(store.table().unwrap()[0].games, 0);
+    }
+
+    #[test]
+    fn a_name_is_one_players_whatever_its_case() {
+        let folder = Folder::new("names");
+        let mut store = Store::open(&folder.file()).unwrap();
+        let ann = store.add_player("Ann").unwrap().unwrap();
+        assert_eq!(store.add_player("ann").unwrap(), None);
+        assert_eq!(store.player("ANN").unwrap(), Some(ann));
+        assert_eq!(store.player("bob").unwrap(), None);
+    }
+
+    #[test]
+    fn a_game_that_cannot_be_kept_changes_nothing() {
+        let folder = Folder::new("atomic");
+        let mut store = Store::open(&folder.file()).unwrap();
+        let ann = store.add_player("ann").unwrap().unwrap();
+        // Bob is nobody: the game is refused, and Ann's rating stays.
+        let nobody = PlayerId(ann.0 + 1);
+        assert!(
+            store
+                .finish(&game(ann, nobody, GameResult::WhiteWins, 40))
+                .is_err()
+        );
+        assert!(
+            store
+                .finish(&game(ann, ann, GameResult::WhiteWins, 40))
+                .is_err()
+        );
+        let bob = store.add_player("bob").unwrap().unwrap();
+        assert!(
+            store
+                .finish(&game(ann, bob, GameResult::Unfinished, 40))
+                .is_err()
+        );
+        assert_eq!(store.rating(ann).unwrap(), Rating::default());
+        assert!(store.history(ann).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_file_that_is_no_store_is_refused_by_name() {
+        let folder = Folder::new("bad");
+        std::fs::write(folder.file(), vec![b'x'; 4096]).unwrap();
+        let refused = Store::open(&folder.file()).err().expect("refused");
+        let said = format!("{refused:#}");
+        assert!(said.contains("morris.sqlite"), "{said}");
+        // A store of a later build's schema is refused too.
+        let later = folder.0.join("later.sqlite");
+        Connection::open(&later)
+            .unwrap()
+            .pragma_update(None, "user_version", MIGRATIONS.len() + 1)
+            .unwrap();
+        let refused = Store::open(&later).err().expect("refused");
+        assert!(
+            format!("{refused:#}").contains("later than this build's"),
+            "{refused:#}"
+        );
+        // The schema of a store made here is the latest.
+        let made = folder.0.join("made.sqlite");
+        drop(Store::open(&made).unwrap());
+        let version: usize = Connection::open(&made)
+            .unwrap()
+            .pragma_query_value(None, "user_version", |row| row.get(0))
+            .unwrap();
+        assert_eq!(version, MIGRATIONS.len());
+    }
+}
