@@ -11,7 +11,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::{Context, Result};
 use morris::GameResult;
 use rusqlite::{Connection, OptionalExtension, params};
+use sha2::{Digest, Sha256};
 
+use super::settings::Strength;
 use crate::rating::{Game, Rating};
 
 /// The steps that build the schema, in order: a file at `user_version` n
@@ -43,11 +45,70 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX games_by_white ON games(white);
     CREATE INDEX games_by_black ON games(black);",
+    // 2: each player's secret token, as its hash (the engine's levels,
+    // standing players, have none).
+    "ALTER TABLE players ADD COLUMN token_hash TEXT;
+    CREATE UNIQUE INDEX players_by_token ON players(token_hash);",
 ];
 
 /// The fewest plies of a game that moves the ratings: the tenth turn of
 /// each side. A game left or lost sooner is kept, but rates nobody.
 pub const MIN_RATED_PLIES: usize = 20;
+
+/// The shortest and the longest name a player may take.
+pub const NAME_LENGTHS: std::ops::RangeInclusive<usize> = 3..=20;
+
+/// Whether `name` may be a player's: 3 to 20 letters, digits, `-` and
+/// `_`, a letter first, and no name of the engine's (`morris…`, or a
+/// level's).
+///
+/// # Errors
+///
+/// Why it may not, in words.
+pub fn check_name(name: &str) -> Result<(), String> {
+    if !NAME_LENGTHS.contains(&name.chars().count()) {
+        return Err(format!(
+            "a name has {} to {} characters",
+            NAME_LENGTHS.start(),
+            NAME_LENGTHS.end()
+        ));
+    }
+    let allowed = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    if !name.starts_with(|c: char| c.is_ascii_alphabetic()) || !name.chars().all(allowed) {
+        return Err("a name is letters, digits, - and _, a letter first".to_owned());
+    }
+    let lower = name.to_ascii_lowercase();
+    let levels = Strength::NAMED.map(Strength::name);
+    if lower.starts_with("morris") || levels.contains(&lower) {
+        return Err(format!("'{name}' is the engine's name"));
+    }
+    Ok(())
+}
+
+/// A player's secret: shown once, when the player is made, and kept by
+/// the browser; the store keeps only its hash.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token(String);
+
+impl Token {
+    /// A new token: 128 random bits, in hexadecimal.
+    fn new() -> Token {
+        Token(format!("{:032x}", rand::random::<u128>()))
+    }
+
+    /// The token as the browser keeps it.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The hash the store keeps of the token `token`.
+fn token_hash(token: &str) -> String {
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
 
 /// A player, by the store's number for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -162,26 +223,47 @@ impl Store {
         Ok(())
     }
 
-    /// A new player named `name` at a newcomer's rating; `None` if the
-    /// name is taken (names are told apart without regard to case).
+    /// A new player named `name` at a newcomer's rating, and its secret
+    /// token; `None` if the name is taken (names are told apart without
+    /// regard to case). The name is the caller's to check
+    /// ([`check_name`]).
     ///
     /// # Errors
     ///
     /// The file cannot be written.
-    pub fn add_player(&mut self, name: &str) -> Result<Option<PlayerId>> {
+    pub fn add_player(&mut self, name: &str) -> Result<Option<(PlayerId, Token)>> {
         let rating = Rating::default();
+        let token = Token::new();
         let added = self.db.execute(
-            "INSERT INTO players (name, rating, deviation, volatility, created)
-             VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (name) DO NOTHING",
+            "INSERT INTO players (name, rating, deviation, volatility, created, token_hash)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (name) DO NOTHING",
             params![
                 name,
                 rating.rating,
                 rating.deviation,
                 rating.volatility,
-                now()
+                now(),
+                token_hash(token.as_str())
             ],
         )?;
-        Ok((added == 1).then(|| PlayerId(self.db.last_insert_rowid())))
+        Ok((added == 1).then(|| (PlayerId(self.db.last_insert_rowid()), token)))
+    }
+
+    /// The player whose secret token is `token`, and its name.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be read.
+    pub fn player_by_token(&self, token: &str) -> Result<Option<(PlayerId, String)>> {
+        let found = self
+            .db
+            .query_row(
+                "SELECT id, name FROM players WHERE token_hash = ?1",
+                [token_hash(token)],
+                |row| Ok((PlayerId(row.get(0)?), row.get(1)?)),
+            )
+            .optional()?;
+        Ok(found)
     }
 
     /// The player named `name`, if there is one.
@@ -400,8 +482,8 @@ mod tests {
     fn a_rated_game_moves_both_ratings_by_glicko_2_and_is_kept() {
         let folder = Folder::new("rated");
         let mut store = Store::open(&folder.file()).expect("a new store");
-        let ann = store.add_player("ann").unwrap().expect("a free name");
-        let bob = store.add_player("bob").unwrap().expect("a free name");
+        let ann = store.add_player("ann").unwrap().expect("a free name").0;
+        let bob = store.add_player("bob").unwrap().expect("a free name").0;
         let rated = store
             .finish(&game(ann, bob, GameResult::BlackWins, 40))
             .unwrap();
@@ -438,8 +520,8 @@ mod tests {
     fn a_game_over_before_the_tenth_turn_of_each_side_moves_no_rating() {
         let folder = Folder::new("short");
         let mut store = Store::open(&folder.file()).unwrap();
-        let ann = store.add_player("ann").unwrap().unwrap();
-        let bob = store.add_player("bob").unwrap().unwrap();
+        let ann = store.add_player("ann").unwrap().unwrap().0;
+        let bob = store.add_player("bob").unwrap().unwrap().0;
         let short = store
             .finish(&game(ann, bob, GameResult::WhiteWins, MIN_RATED_PLIES - 1))
             .unwrap();
@@ -458,17 +540,82 @@ mod tests {
     fn a_name_is_one_players_whatever_its_case() {
         let folder = Folder::new("names");
         let mut store = Store::open(&folder.file()).unwrap();
-        let ann = store.add_player("Ann").unwrap().unwrap();
+        let (ann, token) = store.add_player("Ann").unwrap().unwrap();
         assert_eq!(store.add_player("ann").unwrap(), None);
         assert_eq!(store.player("ANN").unwrap(), Some(ann));
         assert_eq!(store.player("bob").unwrap(), None);
+        // The token finds the player back; another finds nobody, and the
+        // store keeps no token as it is.
+        assert_eq!(token.as_str().len(), 32);
+        assert_eq!(
+            store.player_by_token(token.as_str()).unwrap(),
+            Some((ann, "Ann".to_owned()))
+        );
+        assert_eq!(store.player_by_token(&"0".repeat(32)).unwrap(), None);
+        let (bob, other) = store.add_player("bob").unwrap().unwrap();
+        assert_ne!(token, other);
+        assert_eq!(
+            store
+                .player_by_token(other.as_str())
+                .unwrap()
+                .map(|(id, _)| id),
+            Some(bob)
+        );
+        drop(store);
+        let file = std::fs::read(folder.file()).unwrap_or_default();
+        let wal = std::fs::read(folder.0.join("morris.sqlite-wal")).unwrap_or_default();
+        for kept in [file, wal] {
+            assert!(!kept.windows(32).any(|w| w == token.as_str().as_bytes()));
+        }
+    }
+
+    #[test]
+    fn names_are_checked() {
+        for good in ["ann", "Bob_2", "x-y", "abcdefghijklmnopqrst"] {
+            assert_eq!(check_name(good), Ok(()), "{good}");
+        }
+        for bad in [
+            "",
+            "ab",
+            "abcdefghijklmnopqrstu",
+            "2ann",
+            "_ann",
+            "an n",
+            "ann!",
+            "élan",
+        ] {
+            assert!(check_name(bad).is_err(), "{bad}");
+        }
+        for engine in ["morris", "Morris-Easy", "easy", "HARD", "full", "medium"] {
+            let refused = check_name(engine).expect_err(engine);
+            assert!(refused.contains("the engine's name"), "{refused}");
+        }
+    }
+
+    #[test]
+    fn a_store_of_an_earlier_schema_is_brought_up_to_date() {
+        let folder = Folder::new("migrate");
+        // A file of the first schema, with a player.
+        let db = Connection::open(folder.file()).unwrap();
+        db.execute_batch(MIGRATIONS[0]).unwrap();
+        db.pragma_update(None, "user_version", 1).unwrap();
+        db.execute(
+            "INSERT INTO players (name, rating, deviation, volatility, created) VALUES ('ann', 1600, 80, 0.06, 0)",
+            [],
+        )
+        .unwrap();
+        drop(db);
+        let mut store = Store::open(&folder.file()).unwrap();
+        let ann = store.player("ann").unwrap().expect("kept");
+        assert_eq!(store.rating(ann).unwrap().rating, 1600.0);
+        assert!(store.add_player("bob").unwrap().is_some());
     }
 
     #[test]
     fn a_game_that_cannot_be_kept_changes_nothing() {
         let folder = Folder::new("atomic");
         let mut store = Store::open(&folder.file()).unwrap();
-        let ann = store.add_player("ann").unwrap().unwrap();
+        let ann = store.add_player("ann").unwrap().unwrap().0;
         // Bob is nobody: the game is refused, and Ann's rating stays.
         let nobody = PlayerId(ann.0 + 1);
         assert!(
@@ -481,7 +628,7 @@ mod tests {
                 .finish(&game(ann, ann, GameResult::WhiteWins, 40))
                 .is_err()
         );
-        let bob = store.add_player("bob").unwrap().unwrap();
+        let bob = store.add_player("bob").unwrap().unwrap().0;
         assert!(
             store
                 .finish(&game(ann, bob, GameResult::Unfinished, 40))
