@@ -121,13 +121,18 @@ struct Browser<'a> {
     url: String,
 }
 
+/// The page has opened its game (or resumed the one it kept), with no
+/// move played.
+const OPENED: &str =
+    "return S !== null && !document.body.classList.contains('nogame') && S.history.length === 0;";
+
 impl Browser<'_> {
     /// A headless Chromium showing the page of the server at `server`,
     /// its game started, with the engine playing nobody.
     fn open(driver: &Driver, server: SocketAddr) -> Browser<'_> {
         let browser = Browser::start(driver, server);
         browser.reload();
-        browser.wait_for("return S !== null && S.history.length === 0;");
+        browser.wait_for(OPENED);
         browser.choose("color", "both");
         browser.wait_for("return S.settings.engine === 'none';");
         browser

@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use morris_tools::client::EngineConfig;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use common::{
     WIN_IN_FIVE, morris, script, serve, serve_with, small_databases, small_databases_with_placing,
@@ -334,17 +334,17 @@ fn database_values_are_an_outcome_and_a_distance() {
     let (status, set) = json(server.addr, "POST", &path, WIN_IN_FIVE);
     assert_eq!(status, 200, "{set}");
     let exact = &set["exact"];
-    let win = |distance| serde_json::json!({ "outcome": "win", "distance": distance, "withoutRule": null });
+    let win = |distance| json!({ "outcome": "win", "distance": distance, "withoutRule": null });
     assert_eq!(exact["value"], win(5));
     let moves = &exact["moves"];
     assert_eq!(moves["a7-b6"], win(21));
     assert_eq!(
         moves["a7-g4"],
-        serde_json::json!({ "outcome": "draw", "distance": null, "withoutRule": null })
+        json!({ "outcome": "draw", "distance": null, "withoutRule": null })
     );
     assert_eq!(
         moves["a7-g7"],
-        serde_json::json!({ "outcome": "loss", "distance": 4, "withoutRule": null })
+        json!({ "outcome": "loss", "distance": 4, "withoutRule": null })
     );
     // Outside the databases (stones still to place) there is no value.
     let (_, start) = json(server.addr, "POST", &path, "1. d6");
@@ -371,7 +371,7 @@ fn database_values_follow_the_rules_chosen() {
     assert_eq!(exact["value"]["outcome"], "win", "{exact}");
     assert_eq!(
         exact["moves"]["a7-b6"],
-        serde_json::json!({ "outcome": "draw", "distance": 21, "withoutRule": "win" })
+        json!({ "outcome": "draw", "distance": 21, "withoutRule": "win" })
     );
     // Without the rule no win is drawn.
     let none = set_up(r#"{"engine":"none","nMoveRule":0}"#);
@@ -1379,14 +1379,8 @@ fn a_review_marks_the_move_that_threw_a_win_away_with_the_best_move() {
     assert_eq!(status, 200, "{reviewed}");
     let review = &reviewed["review"];
     assert_eq!(review["toCome"], 0, "the databases judge it all: {review}");
-    assert_eq!(
-        review["points"][0],
-        serde_json::json!({ "white": 1.0, "exact": true })
-    );
-    assert_eq!(
-        review["points"][1],
-        serde_json::json!({ "white": 0.5, "exact": true })
-    );
+    assert_eq!(review["points"][0], json!({ "white": 1.0, "exact": true }));
+    assert_eq!(review["points"][1], json!({ "white": 0.5, "exact": true }));
     let mark = &review["marks"][0];
     assert_eq!(
         review["marks"].as_array().map(Vec::len),
@@ -1479,7 +1473,7 @@ fn the_rules_chosen_are_the_games_its_engines_and_its_records() {
     let (status, refused) = act(addr, &state, "settings", r#"{"nMoveRule":20}"#);
     assert_eq!(
         (status, &refused["error"]),
-        (400, &serde_json::json!("new rules need a new game"))
+        (400, &json!("new rules need a new game"))
     );
     // The record carries the rules, and opens under them.
     let (_, record) = request(addr, "GET", &format!("/api/record?id={}", id(&state)), "");
@@ -1566,4 +1560,101 @@ fn the_puzzles_are_served_with_their_answers() {
         legal.iter().any(|m| m["text"] == puzzle["solution"]),
         "{puzzle}"
     );
+}
+
+/// A server whose players are kept in the file `file`.
+fn serve_keeping(file: &std::path::Path) -> common::Running {
+    let store = morris_tools::web::store::Store::open(file).expect("a store");
+    serve_with(WebConfig {
+        store: Some(store),
+        ..WebConfig::new(morris(), None)
+    })
+}
+
+#[test]
+fn a_player_is_made_with_a_secret_that_finds_it_again_after_a_restart() {
+    let folder = common::TempDir::new("web-players");
+    let file = folder.path().join("players.sqlite");
+    let server = serve_keeping(&file);
+    let addr = server.addr;
+    let (status, ann) = json(addr, "POST", "/api/players", r#"{"name":" ann "}"#);
+    assert_eq!(status, 200, "{ann}");
+    assert_eq!(
+        (&ann["name"], &ann["rating"], &ann["games"]),
+        (&json!("ann"), &json!(1500.0), &json!(0))
+    );
+    let token = ann["token"].as_str().expect("the token, once").to_owned();
+    assert_eq!(token.len(), 32);
+    for (body, refusal) in [
+        (r#"{"name":"ANN"}"#, "the name 'ANN' is taken"),
+        (
+            r#"{"name":"Morris-Hard"}"#,
+            "'Morris-Hard' is the engine's name",
+        ),
+        (r#"{"name":"easy"}"#, "'easy' is the engine's name"),
+        (r#"{"name":"a"}"#, "a name has 3 to 20 characters"),
+        (r#"{}"#, "a name has 3 to 20 characters"),
+    ] {
+        let (status, refused) = json(addr, "POST", "/api/players", body);
+        assert_eq!(
+            (status, &refused["error"]),
+            (400, &json!(refusal)),
+            "{body}"
+        );
+    }
+    let (status, me) = json(addr, "GET", &format!("/api/me?token={token}"), "");
+    assert_eq!(status, 200, "{me}");
+    assert_eq!(me["name"], "ann");
+    assert!(me.get("token").is_none(), "{me}");
+    let (status, _) = json(
+        addr,
+        "GET",
+        &format!("/api/me?token={}", "0".repeat(32)),
+        "",
+    );
+    assert_eq!(status, 404);
+    let (status, _) = json(addr, "POST", "/api/players", r#"{"name":"bob"}"#);
+    assert_eq!(status, 200);
+    let (_, table) = json(addr, "GET", "/api/table", "");
+    let names: Vec<&str> = table
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["ann", "bob"]);
+    // Another run of the server knows the player by the same secret.
+    drop(server);
+    let again = serve_keeping(&file);
+    let (status, me) = json(again.addr, "GET", &format!("/api/me?token={token}"), "");
+    assert_eq!((status, &me["name"]), (200, &json!("ann")), "{me}");
+}
+
+#[test]
+fn an_address_makes_only_so_many_players_and_a_server_without_a_store_says_so() {
+    let folder = common::TempDir::new("web-players-bound");
+    let server = serve_keeping(&folder.path().join("players.sqlite"));
+    for n in 0..5 {
+        let (status, made) = json(
+            server.addr,
+            "POST",
+            "/api/players",
+            &format!(r#"{{"name":"player{n}"}}"#),
+        );
+        assert_eq!(status, 200, "{made}");
+    }
+    let (status, refused) = json(server.addr, "POST", "/api/players", r#"{"name":"player5"}"#);
+    assert_eq!(status, 429, "{refused}");
+    // A refused name counts for nothing.
+    let (_, table) = json(server.addr, "GET", "/api/table", "");
+    assert_eq!(table.as_array().map(Vec::len), Some(5));
+    let without = serve(morris(), None);
+    for (method, path) in [
+        ("POST", "/api/players"),
+        ("GET", "/api/table"),
+        ("GET", "/api/me?token=x"),
+    ] {
+        let (status, refused) = json(without.addr, method, path, r#"{"name":"ann"}"#);
+        assert_eq!(status, 503, "{path}: {refused}");
+    }
 }

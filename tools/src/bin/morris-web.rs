@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 use clap::Parser;
 use morris_tools::client::EngineConfig;
 use morris_tools::db;
+use morris_tools::web::store::Store;
 use morris_tools::web::{WebConfig, WebServer};
 
 /// A board in the browser against any engine that speaks the protocol.
@@ -33,6 +34,11 @@ struct Args {
     /// folder of `morris gen-db` if it exists).
     #[arg(long)]
     db: Option<PathBuf>,
+    /// The file of players and their rated games (made if it is not
+    /// there): `morris/morris-web.sqlite` in the user's data folder by
+    /// default.
+    #[arg(long)]
+    store: Option<PathBuf>,
     /// Run as the engine itself (the protocol on standard input and
     /// output), as the page's default engine does when no `morris` binary
     /// lies beside this one.
@@ -82,7 +88,23 @@ fn main() -> Result<()> {
             None
         }
     };
-    let server = WebServer::bind(args.host, args.port, WebConfig::new(engine.clone(), db))
+    // A store named must open; the default one may be out of reach, and
+    // the board is played without it.
+    let store = match (args.store, default_store()) {
+        (Some(file), _) => Some(open_store(&file)?),
+        (None, Some(file)) => open_store(&file)
+            .inspect_err(|e| eprintln!("no store of players: {e:#}"))
+            .ok(),
+        (None, None) => {
+            eprintln!("no store of players: this system has no data folder, and no --store");
+            None
+        }
+    };
+    let config = WebConfig {
+        store,
+        ..WebConfig::new(engine.clone(), db)
+    };
+    let server = WebServer::bind(args.host, args.port, config)
         .with_context(|| format!("cannot serve on {}", args.host))?;
     if !args.host.is_loopback() {
         eprintln!(
@@ -97,6 +119,23 @@ fn main() -> Result<()> {
     println!("http://{}/", server.addr());
     server.run();
     Ok(())
+}
+
+/// The store in `file`, its folder made if need be.
+fn open_store(file: &std::path::Path) -> Result<Store> {
+    if let Some(folder) = file.parent() {
+        std::fs::create_dir_all(folder)
+            .with_context(|| format!("making the folder {}", folder.display()))?;
+    }
+    let store = Store::open(file)?;
+    eprintln!("players kept in {}", file.display());
+    Ok(store)
+}
+
+/// The store's file when none is named: `morris/morris-web.sqlite` in the
+/// user's data folder, beside the databases' default folder.
+fn default_store() -> Option<PathBuf> {
+    dirs::data_dir().map(|data| data.join("morris").join("morris-web.sqlite"))
 }
 
 /// The workspace's `morris` binary beside this one, or this program as

@@ -31,9 +31,16 @@ use crate::client::EngineConfig;
 use room::{Room, RoomFull};
 use session::Session;
 use settings::{EngineSide, Settings};
+use store::Store;
 
 /// The most requests answered at once.
 const MAX_REQUESTS: usize = 512;
+
+/// The most players an address may make within [`NEW_PLAYERS_COUNTED`].
+const MAX_NEW_PLAYERS: u32 = 5;
+
+/// How long the players an address made are counted.
+const NEW_PLAYERS_COUNTED: Duration = Duration::from_secs(3600);
 
 /// One request being answered, counted until it is done (or its thread
 /// ends otherwise).
@@ -68,6 +75,8 @@ pub struct WebConfig {
     /// gives its place to a new one (a page showing a game waits for its
     /// news all the time).
     pub idle_after: Duration,
+    /// The players and their rated games, if they are kept.
+    pub store: Option<Store>,
 }
 
 impl WebConfig {
@@ -80,6 +89,7 @@ impl WebConfig {
             abandoned_after: Duration::from_secs(600),
             max_games: 64,
             idle_after: Duration::from_secs(30),
+            store: None,
         }
     }
 }
@@ -101,22 +111,47 @@ struct Open {
 struct Games {
     open: Mutex<Open>,
     config: WebConfig,
-    /// The room codes each address tried in vain lately.
-    missed: Mutex<HashMap<IpAddr, Misses>>,
+    /// The room codes each address tried in vain lately: a code is short
+    /// enough to be found by trying many.
+    missed: PerAddress,
+    /// The players each address made lately.
+    made: PerAddress,
 }
 
-/// The most room codes an address may try in vain within
-/// [`MISSES_FORGOTTEN`]: a code is short enough to be found by trying
-/// many.
-const MAX_MISSES: u32 = 10;
+/// Something each address may do only so often: counted for a while
+/// from its first time.
+struct PerAddress {
+    /// How many times an address may do it while it is counted.
+    most: u32,
+    /// How long it is counted.
+    counted: Duration,
+    /// Each address's count, since its first time.
+    counts: Mutex<HashMap<IpAddr, (Instant, u32)>>,
+}
 
-/// How long the codes an address tried in vain are counted.
-const MISSES_FORGOTTEN: Duration = Duration::from_secs(60);
+impl PerAddress {
+    fn new(most: u32, counted: Duration) -> PerAddress {
+        PerAddress {
+            most,
+            counted,
+            counts: Mutex::new(HashMap::new()),
+        }
+    }
 
-/// The room codes an address tried in vain since `since`.
-struct Misses {
-    since: Instant,
-    count: u32,
+    /// Whether `address` did it as often as it may.
+    fn used_up(&self, address: IpAddr) -> bool {
+        let counts = self.counts.lock().expect("not poisoned");
+        counts
+            .get(&address)
+            .is_some_and(|&(since, count)| since.elapsed() < self.counted && count >= self.most)
+    }
+
+    /// `address` did it once more.
+    fn count(&self, address: IpAddr) {
+        let mut counts = self.counts.lock().expect("not poisoned");
+        counts.retain(|_, &mut (since, _)| since.elapsed() < self.counted);
+        counts.entry(address).or_insert((Instant::now(), 0)).1 += 1;
+    }
 }
 
 /// Stops a running server from another thread, and tells what it holds.
@@ -156,7 +191,8 @@ impl WebServer {
             games: Arc::new(Games {
                 open: Mutex::new(Open::default()),
                 config,
-                missed: Mutex::new(HashMap::new()),
+                missed: PerAddress::new(10, Duration::from_secs(60)),
+                made: PerAddress::new(MAX_NEW_PLAYERS, NEW_PLAYERS_COUNTED),
             }),
             addr,
         })
@@ -324,28 +360,6 @@ impl Games {
             Ok(())
         });
         Ok((id, session, seated?))
-    }
-
-    /// Whether `address` tried too many room codes in vain lately.
-    fn missed_too_often(&self, address: IpAddr) -> bool {
-        let missed = self.missed.lock().expect("not poisoned");
-        missed.get(&address).is_some_and(|misses| {
-            misses.since.elapsed() < MISSES_FORGOTTEN && misses.count >= MAX_MISSES
-        })
-    }
-
-    /// `address` tried a room code in vain.
-    fn missed(&self, address: IpAddr) {
-        let mut missed = self.missed.lock().expect("not poisoned");
-        missed.retain(|_, misses| misses.since.elapsed() < MISSES_FORGOTTEN);
-        let now = Instant::now();
-        missed
-            .entry(address)
-            .or_insert(Misses {
-                since: now,
-                count: 0,
-            })
-            .count += 1;
     }
 
     /// The game no page has shown for the longest, if that is longer than

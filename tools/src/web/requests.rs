@@ -251,6 +251,12 @@ impl RoomRequest {
     }
 }
 
+/// A player made: its `name`.
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct PlayerRequest {
+    pub(super) name: Option<String>,
+}
+
 /// A browser sitting down in a room: its `code`, and `seat`, the token
 /// of the seat it comes back to.
 #[derive(Debug, Default, Deserialize)]

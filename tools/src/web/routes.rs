@@ -8,11 +8,12 @@ use morris::Color;
 use serde::Serialize;
 
 use super::puzzles::puzzles_json;
-use super::requests::{self, JoinRequest, RoomRequest};
+use super::requests::{self, JoinRequest, PlayerRequest, RoomRequest};
 use super::session::Session;
 use super::settings::Settings;
 use super::state::State;
-use super::views::{ErrorView, StateView};
+use super::store::{Store, check_name};
+use super::views::{ErrorView, PlayerView, StateView};
 use super::{Games, Refusal, actions};
 
 /// The page: HTML, CSS and JavaScript in one file, served as it is.
@@ -128,6 +129,12 @@ fn route(
             content_type: "application/json",
             body: puzzles_json().to_owned(),
         };
+    }
+    match (method, path) {
+        (Post, "/api/players") => return new_player(games, body, from),
+        (Get, "/api/me") => return me(games, query(url, "token")),
+        (Get, "/api/table") => return table(games),
+        _ => {}
     }
     let db = games.config.db.as_ref();
     if (method, path) == (&Post, "/api/game") {
@@ -312,7 +319,7 @@ fn open_room(games: &Games, body: &str) -> Reply {
 /// come back to its seat; an address that tried too many codes in vain
 /// waits a while.
 fn join_room(games: &Games, body: &str, from: Option<std::net::IpAddr>) -> Reply {
-    if from.is_some_and(|address| games.missed_too_often(address)) {
+    if from.is_some_and(|address| games.missed.used_up(address)) {
         return Reply::error(429, "too many room codes tried: wait a minute");
     }
     let request: JoinRequest = match requests::parse(body) {
@@ -334,9 +341,88 @@ fn join_room(games: &Games, body: &str, from: Option<std::net::IpAddr>) -> Reply
         }
         Err(refusal) => {
             if let Some(address) = from {
-                games.missed(address);
+                games.missed.count(address);
             }
             refused(&refusal)
         }
+    }
+}
+
+/// The store of players, or the refusal of a server that keeps none.
+fn store_of(games: &Games) -> Result<&Store, Reply> {
+    games
+        .config
+        .store
+        .as_ref()
+        .ok_or_else(|| Reply::error(503, "this server keeps no players (it has no store)"))
+}
+
+/// A new player: the body's `name`, checked and free, made from `from`
+/// (an address makes only so many); its secret token is in this answer
+/// alone.
+fn new_player(games: &Games, body: &str, from: Option<std::net::IpAddr>) -> Reply {
+    let store = match store_of(games) {
+        Ok(store) => store,
+        Err(reply) => return reply,
+    };
+    if from.is_some_and(|address| games.made.used_up(address)) {
+        return Reply::error(429, "too many players made from here: wait an hour");
+    }
+    let request: PlayerRequest = match requests::parse(body) {
+        Ok(request) => request,
+        Err(message) => return Reply::error(400, &message),
+    };
+    let name = request.name.unwrap_or_default();
+    let name = name.trim();
+    if let Err(message) = check_name(name) {
+        return Reply::error(400, &message);
+    }
+    let made = store.add_player(name).and_then(|made| {
+        made.map(|(id, token)| Ok((store.standing(id)?, token)))
+            .transpose()
+    });
+    match made {
+        Ok(Some((standing, token))) => {
+            if let Some(address) = from {
+                games.made.count(address);
+            }
+            Reply::json(&PlayerView::new(standing, Some(token)))
+        }
+        Ok(None) => Reply::error(400, &format!("the name '{name}' is taken")),
+        Err(e) => Reply::error(500, &format!("the store: {e:#}")),
+    }
+}
+
+/// The player whose secret is `token`.
+fn me(games: &Games, token: Option<&str>) -> Reply {
+    let store = match store_of(games) {
+        Ok(store) => store,
+        Err(reply) => return reply,
+    };
+    let found = store
+        .player_by_token(token.unwrap_or(""))
+        .and_then(|found| found.map(|(id, _)| store.standing(id)).transpose());
+    match found {
+        Ok(Some(standing)) => Reply::json(&PlayerView::new(standing, None)),
+        Ok(None) => Reply::error(404, "no player has this token"),
+        Err(e) => Reply::error(500, &format!("the store: {e:#}")),
+    }
+}
+
+/// Every player, the highest rating first.
+fn table(games: &Games) -> Reply {
+    let store = match store_of(games) {
+        Ok(store) => store,
+        Err(reply) => return reply,
+    };
+    match store.table() {
+        Ok(table) => {
+            let views: Vec<PlayerView> = table
+                .into_iter()
+                .map(|standing| PlayerView::new(standing, None))
+                .collect();
+            Reply::json(&views)
+        }
+        Err(e) => Reply::error(500, &format!("the store: {e:#}")),
     }
 }

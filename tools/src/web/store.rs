@@ -6,6 +6,7 @@
 //! a server killed at any moment loses no finished game and no rating.
 
 use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
@@ -176,9 +177,9 @@ pub struct PastGame {
     pub black_rating: (f64, f64),
 }
 
-/// The server's file of players and games.
+/// The server's file of players and games, for any thread: one at a time.
 pub struct Store {
-    db: Connection,
+    db: Mutex<Connection>,
 }
 
 impl Store {
@@ -198,24 +199,28 @@ impl Store {
             .with_context(named)?;
         db.pragma_update(None, "foreign_keys", true)
             .with_context(named)?;
-        let mut store = Store { db };
+        let store = Store { db: Mutex::new(db) };
         store.migrate().with_context(named)?;
         Ok(store)
     }
 
+    /// The file, locked.
+    fn db(&self) -> MutexGuard<'_, Connection> {
+        self.db.lock().expect("not poisoned")
+    }
+
     /// Takes the schema steps the file has not had, each with its
     /// version in one transaction.
-    fn migrate(&mut self) -> Result<()> {
-        let version: usize = self
-            .db
-            .pragma_query_value(None, "user_version", |row| row.get(0))?;
+    fn migrate(&self) -> Result<()> {
+        let mut db = self.db();
+        let version: usize = db.pragma_query_value(None, "user_version", |row| row.get(0))?;
         anyhow::ensure!(
             version <= MIGRATIONS.len(),
             "its schema is version {version}, later than this build's ({})",
             MIGRATIONS.len()
         );
         for (step, sql) in MIGRATIONS.iter().enumerate().skip(version) {
-            let tx = self.db.transaction()?;
+            let tx = db.transaction()?;
             tx.execute_batch(sql)?;
             tx.pragma_update(None, "user_version", step + 1)?;
             tx.commit()?;
@@ -231,10 +236,11 @@ impl Store {
     /// # Errors
     ///
     /// The file cannot be written.
-    pub fn add_player(&mut self, name: &str) -> Result<Option<(PlayerId, Token)>> {
+    pub fn add_player(&self, name: &str) -> Result<Option<(PlayerId, Token)>> {
         let rating = Rating::default();
         let token = Token::new();
-        let added = self.db.execute(
+        let db = self.db();
+        let added = db.execute(
             "INSERT INTO players (name, rating, deviation, volatility, created, token_hash)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (name) DO NOTHING",
             params![
@@ -246,7 +252,7 @@ impl Store {
                 token_hash(token.as_str())
             ],
         )?;
-        Ok((added == 1).then(|| (PlayerId(self.db.last_insert_rowid()), token)))
+        Ok((added == 1).then(|| (PlayerId(db.last_insert_rowid()), token)))
     }
 
     /// The player whose secret token is `token`, and its name.
@@ -256,7 +262,7 @@ impl Store {
     /// The file cannot be read.
     pub fn player_by_token(&self, token: &str) -> Result<Option<(PlayerId, String)>> {
         let found = self
-            .db
+            .db()
             .query_row(
                 "SELECT id, name FROM players WHERE token_hash = ?1",
                 [token_hash(token)],
@@ -273,7 +279,7 @@ impl Store {
     /// The file cannot be read.
     pub fn player(&self, name: &str) -> Result<Option<PlayerId>> {
         let id = self
-            .db
+            .db()
             .query_row("SELECT id FROM players WHERE name = ?1", [name], |row| {
                 row.get(0)
             })
@@ -287,7 +293,7 @@ impl Store {
     ///
     /// No such player, or the file cannot be read.
     pub fn rating(&self, player: PlayerId) -> Result<Rating> {
-        Ok(rating_of(&self.db, player)?)
+        Ok(rating_of(&self.db(), player)?)
     }
 
     /// Keeps `game` and, if it was long enough, moves both players'
@@ -297,7 +303,7 @@ impl Store {
     ///
     /// A player is unknown, the game has no result, or the file cannot be
     /// written: nothing is kept.
-    pub fn finish(&mut self, game: &FinishedGame) -> Result<Rated> {
+    pub fn finish(&self, game: &FinishedGame) -> Result<Rated> {
         let white_score = match game.result {
             GameResult::WhiteWins => 1.0,
             GameResult::BlackWins => 0.0,
@@ -305,7 +311,8 @@ impl Store {
             GameResult::Unfinished => anyhow::bail!("a game kept has a result"),
         };
         anyhow::ensure!(game.white != game.black, "a player plays another");
-        let tx = self.db.transaction()?;
+        let mut db = self.db();
+        let tx = db.transaction()?;
         let before = [rating_of(&tx, game.white)?, rating_of(&tx, game.black)?];
         let moved = game.plies >= MIN_RATED_PLIES;
         let [white, black] = if moved {
@@ -362,12 +369,28 @@ impl Store {
     ///
     /// The file cannot be read.
     pub fn table(&self) -> Result<Vec<Standing>> {
-        let mut query = self.db.prepare(
+        self.standings(None)
+    }
+
+    /// The standing of `player`.
+    ///
+    /// # Errors
+    ///
+    /// No such player, or the file cannot be read.
+    pub fn standing(&self, player: PlayerId) -> Result<Standing> {
+        let mut found = self.standings(Some(player))?;
+        found.pop().context("no such player")
+    }
+
+    /// Every player's standing, or `only` one's, the highest rating first.
+    fn standings(&self, only: Option<PlayerId>) -> Result<Vec<Standing>> {
+        let db = self.db();
+        let mut query = db.prepare(
             "SELECT p.id, p.name, p.rating, p.deviation, p.volatility,
                  (SELECT COUNT(*) FROM games g WHERE g.rated AND (g.white = p.id OR g.black = p.id))
-             FROM players p ORDER BY p.rating DESC, p.name",
+             FROM players p WHERE ?1 IS NULL OR p.id = ?1 ORDER BY p.rating DESC, p.name",
         )?;
-        let rows = query.query_map([], |row| {
+        let rows = query.query_map([only.map(|id| id.0)], |row| {
             Ok(Standing {
                 id: PlayerId(row.get(0)?),
                 name: row.get(1)?,
@@ -388,7 +411,8 @@ impl Store {
     ///
     /// The file cannot be read.
     pub fn history(&self, player: PlayerId) -> Result<Vec<PastGame>> {
-        let mut query = self.db.prepare(
+        let db = self.db();
+        let mut query = db.prepare(
             "SELECT w.name, b.name, g.result, g.termination, g.record, g.rated,
                  g.white_before, g.white_after, g.black_before, g.black_after
              FROM games g JOIN players w ON w.id = g.white JOIN players b ON b.id = g.black
@@ -481,7 +505,7 @@ mod tests {
     #[test]
     fn a_rated_game_moves_both_ratings_by_glicko_2_and_is_kept() {
         let folder = Folder::new("rated");
-        let mut store = Store::open(&folder.file()).expect("a new store");
+        let store = Store::open(&folder.file()).expect("a new store");
         let ann = store.add_player("ann").unwrap().expect("a free name").0;
         let bob = store.add_player("bob").unwrap().expect("a free name").0;
         let rated = store
@@ -519,7 +543,7 @@ mod tests {
     #[test]
     fn a_game_over_before_the_tenth_turn_of_each_side_moves_no_rating() {
         let folder = Folder::new("short");
-        let mut store = Store::open(&folder.file()).unwrap();
+        let store = Store::open(&folder.file()).unwrap();
         let ann = store.add_player("ann").unwrap().unwrap().0;
         let bob = store.add_player("bob").unwrap().unwrap().0;
         let short = store
@@ -539,7 +563,7 @@ mod tests {
     #[test]
     fn a_name_is_one_players_whatever_its_case() {
         let folder = Folder::new("names");
-        let mut store = Store::open(&folder.file()).unwrap();
+        let store = Store::open(&folder.file()).unwrap();
         let (ann, token) = store.add_player("Ann").unwrap().unwrap();
         assert_eq!(store.add_player("ann").unwrap(), None);
         assert_eq!(store.player("ANN").unwrap(), Some(ann));
@@ -605,7 +629,7 @@ mod tests {
         )
         .unwrap();
         drop(db);
-        let mut store = Store::open(&folder.file()).unwrap();
+        let store = Store::open(&folder.file()).unwrap();
         let ann = store.player("ann").unwrap().expect("kept");
         assert_eq!(store.rating(ann).unwrap().rating, 1600.0);
         assert!(store.add_player("bob").unwrap().is_some());
@@ -614,7 +638,7 @@ mod tests {
     #[test]
     fn a_game_that_cannot_be_kept_changes_nothing() {
         let folder = Folder::new("atomic");
-        let mut store = Store::open(&folder.file()).unwrap();
+        let store = Store::open(&folder.file()).unwrap();
         let ann = store.add_player("ann").unwrap().unwrap().0;
         // Bob is nobody: the game is refused, and Ann's rating stays.
         let nobody = PlayerId(ann.0 + 1);

@@ -13,7 +13,37 @@ use serde::Serialize;
 use super::actions;
 use super::clock::TimeControl;
 use super::state::{Ended, EngineJudgement, Review, State, Task, mover_at};
+use super::store::{Standing, Token};
 use crate::client::EngineScore;
+
+/// A player, as the table and the player itself see it.
+#[derive(Serialize)]
+pub(super) struct PlayerView {
+    name: String,
+    rating: f64,
+    /// The rating deviation: the rating is within about twice it with
+    /// 95% confidence.
+    deviation: f64,
+    /// The rated games played.
+    games: u64,
+    /// The player's secret, only in the answer that made the player.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    token: Option<String>,
+}
+
+impl PlayerView {
+    /// The view of `standing`, with the player's `token` when it was just
+    /// made.
+    pub(super) fn new(standing: Standing, token: Option<Token>) -> PlayerView {
+        PlayerView {
+            name: standing.name,
+            rating: standing.rating.rating,
+            deviation: standing.rating.deviation,
+            games: standing.games,
+            token: token.map(|t| t.as_str().to_owned()),
+        }
+    }
+}
 
 /// A refusal: why the request changed nothing.
 #[derive(Serialize)]

@@ -77,6 +77,21 @@ pub const WIN_IN_FIVE: &str = "WB./.W./.B./...W../B../.../... w 0 0 0 10";
 /// A folder, removed when dropped.
 pub struct TempDir(PathBuf);
 
+impl TempDir {
+    /// An empty folder for the test `name`.
+    pub fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("morris-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a folder");
+        TempDir(dir)
+    }
+
+    /// Where it is.
+    pub fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
@@ -86,10 +101,9 @@ impl Drop for TempDir {
 /// The databases of three stones a side, built for the test `name` in a
 /// folder of its own, which lasts as long as the guard.
 pub fn small_databases(name: &str) -> (Database, TempDir) {
-    let dir = TempDir(std::env::temp_dir().join(format!("morris-{name}-{}", std::process::id())));
-    let _ = std::fs::remove_dir_all(&dir.0);
-    generate(&dir.0, SectorRange::per_side(3), &|_| {}, |_| {}).expect("the 3-3 databases");
-    let (db, _) = Database::open(&dir.0).expect("the databases open");
+    let dir = TempDir::new(name);
+    generate(dir.path(), SectorRange::per_side(3), &|_| {}, |_| {}).expect("the 3-3 databases");
+    let (db, _) = Database::open(dir.path()).expect("the databases open");
     (db, dir)
 }
 
@@ -98,13 +112,13 @@ pub fn small_databases(name: &str) -> (Database, TempDir) {
 pub fn small_databases_with_placing(name: &str) -> (Database, TempDir) {
     let (_, dir) = small_databases(name);
     let sectors = Sector::placing_within(3);
-    let mut build = PlacingBuild::new(&dir.0, &sectors);
+    let mut build = PlacingBuild::new(dir.path(), &sectors);
     for &sector in &sectors {
         build
             .sector(sector, &|_| {}, |_| {})
             .expect("a placing sector");
     }
-    let (db, _) = Database::open(&dir.0).expect("the databases open");
+    let (db, _) = Database::open(dir.path()).expect("the databases open");
     (db, dir)
 }
 
