@@ -34,6 +34,13 @@ pub struct MoveValue {
 }
 
 impl MoveValue {
+    /// The outcome under the N-move rule of a position whose legal moves
+    /// are `moves`, as [`Database::outcome_with_rule`] gives it: the best
+    /// of theirs; `None` if one of them is not known, or there are none.
+    pub fn best_with_rule(moves: &[MoveValue]) -> Option<DbOutcome> {
+        best_known(moves, |known| known.with_rule).flatten()
+    }
+
     /// Its value once the N-move rule is applied, in the moving phase: the
     /// outcome with the rule and the plies to the next removal. The engine
     /// ranks its root moves by it.
@@ -740,9 +747,9 @@ fn sector_slot(mover: usize, other: usize) -> usize {
 /// The best of `moves` by `known`, `Some(None)` if there is no move, and
 /// `None` as soon as one is not known: this runs for every position
 /// checked, so nothing is collected.
-pub(super) fn best_known<T: Ord>(
-    moves: impl IntoIterator<Item = Move>,
-    known: impl Fn(Move) -> Option<T>,
+pub(super) fn best_known<I, T: Ord>(
+    moves: impl IntoIterator<Item = I>,
+    known: impl Fn(I) -> Option<T>,
 ) -> Option<Option<T>> {
     moves
         .into_iter()

@@ -11,7 +11,7 @@
 //! position string; the rules are otherwise the databases' (nine, with
 //! flying).
 
-use super::probe::Database;
+use super::probe::{Database, MoveValue};
 use super::value::DbOutcome;
 use crate::board::{Game, Move, Position, Rules, Variant};
 
@@ -37,20 +37,16 @@ impl Puzzle {
         if moves.len() < 2 {
             return None;
         }
-        let values = moves
-            .iter()
-            .map(|known| known.with_rule)
-            .collect::<Option<Vec<DbOutcome>>>()?;
-        let goal = values.iter().copied().max()?;
+        let goal = MoveValue::best_with_rule(&moves)?;
         if goal == DbOutcome::Loss {
             return None;
         }
-        let mut keeping = moves.iter().zip(&values).filter(|&(_, &v)| v == goal);
-        let (solution, _) = keeping.next()?;
+        let mut keeping = moves.iter().filter(|known| known.with_rule == Some(goal));
+        let solution = keeping.next()?.mv;
         keeping.next().is_none().then_some(Puzzle {
             position: *position,
             goal,
-            solution: solution.mv,
+            solution,
         })
     }
 

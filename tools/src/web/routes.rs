@@ -348,81 +348,66 @@ fn join_room(games: &Games, body: &str, from: Option<std::net::IpAddr>) -> Reply
     }
 }
 
-/// The store of players, or the refusal of a server that keeps none.
-fn store_of(games: &Games) -> Result<&Store, Reply> {
-    games
-        .config
-        .store
-        .as_ref()
-        .ok_or_else(|| Reply::error(503, "this server keeps no players (it has no store)"))
+/// The answer of `answer` from the store of players: a server that keeps
+/// none refuses, and a store that fails says so.
+fn with_store(games: &Games, answer: impl FnOnce(&Store) -> anyhow::Result<Reply>) -> Reply {
+    match &games.config.store {
+        None => Reply::error(503, "this server keeps no players (it has no store)"),
+        Some(store) => {
+            answer(store).unwrap_or_else(|e| Reply::error(500, &format!("the store: {e:#}")))
+        }
+    }
 }
 
 /// A new player: the body's `name`, checked and free, made from `from`
 /// (an address makes only so many); its secret token is in this answer
 /// alone.
 fn new_player(games: &Games, body: &str, from: Option<std::net::IpAddr>) -> Reply {
-    let store = match store_of(games) {
-        Ok(store) => store,
-        Err(reply) => return reply,
-    };
-    if from.is_some_and(|address| games.made.used_up(address)) {
-        return Reply::error(429, "too many players made from here: wait an hour");
-    }
-    let request: PlayerRequest = match requests::parse(body) {
-        Ok(request) => request,
-        Err(message) => return Reply::error(400, &message),
-    };
-    let name = request.name.unwrap_or_default();
-    let name = name.trim();
-    if let Err(message) = check_name(name) {
-        return Reply::error(400, &message);
-    }
-    let made = store.add_player(name).and_then(|made| {
-        made.map(|(id, token)| Ok((store.standing(id)?, token)))
-            .transpose()
-    });
-    match made {
-        Ok(Some((standing, token))) => {
-            if let Some(address) = from {
-                games.made.count(address);
-            }
-            Reply::json(&PlayerView::new(standing, Some(token)))
+    with_store(games, |store| {
+        if from.is_some_and(|address| games.made.used_up(address)) {
+            return Ok(Reply::error(
+                429,
+                "too many players made from here: wait an hour",
+            ));
         }
-        Ok(None) => Reply::error(400, &format!("the name '{name}' is taken")),
-        Err(e) => Reply::error(500, &format!("the store: {e:#}")),
-    }
+        let request: PlayerRequest = match requests::parse(body) {
+            Ok(request) => request,
+            Err(message) => return Ok(Reply::error(400, &message)),
+        };
+        let name = request.name.unwrap_or_default();
+        let name = name.trim();
+        if let Err(message) = check_name(name) {
+            return Ok(Reply::error(400, &message));
+        }
+        let Some((id, token)) = store.add_player(name)? else {
+            return Ok(Reply::error(400, &format!("the name '{name}' is taken")));
+        };
+        let made = PlayerView::new(store.standing(id)?, Some(token));
+        if let Some(address) = from {
+            games.made.count(address);
+        }
+        Ok(Reply::json(&made))
+    })
 }
 
 /// The player whose secret is `token`.
 fn me(games: &Games, token: Option<&str>) -> Reply {
-    let store = match store_of(games) {
-        Ok(store) => store,
-        Err(reply) => return reply,
-    };
-    let found = store
-        .player_by_token(token.unwrap_or(""))
-        .and_then(|found| found.map(|(id, _)| store.standing(id)).transpose());
-    match found {
-        Ok(Some(standing)) => Reply::json(&PlayerView::new(standing, None)),
-        Ok(None) => Reply::error(404, "no player has this token"),
-        Err(e) => Reply::error(500, &format!("the store: {e:#}")),
-    }
+    with_store(games, |store| {
+        Ok(match store.player_by_token(token.unwrap_or(""))? {
+            Some((id, _)) => Reply::json(&PlayerView::new(store.standing(id)?, None)),
+            None => Reply::error(404, "no player has this token"),
+        })
+    })
 }
 
 /// Every player, the highest rating first.
 fn table(games: &Games) -> Reply {
-    let store = match store_of(games) {
-        Ok(store) => store,
-        Err(reply) => return reply,
-    };
-    match store.table() {
-        Ok(table) => {
-            let views: Vec<PlayerView> = table
-                .into_iter()
-                .map(|standing| PlayerView::new(standing, None))
-                .collect();
-            Reply::json(&views)
-        }
-        Err(e) => Reply::error(500, &format!("the store: {e:#}")),
-    }
+    with_store(games, |store| {
+        let views: Vec<PlayerView> = store
+            .table()?
+            .into_iter()
+            .map(|standing| PlayerView::new(standing, None))
+            .collect();
+        Ok(Reply::json(&views))
+    })
 }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use morris::search::{DB_WIN, DB_WIN_BOUND};
-use morris::solution::{Database, DbOutcome, DbValue};
+use morris::solution::{Database, DbOutcome, DbValue, MoveValue};
 use morris::{Color, DrawReason, Move, Outcome, Position, Rules, Square};
 use serde::Serialize;
 
@@ -581,9 +581,12 @@ impl StateView {
                     moves,
                 });
             }
-            let value = DbView::under_rule(db.value(position)?, db.outcome_with_rule(position)?);
-            let moves = db
-                .moves(position)
+            // The position's value under the rule is the best of its moves',
+            // read once for both.
+            let known = db.moves(position);
+            let with_rule = MoveValue::best_with_rule(&known)?;
+            let value = DbView::under_rule(db.value(position)?, with_rule);
+            let moves = known
                 .into_iter()
                 .map(|known| {
                     let view = known.value.zip(known.with_rule);
