@@ -287,15 +287,6 @@ impl Store {
         Ok(id.map(PlayerId))
     }
 
-    /// The rating of `player`.
-    ///
-    /// # Errors
-    ///
-    /// No such player, or the file cannot be read.
-    pub fn rating(&self, player: PlayerId) -> Result<Rating> {
-        Ok(rating_of(&self.db(), player)?)
-    }
-
     /// Keeps `game` and, if it was long enough, moves both players'
     /// ratings by it (one Glicko-2 period each), all in one transaction.
     ///
@@ -526,7 +517,7 @@ mod tests {
         // there.
         drop(store);
         let store = Store::open(&folder.file()).expect("the store again");
-        assert_eq!(store.rating(bob).unwrap(), rated.black);
+        assert_eq!(store.standing(bob).unwrap().rating, rated.black);
         let table = store.table().unwrap();
         let names: Vec<&str> = table.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["bob", "ann"]);
@@ -554,7 +545,7 @@ mod tests {
             (short.white, short.black),
             (Rating::default(), Rating::default())
         );
-        assert_eq!(store.rating(ann).unwrap(), Rating::default());
+        assert_eq!(store.standing(ann).unwrap().rating, Rating::default());
         let history = store.history(bob).unwrap();
         assert!(!history[0].rated);
         assert_eq!(store.table().unwrap()[0].games, 0);
@@ -631,7 +622,7 @@ mod tests {
         drop(db);
         let store = Store::open(&folder.file()).unwrap();
         let ann = store.player("ann").unwrap().expect("kept");
-        assert_eq!(store.rating(ann).unwrap().rating, 1600.0);
+        assert_eq!(store.standing(ann).unwrap().rating.rating, 1600.0);
         assert!(store.add_player("bob").unwrap().is_some());
     }
 
@@ -658,7 +649,7 @@ mod tests {
                 .finish(&game(ann, bob, GameResult::Unfinished, 40))
                 .is_err()
         );
-        assert_eq!(store.rating(ann).unwrap(), Rating::default());
+        assert_eq!(store.standing(ann).unwrap().rating, Rating::default());
         assert!(store.history(ann).unwrap().is_empty());
     }
 
