@@ -1612,7 +1612,7 @@ fn a_player_is_made_with_a_secret_that_finds_it_again_after_a_restart() {
         &format!("/api/me?token={}", "0".repeat(32)),
         "",
     );
-    assert_eq!(status, 404);
+    assert_eq!(status, 401);
     let (status, _) = json(addr, "POST", "/api/players", r#"{"name":"bob"}"#);
     assert_eq!(status, 200);
     let (_, table) = json(addr, "GET", "/api/table", "");
@@ -1622,7 +1622,18 @@ fn a_player_is_made_with_a_secret_that_finds_it_again_after_a_restart() {
         .iter()
         .map(|p| p["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["ann", "bob"]);
+    // The engine's levels stand in the table, rated like anyone.
+    assert_eq!(
+        names,
+        [
+            "ann",
+            "bob",
+            "morris-easy",
+            "morris-full",
+            "morris-hard",
+            "morris-medium"
+        ]
+    );
     // Another run of the server knows the player by the same secret.
     drop(server);
     let again = serve_keeping(&file);
@@ -1645,9 +1656,9 @@ fn an_address_makes_only_so_many_players_and_a_server_without_a_store_says_so() 
     }
     let (status, refused) = json(server.addr, "POST", "/api/players", r#"{"name":"player5"}"#);
     assert_eq!(status, 429, "{refused}");
-    // A refused name counts for nothing.
+    // A refused name counts for nothing (the four levels stand there too).
     let (_, table) = json(server.addr, "GET", "/api/table", "");
-    assert_eq!(table.as_array().map(Vec::len), Some(5));
+    assert_eq!(table.as_array().map(Vec::len), Some(5 + 4));
     let without = serve(morris(), None);
     for (method, path) in [
         ("POST", "/api/players"),
@@ -1657,4 +1668,429 @@ fn an_address_makes_only_so_many_players_and_a_server_without_a_store_says_so() 
         let (status, refused) = json(without.addr, method, path, r#"{"name":"ann"}"#);
         assert_eq!(status, 503, "{path}: {refused}");
     }
+}
+
+/// A player made on the server at `addr`: its secret token.
+fn player(addr: SocketAddr, name: &str) -> String {
+    let (status, made) = json(
+        addr,
+        "POST",
+        "/api/players",
+        &json!({ "name": name }).to_string(),
+    );
+    assert_eq!(status, 200, "{made}");
+    made["token"].as_str().expect("a token").to_owned()
+}
+
+/// The lobby as the player of `token` sees it, once newer than `after`.
+fn lobby(addr: SocketAddr, token: &str, after: u64) -> Value {
+    let (status, lobby) = json(
+        addr,
+        "GET",
+        &format!("/api/lobby?token={token}&after={after}"),
+        "",
+    );
+    assert_eq!(status, 200, "{lobby}");
+    lobby
+}
+
+/// The body of a request by the player of `token`, with `fields`.
+fn by(token: &str, fields: Value) -> String {
+    let mut body = fields;
+    body["token"] = json!(token);
+    body.to_string()
+}
+
+/// A turn clock of `seconds`, as a challenge asks for it.
+fn turn_clock(seconds: f64) -> Value {
+    json!({ "kind": "turn", "seconds": seconds })
+}
+
+/// A rated game between two players, `white` challenging under `clock`
+/// and `black` taking the challenge: White's seat and Black's.
+fn rated_room(addr: SocketAddr, white: &str, black: &str, clock: Value) -> (Seat, Seat) {
+    let asked = by(white, json!({ "color": "white", "clock": clock }));
+    let (status, posted) = json(addr, "POST", "/api/challenge", &asked);
+    assert_eq!(status, 200, "{posted}");
+    let seen = lobby(addr, black, 0);
+    let open = seen["challenges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["mine"] == false)
+        .expect("the challenge, seen by the other")
+        .clone();
+    assert_eq!(open["side"], "white");
+    let taken = by(black, json!({ "challenge": open["id"] }));
+    let (status, state) = json(addr, "POST", "/api/accept", &taken);
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["room"]["you"], "black");
+    let black_seat = Seat::of(&state);
+    let game = lobby(addr, white, 0)["game"].clone();
+    let white_seat = Seat {
+        game: game["id"].as_str().expect("white's game").to_owned(),
+        token: game["seat"].as_str().expect("white's seat").to_owned(),
+    };
+    assert_eq!(white_seat.game, black_seat.game);
+    (white_seat, black_seat)
+}
+
+/// Plays the first legal move `plies` times, each by the seat to move.
+fn play_plies(addr: SocketAddr, (white, black): (&Seat, &Seat), plies: usize) {
+    for _ in 0..plies {
+        let state = white.state(addr);
+        assert!(state["outcome"].is_null(), "over too soon: {state}");
+        let mv = state["legal"][0]["text"]
+            .as_str()
+            .expect("a move")
+            .to_owned();
+        let seat = if state["turn"] == "white" {
+            white
+        } else {
+            black
+        };
+        let (status, after) = seat.act(addr, "move", &mv);
+        assert_eq!(status, 200, "{after}");
+    }
+}
+
+/// The player named `name`'s row of the table.
+fn standing(addr: SocketAddr, name: &str) -> Value {
+    let (_, table) = json(addr, "GET", "/api/table", "");
+    table
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name)
+        .unwrap_or_else(|| panic!("{name} in {table}"))
+        .clone()
+}
+
+/// The games of the player named `name`, the latest first.
+fn history(addr: SocketAddr, name: &str) -> Vec<Value> {
+    let (status, games) = json(addr, "GET", &format!("/api/history?name={name}"), "");
+    assert_eq!(status, 200, "{games}");
+    games.as_array().unwrap().clone()
+}
+
+#[test]
+fn a_rated_game_to_its_end_moves_both_ratings_by_glicko_2() {
+    use morris_tools::rating::{Game, Rating};
+    let folder = common::TempDir::new("web-rated");
+    let server = serve_keeping(&folder.path().join("players.sqlite"));
+    let addr = server.addr;
+    let (ann, bob) = (player(addr, "ann"), player(addr, "bob"));
+    let (white, black) = rated_room(addr, &ann, &bob, turn_clock(60.0));
+    let state = white.state(addr);
+    assert_eq!(state["rated"]["white"]["name"], "ann");
+    assert_eq!(state["rated"]["black"]["rating"], 1500.0);
+    assert!(
+        !state["clock"]["running"].is_null(),
+        "both sit down at once"
+    );
+    // The challenge is no longer open; nor may either player open another.
+    assert_eq!(lobby(addr, &bob, 0)["challenges"], json!([]));
+    let again = by(&ann, json!({ "clock": turn_clock(60.0) }));
+    assert_eq!(json(addr, "POST", "/api/challenge", &again).0, 409);
+    // No help, no taking back, no other game.
+    for action in ["hint", "undo", "new", "setup", "review"] {
+        assert_eq!(white.act(addr, action, "").0, 403, "{action}");
+    }
+    play_plies(addr, (&white, &black), 20);
+    let (status, over) = black.act(addr, "resign", "");
+    assert_eq!(status, 200, "{over}");
+    assert_eq!(over["outcome"], "white wins (black resigned)");
+    let newcomer = Rating::default();
+    let after = |score| {
+        newcomer.after(&[Game {
+            opponent: newcomer,
+            score,
+        }])
+    };
+    let (ann_now, bob_now) = (standing(addr, "ann"), standing(addr, "bob"));
+    assert_eq!(ann_now["rating"], json!(after(1.0).rating));
+    assert_eq!(ann_now["deviation"], json!(after(1.0).deviation));
+    assert_eq!(bob_now["rating"], json!(after(0.0).rating));
+    assert_eq!(
+        (&ann_now["games"], &bob_now["games"]),
+        (&json!(1), &json!(1))
+    );
+    let games = history(addr, "bob");
+    assert_eq!(games.len(), 1);
+    let game = &games[0];
+    assert_eq!(
+        (&game["white"], &game["result"], &game["rated"]),
+        (&json!("ann"), &json!("1-0"), &json!(true))
+    );
+    assert_eq!(game["termination"], "white wins (black resigned)");
+    assert_eq!(game["blackRating"], json!([1500.0, after(0.0).rating]));
+    let record = game["record"].as_str().unwrap();
+    assert!(
+        record.contains("[White \"ann\"]") && record.contains("[Black \"bob\"]"),
+        "{record}"
+    );
+    // Over: neither player has a game in progress, and both may play again.
+    assert!(lobby(addr, &ann, 0)["game"].is_null());
+    assert_eq!(
+        lobby(addr, &ann, 0)["me"]["rating"],
+        json!(after(1.0).rating)
+    );
+    assert_eq!(json(addr, "POST", "/api/challenge", &again).0, 200);
+}
+
+#[test]
+fn a_game_left_early_moves_no_rating_and_one_lost_on_time_does() {
+    let folder = common::TempDir::new("web-rated-short");
+    let server = serve_keeping(&folder.path().join("players.sqlite"));
+    let addr = server.addr;
+    let (ann, bob) = (player(addr, "ann"), player(addr, "bob"));
+    // Left before the tenth turn of each side: lost, kept, unrated.
+    let (white, black) = rated_room(addr, &ann, &bob, turn_clock(60.0));
+    play_plies(addr, (&white, &black), 2);
+    assert_eq!(white.act(addr, "leave", "").0, 200);
+    let games = history(addr, "ann");
+    assert_eq!(games[0]["termination"], "black wins (white left the room)");
+    assert_eq!(games[0]["rated"], false);
+    assert_eq!(standing(addr, "ann")["rating"], 1500.0);
+    // A seat of a rated game is its player's: the code lets nobody in.
+    let (white, black) = rated_room(addr, &ann, &bob, turn_clock(3.0));
+    let code = white.state(addr)["room"]["code"].clone();
+    let join = json!({ "code": code }).to_string();
+    assert_eq!(json(addr, "POST", "/api/join", &join).0, 409);
+    // Lost on time after the tenth turn: rated.
+    play_plies(addr, (&white, &black), 20);
+    let flagged = wait_until_over(addr, &white);
+    assert_eq!(flagged["outcome"], "black wins (white ran out of time)");
+    let games = history(addr, "ann");
+    assert_eq!((games.len(), &games[0]["rated"]), (2, &json!(true)));
+    assert!(standing(addr, "ann")["rating"].as_f64().unwrap() < 1500.0);
+}
+
+/// Waits (long polls) until the game of `seat` is over, for at most a
+/// minute.
+fn wait_until_over(addr: SocketAddr, seat: &Seat) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut state = seat.state(addr);
+    while state["outcome"].is_null() {
+        assert!(Instant::now() < deadline, "never over: {state}");
+        let path = format!(
+            "/api/state?id={}&seat={}&after={}",
+            seat.game, seat.token, state["version"]
+        );
+        state = json(addr, "GET", &path, "").1;
+    }
+    state
+}
+
+#[test]
+fn a_wrong_token_or_seat_is_refused_and_challenges_are_bounded() {
+    let folder = common::TempDir::new("web-rated-refusals");
+    let server = serve_keeping(&folder.path().join("players.sqlite"));
+    let addr = server.addr;
+    let ann = player(addr, "ann");
+    let wrong = "0".repeat(32);
+    let clock = json!({ "clock": turn_clock(60.0) });
+    for (method, path, body) in [
+        ("GET", format!("/api/lobby?token={wrong}"), String::new()),
+        ("GET", "/api/lobby".to_owned(), String::new()),
+        ("GET", format!("/api/me?token={wrong}"), String::new()),
+        (
+            "POST",
+            "/api/challenge".to_owned(),
+            by(&wrong, clock.clone()),
+        ),
+        (
+            "POST",
+            "/api/accept".to_owned(),
+            by(&wrong, json!({ "challenge": 1 })),
+        ),
+        (
+            "POST",
+            "/api/withdraw".to_owned(),
+            by(&wrong, json!({ "challenge": 1 })),
+        ),
+    ] {
+        let (status, refused) = json(addr, method, &path, &body);
+        assert_eq!(status, 401, "{method} {path}: {refused}");
+    }
+    // A rated game has a clock; an unknown level is none to play.
+    let (status, refused) = json(addr, "POST", "/api/challenge", &by(&ann, json!({})));
+    assert_eq!(
+        (status, &refused["error"]),
+        (400, &json!("a rated game has a clock"))
+    );
+    let level = by(
+        &ann,
+        json!({ "clock": turn_clock(60.0), "opponent": "morris-god" }),
+    );
+    assert_eq!(json(addr, "POST", "/api/challenge", &level).0, 400);
+    // Three challenges open at most; one withdrawn makes room.
+    for _ in 0..3 {
+        assert_eq!(
+            json(addr, "POST", "/api/challenge", &by(&ann, clock.clone())).0,
+            200
+        );
+    }
+    let (status, refused) = json(addr, "POST", "/api/challenge", &by(&ann, clock.clone()));
+    assert_eq!(status, 429, "{refused}");
+    let seen = lobby(addr, &ann, 0);
+    let first = seen["challenges"][0]["id"].clone();
+    assert_eq!(seen["challenges"][0]["mine"], true);
+    let bob = player(addr, "bob");
+    let withdraw = |token: &str| {
+        let body = by(token, json!({ "challenge": first }));
+        json(addr, "POST", "/api/withdraw", &body).0
+    };
+    assert_eq!(withdraw(&bob), 404, "not bob's to withdraw");
+    assert_eq!(withdraw(&ann), 200);
+    assert_eq!(withdraw(&ann), 404, "withdrawn already");
+    assert_eq!(
+        json(addr, "POST", "/api/challenge", &by(&ann, clock.clone())).0,
+        200
+    );
+    assert_eq!(
+        lobby(addr, &bob, 0)["challenges"].as_array().unwrap().len(),
+        3
+    );
+    // A player takes no challenge of its own.
+    let own = by(&ann, json!({ "challenge": seen["challenges"][1]["id"] }));
+    assert_eq!(json(addr, "POST", "/api/accept", &own).0, 409);
+}
+
+#[test]
+fn an_address_has_only_so_many_requests_answered_at_once() {
+    let folder = common::TempDir::new("web-per-address");
+    let store = morris_tools::web::store::Store::open(&folder.path().join("p.sqlite")).unwrap();
+    let server = serve_with(WebConfig {
+        store: Some(store),
+        max_requests_each: 2,
+        ..WebConfig::new(morris(), None)
+    });
+    let addr = server.addr;
+    let ann = player(addr, "ann");
+    let version = lobby(addr, &ann, 0)["version"].as_u64().unwrap();
+    // Long polls wait for news of the lobby, one more at a time: those let
+    // in wait, and the first refused comes back at once, when two wait.
+    let (answers, answered) = std::sync::mpsc::channel();
+    let mut sent = 0;
+    let refused = loop {
+        assert!(sent < 20, "never refused");
+        let path = format!("/api/lobby?token={ann}&after={version}");
+        let answers = answers.clone();
+        std::thread::spawn(move || answers.send(try_request(addr, "GET", &path, "")));
+        sent += 1;
+        if let Ok(answer) = answered.recv_timeout(Duration::from_millis(300)) {
+            break answer.expect("an answer");
+        }
+    };
+    assert_eq!(refused.0, 429, "{}", refused.1);
+    assert!(sent >= 3, "two let in before the refusal, not {sent}");
+}
+
+#[test]
+fn a_rated_game_against_a_level_is_the_engines_to_answer_and_lost_if_left() {
+    let folder = common::TempDir::new("web-rated-level");
+    let server = serve_keeping(&folder.path().join("players.sqlite"));
+    let addr = server.addr;
+    let ann = player(addr, "ann");
+    let asked = by(
+        &ann,
+        json!({ "opponent": "easy", "color": "white", "clock": turn_clock(60.0) }),
+    );
+    let (status, state) = json(addr, "POST", "/api/challenge", &asked);
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["rated"]["black"]["name"], "morris-easy");
+    assert_eq!(state["settings"]["engine"], "black");
+    assert_eq!(state["settings"]["level"], "easy");
+    assert_eq!(lobby(addr, &ann, 0)["game"]["id"], state["id"]);
+    let (status, _) = act(addr, &state, "move", "d6");
+    assert_eq!(status, 200);
+    let answered = wait_until(addr, &state, |s| plies(s) == 2);
+    assert!(
+        answered["engine"]["pv"] == "",
+        "the engine's plans are its own"
+    );
+    for action in ["hint", "undo", "settings", "restart"] {
+        assert_eq!(act(addr, &answered, action, "{}").0, 403, "{action}");
+    }
+    let (status, _) = act(addr, &answered, "close", "");
+    assert_eq!(status, 200);
+    let games = history(addr, "morris-easy");
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0]["termination"], "black wins (white left the room)");
+    assert!(lobby(addr, &ann, 0)["game"].is_null());
+}
+
+/// morris-web as its own process, keeping its players in `store`: the
+/// process and its address.
+fn web_process(store: &std::path::Path) -> (std::process::Child, SocketAddr) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_morris-web"))
+        .arg("--store")
+        .arg(store)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("morris-web starts");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .expect("its address");
+    let addr = line
+        .trim()
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .parse()
+        .unwrap_or_else(|_| panic!("an address: {line}"));
+    (child, addr)
+}
+
+#[test]
+fn a_server_killed_mid_game_loses_nothing_finished_and_resumes_the_game() {
+    let folder = common::TempDir::new("web-killed");
+    let file = folder.path().join("players.sqlite");
+    let (mut first, addr) = web_process(&file);
+    let (ann, bob) = (player(addr, "ann"), player(addr, "bob"));
+    let (white, black) = rated_room(addr, &ann, &bob, turn_clock(60.0));
+    play_plies(addr, (&white, &black), 20);
+    assert_eq!(white.act(addr, "resign", "").0, 200);
+    let rated = standing(addr, "bob");
+    let (white, black) = rated_room(addr, &ann, &bob, json!({ "kind": "game", "seconds": 300 }));
+    play_plies(addr, (&white, &black), 5);
+    let before = black.state(addr);
+    // Killed at once, nothing asked to end.
+    first.kill().expect("killed");
+    first.wait().expect("gone");
+    let (mut second, addr) = web_process(&file);
+    assert_eq!(
+        standing(addr, "bob"),
+        rated,
+        "the finished game and its ratings"
+    );
+    assert_eq!(history(addr, "ann").len(), 1);
+    // The game in progress is back, each player's seat found by its token.
+    let game = lobby(addr, &bob, 0)["game"].clone();
+    assert_eq!(game["id"], json!(black.game));
+    let black = Seat {
+        game: black.game,
+        token: game["seat"].as_str().expect("bob's seat").to_owned(),
+    };
+    let game = lobby(addr, &ann, 0)["game"].clone();
+    let white = Seat {
+        game: white.game,
+        token: game["seat"].as_str().expect("ann's seat").to_owned(),
+    };
+    let resumed = black.state(addr);
+    assert_eq!(resumed["history"], before["history"]);
+    assert_eq!(resumed["rated"], before["rated"]);
+    let left = |state: &Value| state["clock"]["left"]["white"].as_u64().unwrap();
+    assert!(
+        left(&resumed) <= left(&before) && left(&resumed) > 250_000,
+        "{resumed}"
+    );
+    play_plies(addr, (&white, &black), 1);
+    assert_eq!(black.act(addr, "resign", "").0, 200);
+    assert_eq!(history(addr, "bob").len(), 2);
+    second.kill().expect("killed");
+    second.wait().expect("gone");
 }

@@ -107,6 +107,12 @@ pub(super) fn sat_down(state: &mut State, newcomer: bool, now: Instant) {
     }
 }
 
+/// A rated game resumed after a restart: `game`, its clock at the times
+/// `left`.
+pub(super) fn resume(state: &mut State, game: Game, left: Option<[Duration; 2]>) {
+    start_game(state, game, left, false);
+}
+
 /// A game under the settings' rules begun from its start.
 fn start_afresh(state: &mut State) {
     let start = Position::new(state.settings.rules);
@@ -369,8 +375,9 @@ pub(super) fn answer_offer_by_search(state: &mut State) {
 /// the code; whether the room is empty now.
 pub(super) fn leave(state: &mut State, seat: Color) -> bool {
     let now = Instant::now();
-    // Before the first move there is nothing to lose.
-    if state.is_played() && !state.game.moves().is_empty() {
+    // Before the first move there is nothing to lose, but in a rated game:
+    // its players sit down together, and a seat left ends it.
+    if state.is_played() && (!state.game.moves().is_empty() || state.rated.is_some()) {
         state.end(Ending::Left(seat), now);
     }
     let room = state.room.as_mut().expect("a room's game");
@@ -378,6 +385,15 @@ pub(super) fn leave(state: &mut State, seat: Color) -> bool {
     let empty = room.is_empty();
     state.stop_clock_unless_played(now);
     empty
+}
+
+/// The person leaves a rated game against the engine: in play, it is
+/// lost.
+pub(super) fn leave_rated(state: &mut State) {
+    if state.is_rated_in_play() {
+        let person = person_side(state, None);
+        state.end(Ending::Left(person), Instant::now());
+    }
 }
 
 /// Begins a review of the game: each move judged by the databases `db`
@@ -435,7 +451,7 @@ fn best_move(db: &Database, position: &Position, value: DbOutcome) -> Option<Mov
 }
 
 /// A game from a position string, or from moves from the start.
-fn game_from(text: &str, rules: Rules) -> Result<Game, String> {
+pub(super) fn game_from(text: &str, rules: Rules) -> Result<Game, String> {
     if text.contains('/') {
         let position =
             Position::from_fen(text, rules).map_err(|e| format!("bad position string: {e}"))?;
@@ -516,7 +532,9 @@ pub(super) fn record_text(state: &State) -> String {
         .clone()
         .unwrap_or_else(|| "engine".to_owned());
     let name = |color| {
-        if state.settings.engine_side.plays(color) {
+        if let Some(rated) = &state.rated {
+            rated.player(color).name.clone()
+        } else if state.settings.engine_side.plays(color) {
             engine.clone()
         } else {
             "player".to_owned()
@@ -525,8 +543,13 @@ pub(super) fn record_text(state: &State) -> String {
     let result = state.ended().map_or(GameResult::Unfinished, |ended| {
         GameResult::from_winner(ended.winner())
     });
+    let event = if state.rated.is_some() {
+        "morris-web rated game"
+    } else {
+        "morris-web"
+    };
     let mut tags = vec![
-        ("Event".to_owned(), "morris-web".to_owned()),
+        ("Event".to_owned(), event.to_owned()),
         ("Date".to_owned(), pgn_date()),
         ("White".to_owned(), name(Color::White)),
         ("Black".to_owned(), name(Color::Black)),

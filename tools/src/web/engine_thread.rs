@@ -137,7 +137,7 @@ pub(super) fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>)
     let report = |edit: &dyn Fn(&mut State)| {
         let mut state = shared.state.lock().expect("not poisoned");
         edit(&mut state);
-        state.version += 1;
+        state.publish();
         shared.changed.notify_all();
     };
     // Started at once, so that the page names the engine (or its failure)
@@ -254,7 +254,7 @@ fn search_move(
             if current(&state) {
                 let side = state.game.position().side_to_move();
                 merge_info(&mut state.engine, info, side, weakened);
-                state.version += 1;
+                state.publish();
                 shared.changed.notify_all();
             }
         },
@@ -316,7 +316,7 @@ fn review(
             wdl: last.wdl,
             best: token.parse().ok(),
         });
-        state.version += 1;
+        state.publish();
         shared.changed.notify_all();
     }
     finish(shared, |_| {});
@@ -342,7 +342,7 @@ fn finish(shared: &Shared, edit: impl FnOnce(&mut State)) {
     let mut state = shared.state.lock().expect("not poisoned");
     state.engine.task = None;
     edit(&mut state);
-    state.version += 1;
+    state.publish();
     kick(shared, &mut state);
     shared.changed.notify_all();
 }

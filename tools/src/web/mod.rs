@@ -7,8 +7,11 @@
 
 mod actions;
 pub mod clock;
+mod duels;
 mod engine_thread;
+pub mod lobby;
 mod puzzles;
+pub mod rated;
 mod requests;
 pub mod room;
 mod routes;
@@ -20,7 +23,7 @@ mod views;
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -28,10 +31,12 @@ use morris::Color;
 use morris::solution::Database;
 
 use crate::client::EngineConfig;
+use lobby::{Lobby, level_player_name};
+use rated::{RatedGame, RatedPlayer};
 use room::{Room, RoomFull};
 use session::Session;
-use settings::{EngineSide, Settings};
-use store::Store;
+use settings::{EngineSide, Settings, Strength};
+use store::{LiveGame, PlayerId, Store};
 
 /// The most requests answered at once.
 const MAX_REQUESTS: usize = 512;
@@ -42,20 +47,61 @@ const MAX_NEW_PLAYERS: u32 = 5;
 /// How long the players an address made are counted.
 const NEW_PLAYERS_COUNTED: Duration = Duration::from_secs(3600);
 
+/// The requests being answered: how many in all, and from each address.
+#[derive(Default)]
+struct Answering {
+    all: usize,
+    each: HashMap<IpAddr, usize>,
+}
+
 /// One request being answered, counted until it is done (or its thread
 /// ends otherwise).
-struct Busy(Arc<AtomicUsize>);
+struct Busy {
+    answering: Arc<Mutex<Answering>>,
+    from: Option<IpAddr>,
+}
 
 impl Busy {
-    fn new(active: &Arc<AtomicUsize>) -> Busy {
-        active.fetch_add(1, Ordering::Relaxed);
-        Busy(Arc::clone(active))
+    /// Counts a request from `from`, unless as many are answered as the
+    /// server takes (`None`), or from that address as it takes from one
+    /// (`Some(Err)`): a long poll holds its thread, so one address could
+    /// otherwise hold them all.
+    fn new(
+        answering: &Arc<Mutex<Answering>>,
+        from: Option<IpAddr>,
+        most_each: usize,
+    ) -> Option<Result<Busy, ()>> {
+        let mut counts = answering.lock().expect("not poisoned");
+        if counts.all >= MAX_REQUESTS {
+            return None;
+        }
+        if let Some(address) = from {
+            let each = counts.each.entry(address).or_insert(0);
+            if *each >= most_each {
+                return Some(Err(()));
+            }
+            *each += 1;
+        }
+        counts.all += 1;
+        Some(Ok(Busy {
+            answering: Arc::clone(answering),
+            from,
+        }))
     }
 }
 
 impl Drop for Busy {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
+        let mut counts = self.answering.lock().expect("not poisoned");
+        counts.all -= 1;
+        if let Some(address) = self.from
+            && let Some(each) = counts.each.get_mut(&address)
+        {
+            *each -= 1;
+            if *each == 0 {
+                counts.each.remove(&address);
+            }
+        }
     }
 }
 
@@ -77,6 +123,8 @@ pub struct WebConfig {
     pub idle_after: Duration,
     /// The players and their rated games, if they are kept.
     pub store: Option<Store>,
+    /// The most requests answered at once for one address.
+    pub max_requests_each: usize,
 }
 
 impl WebConfig {
@@ -90,6 +138,7 @@ impl WebConfig {
             max_games: 64,
             idle_after: Duration::from_secs(30),
             store: None,
+            max_requests_each: 64,
         }
     }
 }
@@ -111,6 +160,13 @@ struct Open {
 struct Games {
     open: Mutex<Open>,
     config: WebConfig,
+    /// The players and their rated games, if they are kept (the
+    /// configuration's, shared with the rated games).
+    store: Option<Arc<Store>>,
+    /// The open challenges.
+    lobby: Lobby,
+    /// The engine's levels, standing players in the store.
+    levels: Vec<(Strength, PlayerId)>,
     /// The room codes each address tried in vain lately: a code is short
     /// enough to be found by trying many.
     missed: PerAddress,
@@ -180,20 +236,41 @@ impl WebServer {
     /// # Errors
     ///
     /// The port cannot be had.
-    pub fn bind(host: IpAddr, port: u16, config: WebConfig) -> std::io::Result<WebServer> {
+    /// The rated games in progress that the store holds are resumed.
+    ///
+    /// # Errors
+    ///
+    /// The port cannot be had, or the store cannot be read or written.
+    pub fn bind(host: IpAddr, port: u16, mut config: WebConfig) -> std::io::Result<WebServer> {
         let http = tiny_http::Server::http((host, port)).map_err(std::io::Error::other)?;
         let addr = http
             .server_addr()
             .to_ip()
             .ok_or_else(|| std::io::Error::other("not an IP address"))?;
+        let store = config.store.take().map(Arc::new);
+        let levels = match &store {
+            Some(store) => Strength::NAMED
+                .into_iter()
+                .map(|level| Ok((level, store.standing_player(&level_player_name(level))?)))
+                .collect::<anyhow::Result<_>>()
+                .map_err(|e| std::io::Error::other(format!("{e:#}")))?,
+            None => Vec::new(),
+        };
+        let games = Games {
+            open: Mutex::new(Open::default()),
+            config,
+            store,
+            lobby: Lobby::default(),
+            levels,
+            missed: PerAddress::new(10, Duration::from_secs(60)),
+            made: PerAddress::new(MAX_NEW_PLAYERS, NEW_PLAYERS_COUNTED),
+        };
+        games
+            .resume_rated()
+            .map_err(|e| std::io::Error::other(format!("{e:#}")))?;
         Ok(WebServer {
             http: Arc::new(http),
-            games: Arc::new(Games {
-                open: Mutex::new(Open::default()),
-                config,
-                missed: PerAddress::new(10, Duration::from_secs(60)),
-                made: PerAddress::new(MAX_NEW_PLAYERS, NEW_PLAYERS_COUNTED),
-            }),
+            games: Arc::new(games),
             addr,
         })
     }
@@ -227,14 +304,23 @@ impl WebServer {
             })
         };
         // Each request has a thread (a long poll waits in it), so their
-        // number is bounded.
-        let active = Arc::new(AtomicUsize::new(0));
+        // number is bounded, in all and from each address.
+        let answering = Arc::new(Mutex::new(Answering::default()));
+        let most_each = games.config.max_requests_each;
         for request in self.http.incoming_requests() {
-            if active.load(Ordering::Relaxed) >= MAX_REQUESTS {
-                routes::refuse_busy(request);
-                continue;
-            }
-            let (games, busy) = (Arc::clone(&games), Busy::new(&active));
+            let from = request.remote_addr().map(SocketAddr::ip);
+            let busy = match Busy::new(&answering, from, most_each) {
+                Some(Ok(busy)) => busy,
+                Some(Err(())) => {
+                    routes::refuse_too_many(request);
+                    continue;
+                }
+                None => {
+                    routes::refuse_busy(request);
+                    continue;
+                }
+            };
+            let games = Arc::clone(&games);
             std::thread::spawn(move || {
                 let _busy = busy;
                 routes::answer(&games, request);
@@ -262,6 +348,8 @@ enum Refusal {
     NoRoom(String),
     /// Both seats of the room are taken.
     RoomFull,
+    /// The store failed.
+    Store(String),
 }
 
 impl Games {
@@ -309,17 +397,31 @@ impl Games {
         settings: Settings,
         room: impl FnOnce(&Open) -> Option<Room>,
     ) -> Result<(u64, Arc<Session>), Refusal> {
+        self.open_game_as(None, engine, settings, room)
+    }
+
+    /// Opens a game as [`Games::open_game`] does, under the id `resumed`
+    /// if it is a game resumed (a rated game after a restart).
+    fn open_game_as(
+        &self,
+        resumed: Option<u64>,
+        engine: Option<EngineConfig>,
+        settings: Settings,
+        room: impl FnOnce(&Open) -> Option<Room>,
+    ) -> Result<(u64, Arc<Session>), Refusal> {
         let mut open = self.lock();
-        if open.sessions.len() >= self.config.max_games {
+        if open.sessions.len() >= self.config.max_games && resumed.is_none() {
             let idle = self.idlest(&open).ok_or(Refusal::Full)?;
             open.rooms.retain(|_, room| *room != idle);
             if let Some(session) = open.sessions.remove(&idle) {
                 std::thread::spawn(move || session.close());
             }
         }
-        let id = std::iter::repeat_with(rand::random::<u64>)
-            .find(|id| !open.sessions.contains_key(id))
-            .expect("a free id");
+        let id = resumed.unwrap_or_else(|| {
+            std::iter::repeat_with(rand::random::<u64>)
+                .find(|id| !open.sessions.contains_key(id))
+                .expect("a free id")
+        });
         let room = room(&open);
         if let Some(room) = &room {
             open.rooms.insert(room.code.clone(), id);
@@ -347,9 +449,14 @@ impl Games {
         };
         let mut seated = Err(Refusal::RoomFull);
         let _ = session.change(|state| {
+            let rated = state.rated.is_some();
             let room = state.room.as_mut().expect("a room's game");
             let now = Instant::now();
             let newcomer = token.and_then(|t| room.seat_of(t)).is_none();
+            // A rated game's seats are its players'.
+            if rated && newcomer {
+                return Ok(());
+            }
             seated = room
                 .join(token, now)
                 .map(|(_, token)| token)
@@ -363,12 +470,16 @@ impl Games {
     }
 
     /// The game no page has shown for the longest, if that is longer than
-    /// the configured `idle_after`: its browser is gone.
+    /// the configured `idle_after`: its browser is gone. A rated game in
+    /// play is kept: its clock ends it.
     fn idlest(&self, open: &Open) -> Option<u64> {
         let now = Instant::now();
         open.sessions
             .iter()
-            .map(|(&id, session)| (session.lock().unseen_for(now), id))
+            .filter_map(|(&id, session)| {
+                let state = session.lock();
+                (!state.is_rated_in_play()).then(|| (state.unseen_for(now), id))
+            })
             .filter(|&(unseen, _)| unseen > self.config.idle_after)
             .max()
             .map(|(_, id)| id)
@@ -389,7 +500,10 @@ impl Games {
             let old: Vec<u64> = open
                 .sessions
                 .iter()
-                .filter(|(_, s)| s.lock().unseen_for(Instant::now()) > limit)
+                .filter(|(_, s)| {
+                    let state = s.lock();
+                    state.unseen_for(Instant::now()) > limit && !state.is_rated_in_play()
+                })
                 .map(|(&id, _)| id)
                 .collect();
             open.rooms.retain(|_, id| !old.contains(id));
@@ -401,6 +515,113 @@ impl Games {
         for session in abandoned {
             std::thread::spawn(move || session.close());
         }
+    }
+
+    /// A rated game between `players` (White's first) under `settings`: a
+    /// room for two people, or, where the settings give the engine a
+    /// side, a game against it. Both players' challenges are withdrawn.
+    fn start_rated(
+        &self,
+        players: [RatedPlayer; 2],
+        settings: Settings,
+    ) -> Result<(u64, Arc<Session>), Refusal> {
+        let store = self.store.as_ref().expect("rated games are kept");
+        let against_engine = settings.engine_side != EngineSide::Neither;
+        let engine = against_engine.then(|| self.config.engine.clone());
+        let mut code = None;
+        let (id, session) = self.open_game(engine, settings, |open| {
+            if against_engine {
+                return None;
+            }
+            let free = std::iter::repeat_with(room::new_code)
+                .find(|code| !open.rooms.contains_key(code))
+                .expect("a free code");
+            code = Some(free.clone());
+            Some(Room::for_two(free, Instant::now()).0)
+        })?;
+        let begun = LiveGame {
+            id,
+            white: players[0].id,
+            black: players[1].id,
+            room: code,
+            settings: requests::settings_request(&settings),
+            moves: String::new(),
+            left: rated::time_left(&session.lock()),
+        };
+        if let Err(e) = store.begin_live(&begun) {
+            self.close(id);
+            return Err(Refusal::Store(format!("{e:#}")));
+        }
+        for player in &players {
+            self.lobby.withdraw_all(player.id);
+        }
+        let rated = RatedGame::new(id, players, Arc::clone(store), 0);
+        let _ = session.change(|state| {
+            state.rated = Some(rated);
+            Ok(())
+        });
+        self.lobby.touch();
+        Ok((id, session))
+    }
+
+    /// Resumes the rated games in progress that the store holds (after a
+    /// restart): each under its id, its moves played, its clock at the
+    /// times it had after the last of them. A room's seats have new
+    /// tokens, which its players have from the lobby.
+    fn resume_rated(&self) -> anyhow::Result<()> {
+        let Some(store) = &self.store else {
+            return Ok(());
+        };
+        for live in store.live_games()? {
+            let settings = requests::parse::<requests::SettingsRequest>(&live.settings)
+                .and_then(|request| request.apply(Settings::default()))
+                .map_err(anyhow::Error::msg)?;
+            let game =
+                actions::game_from(&live.moves, settings.rules).map_err(anyhow::Error::msg)?;
+            let players = [live.white, live.black].map(|id| {
+                store.standing(id).map(|standing| RatedPlayer {
+                    id,
+                    name: standing.name,
+                    rating: standing.rating.rating,
+                })
+            });
+            let [white, black] = players;
+            let players = [white?, black?];
+            let engine =
+                (settings.engine_side != EngineSide::Neither).then(|| self.config.engine.clone());
+            let room = live.room.map(|code| Room::for_two(code, Instant::now()).0);
+            let (id, session) = self
+                .open_game_as(Some(live.id), engine, settings, |_| room)
+                .map_err(|refusal| anyhow::anyhow!("game {} not resumed: {refusal:?}", live.id))?;
+            let left = live.left.map(|left| left.map(Duration::from_millis));
+            let plies = game.moves().len();
+            let rated = RatedGame::new(id, players, Arc::clone(store), plies);
+            let _ = session.change(|state| {
+                actions::resume(state, game, left);
+                state.rated = Some(rated);
+                Ok(())
+            });
+        }
+        Ok(())
+    }
+
+    /// The rated game `player` is playing, if any: its id, and the token of
+    /// the player's seat if it is a room's.
+    fn rated_game_of(&self, player: PlayerId) -> Option<(u64, Option<String>)> {
+        let open = self.lock();
+        open.sessions.iter().find_map(|(&id, session)| {
+            let state = session.lock();
+            if !state.is_rated_in_play() {
+                return None;
+            }
+            let side = state.rated.as_ref()?.side_of(player)?;
+            let seat = state
+                .room
+                .as_ref()
+                .and_then(|room| room.token_of(side))
+                .map(str::to_owned);
+            Some((id, seat))
+        })
     }
 
     /// Closes game `id`, its page gone.

@@ -17,6 +17,9 @@ use super::settings::{EngineSide, Settings, Strength};
 /// The longest clock a game may have.
 const MAX_CLOCK: Duration = Duration::from_secs(24 * 3600);
 
+/// The longest clock a rated game may have.
+const MAX_RATED_CLOCK: Duration = Duration::from_secs(3600);
+
 /// The request of a body: an empty body is the request with no field.
 ///
 /// # Errors
@@ -241,14 +244,112 @@ impl RoomRequest {
     ///
     /// The colour is unknown.
     pub(super) fn color(&self) -> Result<Color, String> {
-        match self.color.as_deref().unwrap_or("random") {
-            "white" => Ok(Color::White),
-            "black" => Ok(Color::Black),
-            "random" if rand::random::<bool>() => Ok(Color::White),
-            "random" => Ok(Color::Black),
-            other => Err(format!("unknown colour '{other}': white, black or random")),
-        }
+        Ok(side_chosen(self.color.as_deref())?.unwrap_or_else(random_side))
     }
+}
+
+/// A side drawn at random.
+pub(super) fn random_side() -> Color {
+    if rand::random::<bool>() {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+/// The side a player chose by `name` (`white`, `black`, or `random`, the
+/// default); `None` for random.
+fn side_chosen(name: Option<&str>) -> Result<Option<Color>, String> {
+    match name.unwrap_or("random") {
+        "white" => Ok(Some(Color::White)),
+        "black" => Ok(Some(Color::Black)),
+        "random" => Ok(None),
+        other => Err(format!("unknown colour '{other}': white, black or random")),
+    }
+}
+
+/// A rated game offered: the player's `token`, its settings (the
+/// variant, the rules and the clock: a rated game has one), `color`, the
+/// side it takes (`white`, `black` or `random`, the default), and
+/// `opponent`, one of the engine's levels to play at once, or none to
+/// open a challenge in the lobby.
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct ChallengeRequest {
+    #[serde(flatten)]
+    settings: SettingsRequest,
+    pub(super) token: Option<String>,
+    color: Option<String>,
+    pub(super) opponent: Option<String>,
+}
+
+impl ChallengeRequest {
+    /// The game's settings: the variant, rules and clock asked, between
+    /// two people at full strength, with no training.
+    ///
+    /// # Errors
+    ///
+    /// A setting is refused, or there is no clock: a rated game ends on
+    /// time when a player is gone.
+    pub(super) fn settings(&self) -> Result<Settings, String> {
+        let asked = self.settings.apply(Settings::default())?;
+        let Some(clock) = asked.clock else {
+            return Err("a rated game has a clock".to_owned());
+        };
+        // A rated game in play holds its place on the server until its
+        // clock ends it.
+        if clock.time > MAX_RATED_CLOCK || clock.increment > MAX_RATED_CLOCK / 60 {
+            return Err(format!(
+                "a rated game's clock is at most {} minutes (and a minute's increment)",
+                MAX_RATED_CLOCK.as_secs() / 60
+            ));
+        }
+        Ok(Settings {
+            rules: asked.rules,
+            clock: asked.clock,
+            engine_side: EngineSide::Neither,
+            training: false,
+            ..Settings::default()
+        })
+    }
+
+    /// The challenger's side; `None`: drawn when the challenge is taken.
+    ///
+    /// # Errors
+    ///
+    /// The colour is unknown.
+    pub(super) fn side(&self) -> Result<Option<Color>, String> {
+        side_chosen(self.color.as_deref())
+    }
+}
+
+/// A challenge taken or withdrawn: the player's `token`, and the
+/// `challenge`'s number.
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct ChallengeAnswer {
+    pub(super) token: Option<String>,
+    pub(super) challenge: Option<u64>,
+}
+
+/// `settings` as the request that gives them, for the store to keep.
+pub(super) fn settings_request(settings: &Settings) -> String {
+    let clock = settings.clock.map(|control| {
+        serde_json::json!({
+            "kind": control.kind.name(),
+            "seconds": control.time.as_secs_f64(),
+            "increment": control.increment.as_secs_f64(),
+        })
+    });
+    serde_json::json!({
+        "variant": settings.rules.variant.to_string(),
+        "nMoveRule": settings.rules.n_move_rule,
+        "flying": settings.rules.flying,
+        "engine": settings.engine_side.name(),
+        "level": settings.strength.name(),
+        "movetime": settings.movetime.as_millis() as u64,
+        "clock": clock,
+        "training": settings.training,
+    })
+    .to_string()
 }
 
 /// A player made: its `name`.
@@ -415,6 +516,52 @@ mod tests {
         assert_eq!((request.clock_left(), request.set_up()), (None, false));
         assert!(parse::<NewGameRequest>(r#"{"moves":["a1",2]}"#).is_err());
         assert!(parse::<NewGameRequest>(r#"{"clockLeft":{"white":-1}}"#).is_err());
+    }
+
+    #[test]
+    fn settings_kept_as_a_request_are_read_back_alike() {
+        let kept = Settings {
+            rules: Rules {
+                variant: Variant::Twelve,
+                n_move_rule: 30,
+                flying: false,
+            },
+            engine_side: EngineSide::White,
+            strength: Strength::Skill(7),
+            movetime: Duration::from_millis(1500),
+            clock: Some(TimeControl {
+                kind: ClockKind::Game,
+                time: Duration::from_secs(300),
+                increment: Duration::from_secs(2),
+            }),
+            training: true,
+        };
+        let text = settings_request(&kept);
+        assert_eq!(settings(&text), Ok(kept));
+        let unclocked = Settings::default();
+        assert_eq!(settings(&settings_request(&unclocked)), Ok(unclocked));
+    }
+
+    #[test]
+    fn a_rated_challenge_has_a_clock_and_nothing_of_the_engine() {
+        let asked: ChallengeRequest = parse(
+            r#"{"variant": "lasker", "level": "easy", "engine": "both", "training": true,
+                "clock": {"kind": "turn", "seconds": 60}, "color": "black"}"#,
+        )
+        .unwrap();
+        let settings = asked.settings().unwrap();
+        assert_eq!(settings.rules.variant, Variant::Lasker);
+        assert_eq!(settings.engine_side, EngineSide::Neither);
+        assert!(!settings.training && settings.clock.is_some());
+        assert_eq!(asked.side(), Ok(Some(Color::Black)));
+        let endless: ChallengeRequest =
+            parse(r#"{"clock": {"kind": "game", "seconds": 7200}}"#).unwrap();
+        assert!(endless.settings().is_err());
+        let unclocked: ChallengeRequest = parse(r#"{"color": "random"}"#).unwrap();
+        assert!(unclocked.settings().is_err());
+        assert_eq!(unclocked.side(), Ok(None));
+        let odd: ChallengeRequest = parse(r#"{"color": "green"}"#).unwrap();
+        assert!(odd.side().is_err());
     }
 
     #[test]

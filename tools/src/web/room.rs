@@ -96,6 +96,24 @@ impl Room {
         (room, token)
     }
 
+    /// A room whose two players sit down together (a rated game's): the
+    /// room and each seat's token, by [`Color::index`].
+    pub fn for_two(code: String, now: Instant) -> (Room, [String; 2]) {
+        let mut room = Room {
+            code,
+            seats: [None, None],
+        };
+        let tokens = Color::ALL.map(|color| room.sit(color, now));
+        (room, tokens)
+    }
+
+    /// The token of `color`'s seat, if it is taken.
+    pub fn token_of(&self, color: Color) -> Option<&str> {
+        self.seats[color.index()]
+            .as_ref()
+            .map(|seat| seat.token.as_str())
+    }
+
     fn sit(&mut self, color: Color, now: Instant) -> String {
         let token = new_token();
         self.seats[color.index()] = Some(Seat {
@@ -224,8 +242,20 @@ mod tests {
             Presence::Away
         );
         room.swap_sides();
+        assert_eq!(room.token_of(Color::Black), Some(white.as_str()));
         assert_eq!(room.seat_of(&white), Some(Color::Black));
         assert_eq!(room.seat_of(&black), Some(Color::White));
+    }
+
+    #[test]
+    fn a_room_for_two_has_both_seats_taken() {
+        let now = Instant::now();
+        let (mut room, [white, black]) = Room::for_two("ABCDEF".to_owned(), now);
+        assert!(room.is_full());
+        assert_ne!(white, black);
+        assert_eq!(room.seat_of(&black), Some(Color::Black));
+        assert_eq!(room.presence(Color::White, now), Presence::Here);
+        assert_eq!(room.join(None, now), Err(RoomFull));
     }
 
     #[test]

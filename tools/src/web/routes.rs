@@ -8,19 +8,18 @@ use morris::Color;
 use serde::Serialize;
 
 use super::puzzles::puzzles_json;
-use super::requests::{self, JoinRequest, PlayerRequest, RoomRequest};
+use super::requests::{self, JoinRequest, RoomRequest};
 use super::session::Session;
 use super::settings::Settings;
 use super::state::State;
-use super::store::{Store, check_name};
-use super::views::{ErrorView, PlayerView, StateView};
-use super::{Games, Refusal, actions};
+use super::views::{ErrorView, StateView};
+use super::{Games, Refusal, actions, duels};
 
 /// The page: HTML, CSS and JavaScript in one file, served as it is.
 const PAGE: &str = include_str!("page.html");
 
 /// How long a long poll waits for a change before answering anyway.
-const POLL_WAIT: Duration = Duration::from_secs(20);
+pub(super) const POLL_WAIT: Duration = Duration::from_secs(20);
 
 /// The largest request body read (a game record or a position string).
 const MAX_BODY: u64 = 1 << 20;
@@ -29,14 +28,14 @@ const MAX_BODY: u64 = 1 << 20;
 const MAX_ERROR_CHARS: usize = 200;
 
 /// An answer: status and body.
-struct Reply {
+pub(super) struct Reply {
     status: u16,
     content_type: &'static str,
     body: String,
 }
 
 impl Reply {
-    fn json(view: &impl Serialize) -> Reply {
+    pub(super) fn json(view: &impl Serialize) -> Reply {
         Reply {
             status: 200,
             content_type: "application/json",
@@ -46,7 +45,7 @@ impl Reply {
 
     /// A refusal: `message`, which may quote the request, fit to show
     /// (its tokens cut as the protocol cuts them, and the whole too).
-    fn error(status: u16, message: &str) -> Reply {
+    pub(super) fn error(status: u16, message: &str) -> Reply {
         let mut shown = morris::uci::printable(message);
         if let Some((cut, _)) = shown.char_indices().nth(MAX_ERROR_CHARS) {
             shown.truncate(cut);
@@ -62,6 +61,14 @@ impl Reply {
 /// Answers `request` that the server is too busy for it.
 pub(super) fn refuse_busy(request: tiny_http::Request) {
     send(request, Reply::error(503, "the server is busy; try again"));
+}
+
+/// Answers `request` that its address asks too much at once.
+pub(super) fn refuse_too_many(request: tiny_http::Request) {
+    send(
+        request,
+        Reply::error(429, "too many requests at once from here; try again"),
+    );
 }
 
 /// Reads `request`, answers it, and sends the answer.
@@ -130,10 +137,20 @@ fn route(
             body: puzzles_json().to_owned(),
         };
     }
+    let after = || {
+        query(url, "after")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    };
     match (method, path) {
-        (Post, "/api/players") => return new_player(games, body, from),
-        (Get, "/api/me") => return me(games, query(url, "token")),
-        (Get, "/api/table") => return table(games),
+        (Post, "/api/players") => return duels::new_player(games, body, from),
+        (Get, "/api/me") => return duels::me(games, query(url, "token")),
+        (Get, "/api/table") => return duels::table(games),
+        (Get, "/api/history") => return duels::history(games, query(url, "name")),
+        (Get, "/api/lobby") => return duels::lobby(games, query(url, "token"), after()),
+        (Post, "/api/challenge") => return duels::challenge(games, body),
+        (Post, "/api/withdraw") => return duels::withdraw(games, body),
+        (Post, "/api/accept") => return duels::accept(games, body),
         _ => {}
     }
     let db = games.config.db.as_ref();
@@ -172,6 +189,13 @@ fn route(
             "a game between two browsers allows moves, resign, draw, the next game, leaving and the record only",
         );
     }
+    let rated = session.lock().rated.is_some();
+    if rated && !RATED_ACTIONS.contains(&(method, path)) {
+        return Reply::error(
+            403,
+            "a rated game allows moves, resign, draw, leaving and the record only",
+        );
+    }
     // The seat's side after the change (the next game of a room swaps).
     let done = |result: Result<(), String>| match result {
         Ok(()) => {
@@ -182,11 +206,8 @@ fn route(
     };
     match (method, path) {
         (Get, "/api/state") => {
-            let after = query(url, "after")
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0);
             let asked = Instant::now();
-            let mut state = session.wait_newer(after, POLL_WAIT);
+            let mut state = session.wait_newer(after(), POLL_WAIT);
             // The seat's side as it is now: the next game may have swapped.
             let seat = state.room.as_mut().and_then(|room| {
                 let color = room.seat_of(token?)?;
@@ -234,6 +255,11 @@ fn route(
             Reply::json(&ErrorView { error: "" })
         }
         (Post, "/api/close") if !in_room => {
+            // A rated game left in play is lost.
+            let _ = session.change(|state| {
+                actions::leave_rated(state);
+                Ok(())
+            });
             games.close(id);
             Reply::json(&ErrorView { error: "" })
         }
@@ -265,6 +291,20 @@ const ROOM_ACTIONS: [(&tiny_http::Method, &str); 8] = [
     (&tiny_http::Method::Get, "/api/record"),
 ];
 
+/// What the player of a rated game may ask for: no help, no take-back,
+/// no other game (a rated game against the engine has no room, and is
+/// closed to be left).
+const RATED_ACTIONS: [(&tiny_http::Method, &str); 8] = [
+    (&tiny_http::Method::Get, "/api/state"),
+    (&tiny_http::Method::Post, "/api/move"),
+    (&tiny_http::Method::Post, "/api/resign"),
+    (&tiny_http::Method::Post, "/api/draw"),
+    (&tiny_http::Method::Post, "/api/leave"),
+    (&tiny_http::Method::Post, "/api/away"),
+    (&tiny_http::Method::Post, "/api/close"),
+    (&tiny_http::Method::Get, "/api/record"),
+];
+
 /// The side of the seat whose token is `token` as the state has it now
 /// (the next game of a room swaps the sides), inside the change that acts
 /// for it; `None` for a game of one browser.
@@ -284,7 +324,7 @@ fn seat_of(session: &Session, token: Option<&str>) -> Result<Option<Color>, Repl
         .ok_or_else(|| Reply::error(403, "this game is a room's: join it with its code"))
 }
 
-fn refused(refusal: &Refusal) -> Reply {
+pub(super) fn refused(refusal: &Refusal) -> Reply {
     match refusal {
         Refusal::Full => Reply::error(
             503,
@@ -292,6 +332,7 @@ fn refused(refusal: &Refusal) -> Reply {
         ),
         Refusal::NoRoom(code) => Reply::error(404, &format!("no room has the code {code}")),
         Refusal::RoomFull => Reply::error(409, "the room is full: both players are seated"),
+        Refusal::Store(message) => Reply::error(500, &format!("the store: {message}")),
     }
 }
 
@@ -346,68 +387,4 @@ fn join_room(games: &Games, body: &str, from: Option<std::net::IpAddr>) -> Reply
             refused(&refusal)
         }
     }
-}
-
-/// The answer of `answer` from the store of players: a server that keeps
-/// none refuses, and a store that fails says so.
-fn with_store(games: &Games, answer: impl FnOnce(&Store) -> anyhow::Result<Reply>) -> Reply {
-    match &games.config.store {
-        None => Reply::error(503, "this server keeps no players (it has no store)"),
-        Some(store) => {
-            answer(store).unwrap_or_else(|e| Reply::error(500, &format!("the store: {e:#}")))
-        }
-    }
-}
-
-/// A new player: the body's `name`, checked and free, made from `from`
-/// (an address makes only so many); its secret token is in this answer
-/// alone.
-fn new_player(games: &Games, body: &str, from: Option<std::net::IpAddr>) -> Reply {
-    with_store(games, |store| {
-        if from.is_some_and(|address| games.made.used_up(address)) {
-            return Ok(Reply::error(
-                429,
-                "too many players made from here: wait an hour",
-            ));
-        }
-        let request: PlayerRequest = match requests::parse(body) {
-            Ok(request) => request,
-            Err(message) => return Ok(Reply::error(400, &message)),
-        };
-        let name = request.name.unwrap_or_default();
-        let name = name.trim();
-        if let Err(message) = check_name(name) {
-            return Ok(Reply::error(400, &message));
-        }
-        let Some((id, token)) = store.add_player(name)? else {
-            return Ok(Reply::error(400, &format!("the name '{name}' is taken")));
-        };
-        let made = PlayerView::new(store.standing(id)?, Some(token));
-        if let Some(address) = from {
-            games.made.count(address);
-        }
-        Ok(Reply::json(&made))
-    })
-}
-
-/// The player whose secret is `token`.
-fn me(games: &Games, token: Option<&str>) -> Reply {
-    with_store(games, |store| {
-        Ok(match store.player_by_token(token.unwrap_or(""))? {
-            Some((id, _)) => Reply::json(&PlayerView::new(store.standing(id)?, None)),
-            None => Reply::error(404, "no player has this token"),
-        })
-    })
-}
-
-/// Every player, the highest rating first.
-fn table(games: &Games) -> Reply {
-    with_store(games, |store| {
-        let views: Vec<PlayerView> = store
-            .table()?
-            .into_iter()
-            .map(|standing| PlayerView::new(standing, None))
-            .collect();
-        Ok(Reply::json(&views))
-    })
 }

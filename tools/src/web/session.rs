@@ -44,6 +44,7 @@ impl Session {
                 .clock
                 .map(|control| Clock::new(control, Color::White, None, now)),
             room,
+            rated: None,
             review: None,
             set_up: false,
             last_seen: now,
@@ -125,7 +126,7 @@ impl Session {
         if stale || (state.engine.task.is_some() && (replaced || state.ended().is_some())) {
             self.shared.cancel.store(true, Ordering::Relaxed);
         }
-        state.version += 1;
+        state.publish();
         kick(&self.shared, &mut state);
         self.shared.changed.notify_all();
         result
@@ -226,7 +227,7 @@ impl Session {
             if state.engine.task.is_some() {
                 self.shared.cancel.store(true, Ordering::Relaxed);
             }
-            state.version += 1;
+            state.publish();
             self.shared.changed.notify_all();
         }
     }

@@ -10,6 +10,7 @@ use morris::solution::{DbOutcome, Judgement};
 use morris::{Color, Game, Move, Outcome};
 
 use super::clock::Clock;
+use super::rated::{self, RatedGame};
 use super::room::Room;
 use super::settings::Settings;
 use crate::client::{EngineScore, Info};
@@ -233,6 +234,8 @@ pub struct State {
     pub clock: Option<Clock>,
     /// The seats, when two browsers play the game.
     pub room: Option<Room>,
+    /// The players, when the game is played for their ratings.
+    pub rated: Option<RatedGame>,
     /// The review of the game, once asked for.
     pub review: Option<Review>,
     /// Whether the game was set up (a position or moves pasted, a record
@@ -245,6 +248,13 @@ pub struct State {
 }
 
 impl State {
+    /// A change the page should see is made: the version goes up, and a
+    /// rated game's store hears of it.
+    pub fn publish(&mut self) {
+        self.version += 1;
+        rated::keep(self);
+    }
+
     /// How the game ended, if it did.
     pub fn ended(&self) -> Option<Ended> {
         self.ending
@@ -312,6 +322,11 @@ impl State {
     /// begun, or a player left).
     pub fn waits_for_player(&self) -> bool {
         self.room.as_ref().is_some_and(|room| !room.is_full())
+    }
+
+    /// Whether the game is rated and not over.
+    pub fn is_rated_in_play(&self) -> bool {
+        self.rated.is_some() && self.ended().is_none()
     }
 
     /// Whether the game is being played: not over, and not waiting for a

@@ -50,11 +50,27 @@ const MIGRATIONS: &[&str] = &[
     // standing players, have none).
     "ALTER TABLE players ADD COLUMN token_hash TEXT;
     CREATE UNIQUE INDEX players_by_token ON players(token_hash);",
+    // 3: the rated games in progress, to resume after a restart: kept
+    // move by move, and gone once the game is over (then in `games`).
+    "CREATE TABLE live (
+        id INTEGER PRIMARY KEY,
+        white INTEGER NOT NULL REFERENCES players(id),
+        black INTEGER NOT NULL REFERENCES players(id),
+        room TEXT,
+        settings TEXT NOT NULL,
+        moves TEXT NOT NULL,
+        white_left INTEGER,
+        black_left INTEGER,
+        started INTEGER NOT NULL
+    );",
 ];
 
 /// The fewest plies of a game that moves the ratings: the tenth turn of
 /// each side. A game left or lost sooner is kept, but rates nobody.
 pub const MIN_RATED_PLIES: usize = 20;
+
+/// The most games of a player's history shown.
+pub const HISTORY_SHOWN: usize = 200;
 
 /// The shortest and the longest name a player may take.
 pub const NAME_LENGTHS: std::ops::RangeInclusive<usize> = 3..=20;
@@ -113,7 +129,27 @@ fn token_hash(token: &str) -> String {
 
 /// A player, by the store's number for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct PlayerId(i64);
+pub struct PlayerId(pub(super) i64);
+
+/// A rated game in progress, as the store keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveGame {
+    /// The server's number for the game.
+    pub id: u64,
+    /// White's player.
+    pub white: PlayerId,
+    /// Black's player.
+    pub black: PlayerId,
+    /// The room's code, for a game between two people.
+    pub room: Option<String>,
+    /// Its settings, as a settings request.
+    pub settings: String,
+    /// The moves played, separated by spaces.
+    pub moves: String,
+    /// Each side's time left after the last move, in milliseconds, if
+    /// the game has a clock.
+    pub left: Option<[u64; 2]>,
+}
 
 /// A game over, to be kept.
 #[derive(Clone, Debug)]
@@ -130,6 +166,8 @@ pub struct FinishedGame<'a> {
     pub record: &'a str,
     /// How many plies were played.
     pub plies: usize,
+    /// The server's number for it, if it was kept in progress: no longer.
+    pub live: Option<u64>,
 }
 
 /// Both players' ratings after a game kept.
@@ -272,6 +310,106 @@ impl Store {
         Ok(found)
     }
 
+    /// The standing player named `name` (one of the engine's levels,
+    /// which has no token), made at a newcomer's rating the first time.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be written.
+    pub fn standing_player(&self, name: &str) -> Result<PlayerId> {
+        let rating = Rating::default();
+        let db = self.db();
+        db.execute(
+            "INSERT INTO players (name, rating, deviation, volatility, created)
+             VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (name) DO NOTHING",
+            params![
+                name,
+                rating.rating,
+                rating.deviation,
+                rating.volatility,
+                now()
+            ],
+        )?;
+        let id = db.query_row("SELECT id FROM players WHERE name = ?1", [name], |row| {
+            row.get(0)
+        })?;
+        Ok(PlayerId(id))
+    }
+
+    /// Keeps `game`, a rated game begun, to resume after a restart.
+    ///
+    /// # Errors
+    ///
+    /// A player is unknown, or the file cannot be written.
+    pub fn begin_live(&self, game: &LiveGame) -> Result<()> {
+        let [white_left, black_left] = game.left.map_or([None; 2], |left| left.map(Some));
+        self.db().execute(
+            "INSERT INTO live (id, white, black, room, settings, moves, white_left, black_left, started)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                game.id as i64,
+                game.white.0,
+                game.black.0,
+                game.room,
+                game.settings,
+                game.moves,
+                white_left.map(|ms| ms as i64),
+                black_left.map(|ms| ms as i64),
+                now()
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// The moves of the game in progress `id` and each side's time left
+    /// now (milliseconds).
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be written.
+    pub fn update_live(&self, id: u64, moves: &str, left: Option<[u64; 2]>) -> Result<()> {
+        let [white_left, black_left] = left.map_or([None; 2], |left| left.map(Some));
+        self.db().execute(
+            "UPDATE live SET moves = ?2, white_left = ?3, black_left = ?4 WHERE id = ?1",
+            params![
+                id as i64,
+                moves,
+                white_left.map(|ms| ms as i64),
+                black_left.map(|ms| ms as i64)
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// The rated games in progress, the oldest first.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be read.
+    pub fn live_games(&self) -> Result<Vec<LiveGame>> {
+        let db = self.db();
+        let mut query = db.prepare(
+            "SELECT id, white, black, room, settings, moves, white_left, black_left
+             FROM live ORDER BY started, id",
+        )?;
+        let rows = query.query_map([], |row| {
+            let left: [Option<i64>; 2] = [row.get(6)?, row.get(7)?];
+            Ok(LiveGame {
+                id: row.get::<_, i64>(0)? as u64,
+                white: PlayerId(row.get(1)?),
+                black: PlayerId(row.get(2)?),
+                room: row.get(3)?,
+                settings: row.get(4)?,
+                moves: row.get(5)?,
+                left: match left {
+                    [Some(white), Some(black)] => Some([white as u64, black as u64]),
+                    _ => None,
+                },
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// The player named `name`, if there is one.
     ///
     /// # Errors
@@ -288,7 +426,8 @@ impl Store {
     }
 
     /// Keeps `game` and, if it was long enough, moves both players'
-    /// ratings by it (one Glicko-2 period each), all in one transaction.
+    /// ratings by it (one Glicko-2 period each), and forgets it in
+    /// progress, all in one transaction.
     ///
     /// # Errors
     ///
@@ -346,6 +485,9 @@ impl Store {
                 now()
             ],
         )?;
+        if let Some(live) = game.live {
+            tx.execute("DELETE FROM live WHERE id = ?1", [live as i64])?;
+        }
         tx.commit()?;
         Ok(Rated {
             white,
@@ -396,7 +538,8 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// The games `player` played, the latest first.
+    /// The latest games `player` played, the latest first (at most
+    /// [`HISTORY_SHOWN`]).
     ///
     /// # Errors
     ///
@@ -407,9 +550,9 @@ impl Store {
             "SELECT w.name, b.name, g.result, g.termination, g.record, g.rated,
                  g.white_before, g.white_after, g.black_before, g.black_after
              FROM games g JOIN players w ON w.id = g.white JOIN players b ON b.id = g.black
-             WHERE g.white = ?1 OR g.black = ?1 ORDER BY g.id DESC",
+             WHERE g.white = ?1 OR g.black = ?1 ORDER BY g.id DESC LIMIT ?2",
         )?;
-        let rows = query.query_map([player.0], |row| {
+        let rows = query.query_map(params![player.0, HISTORY_SHOWN as i64], |row| {
             let result: String = row.get(2)?;
             Ok(PastGame {
                 white: row.get(0)?,
@@ -490,7 +633,46 @@ mod tests {
             termination: "white resigned",
             record: "[Result \"0-1\"]\n\n1. d6 *\n",
             plies,
+            live: None,
         }
+    }
+
+    #[test]
+    fn a_game_in_progress_is_kept_move_by_move_until_it_is_over() {
+        let folder = Folder::new("live");
+        let store = Store::open(&folder.file()).unwrap();
+        let ann = store.add_player("ann").unwrap().unwrap().0;
+        let level = store.standing_player("morris-easy").unwrap();
+        assert_eq!(store.standing_player("morris-easy").unwrap(), level);
+        let begun = LiveGame {
+            id: u64::MAX - 7,
+            white: ann,
+            black: level,
+            room: None,
+            settings: "{}".to_owned(),
+            moves: String::new(),
+            left: Some([60_000, 60_000]),
+        };
+        store.begin_live(&begun).unwrap();
+        store
+            .update_live(begun.id, "d6 d2", Some([58_000, 59_500]))
+            .unwrap();
+        drop(store);
+        let store = Store::open(&folder.file()).unwrap();
+        let kept = store.live_games().unwrap();
+        let played = LiveGame {
+            moves: "d6 d2".to_owned(),
+            left: Some([58_000, 59_500]),
+            ..begun.clone()
+        };
+        assert_eq!(kept, [played]);
+        let over = FinishedGame {
+            live: Some(begun.id),
+            ..game(ann, level, GameResult::BlackWins, 2)
+        };
+        store.finish(&over).unwrap();
+        assert_eq!(store.live_games().unwrap(), []);
+        assert_eq!(store.history(level).unwrap().len(), 1);
     }
 
     #[test]

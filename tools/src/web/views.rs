@@ -12,8 +12,9 @@ use serde::Serialize;
 
 use super::actions;
 use super::clock::TimeControl;
+use super::lobby::Challenge;
 use super::state::{Ended, EngineJudgement, Review, State, Task, mover_at};
-use super::store::{Standing, Token};
+use super::store::{PastGame, PlayerId, Standing, Token};
 use crate::client::EngineScore;
 
 /// A player, as the table and the player itself see it.
@@ -41,6 +42,106 @@ impl PlayerView {
             deviation: standing.rating.deviation,
             games: standing.games,
             token: token.map(|t| t.as_str().to_owned()),
+        }
+    }
+}
+
+/// A player in the lobby.
+#[derive(Serialize)]
+pub(super) struct PresentView {
+    pub(super) name: String,
+    pub(super) rating: f64,
+}
+
+/// An open challenge.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct ChallengeView {
+    /// The number to take or withdraw it by.
+    id: u64,
+    /// The challenger's name and rating.
+    name: String,
+    rating: f64,
+    variant: String,
+    n_move_rule: u16,
+    flying: bool,
+    clock: Option<ControlView>,
+    /// The challenger's side: `white`, `black` or `random`.
+    side: &'static str,
+    /// Whether it is the asking player's own.
+    mine: bool,
+}
+
+impl ChallengeView {
+    /// The view of `challenge`, for the player `asking`.
+    pub(super) fn new(challenge: &Challenge, asking: PlayerId) -> ChallengeView {
+        let rules = challenge.settings.rules;
+        ChallengeView {
+            id: challenge.id,
+            name: challenge.name.clone(),
+            rating: challenge.rating,
+            variant: rules.variant.to_string(),
+            n_move_rule: rules.n_move_rule,
+            flying: rules.flying,
+            clock: challenge.settings.clock.map(Into::into),
+            side: challenge.side.map_or("random", Color::name),
+            mine: challenge.by == asking,
+        }
+    }
+}
+
+/// Where a player's rated game in progress is: its id, and the player's
+/// seat in it if it is a room's.
+#[derive(Serialize)]
+pub(super) struct GameRefView {
+    pub(super) id: String,
+    pub(super) seat: Option<String>,
+}
+
+/// The lobby, as a player sees it.
+#[derive(Serialize)]
+pub(super) struct LobbyView {
+    pub(super) version: u64,
+    /// The player asking.
+    pub(super) me: PlayerView,
+    pub(super) challenges: Vec<ChallengeView>,
+    /// The engine's levels, standing players.
+    pub(super) levels: Vec<PlayerView>,
+    /// The players in the lobby now.
+    pub(super) present: Vec<PresentView>,
+    /// The player's rated game in progress.
+    pub(super) game: Option<GameRefView>,
+}
+
+/// A game of a player's history.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct PastGameView {
+    white: String,
+    black: String,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    result: &'static str,
+    termination: String,
+    /// Its record, to open on the board.
+    record: String,
+    /// Whether it moved the ratings.
+    rated: bool,
+    /// White's rating before and after it, Black's too.
+    white_rating: [f64; 2],
+    black_rating: [f64; 2],
+}
+
+impl From<PastGame> for PastGameView {
+    fn from(game: PastGame) -> PastGameView {
+        PastGameView {
+            white: game.white,
+            black: game.black,
+            result: game.result.token(),
+            termination: game.termination,
+            record: game.record,
+            rated: game.rated,
+            white_rating: game.white_rating.into(),
+            black_rating: game.black_rating.into(),
         }
     }
 }
@@ -93,6 +194,9 @@ pub(super) struct StateView {
     clock: Option<ClockView>,
     /// The room, when two browsers play the game.
     room: Option<RoomView>,
+    /// The players, when the game is rated: each side's name and its
+    /// rating when the game began.
+    rated: Option<BySide<PresentView>>,
     review: Option<ReviewView>,
     settings: SettingsView,
     engine: EngineReport,
@@ -534,7 +638,9 @@ impl StateView {
         seat: Option<Color>,
     ) -> StateView {
         let databases = db.is_some();
-        let db = db.filter(|_| state.room.is_none());
+        // Two people, or a person rated against the engine, play on their own.
+        let on_their_own = state.room.is_some() || state.rated.is_some();
+        let db = db.filter(|_| !on_their_own);
         let game = &state.game;
         let position = game.position();
         let rules = position.rules();
@@ -602,7 +708,7 @@ impl StateView {
         // shown either, to come and go with the hints.
         let judged = engine
             .scored_side
-            .filter(|_| !engine.weakened && !state.settings.strength.weakened());
+            .filter(|_| !engine.weakened && !state.settings.strength.weakened() && !on_their_own);
         StateView {
             id: id.to_string(),
             version: state.version,
@@ -639,6 +745,15 @@ impl StateView {
                 seat: None,
                 opponent: room.presence(you.opponent(), Instant::now()).name(),
             }),
+            rated: state.rated.as_ref().map(|rated| {
+                BySide::of(|color| {
+                    let player = rated.player(color);
+                    PresentView {
+                        name: player.name.clone(),
+                        rating: player.rating,
+                    }
+                })
+            }),
             clock: state.clock.map(|clock| {
                 let now = Instant::now();
                 ClockView {
@@ -672,7 +787,11 @@ impl StateView {
                     .score
                     .zip(judged)
                     .map(|(score, side)| score_words(score, side)),
-                pv: engine.thinking.pv.join(" "),
+                pv: if on_their_own {
+                    String::new()
+                } else {
+                    engine.thinking.pv.join(" ")
+                },
                 white_wdl: engine
                     .thinking
                     .wdl

@@ -1,0 +1,306 @@
+//! The HTTP side of rated play: players made and found by their token,
+//! the table of ratings, a player's history, and the lobby where rated
+//! games are offered, taken and withdrawn, or begun at once against one of
+//! the engine's levels.
+
+use std::net::IpAddr;
+use std::time::Instant;
+
+use morris::Color;
+
+use super::Games;
+use super::lobby::{Challenge, level_player_name};
+use super::rated::RatedPlayer;
+use super::requests::{self, ChallengeAnswer, ChallengeRequest, PlayerRequest};
+use super::routes::{POLL_WAIT, Reply, refused};
+use super::settings::EngineSide;
+use super::store::{Standing, Store, check_name};
+use super::views::{
+    ChallengeView, ErrorView, GameRefView, LobbyView, PastGameView, PlayerView, PresentView,
+    StateView,
+};
+
+/// The answer of `answer` from the store of players: a server that keeps
+/// none refuses, and a store that fails says so.
+fn with_store(
+    games: &Games,
+    answer: impl FnOnce(&Store) -> anyhow::Result<Result<Reply, Reply>>,
+) -> Reply {
+    match &games.store {
+        None => Reply::error(503, "this server keeps no players (it has no store)"),
+        Some(store) => match answer(store) {
+            Ok(Ok(reply) | Err(reply)) => reply,
+            Err(e) => Reply::error(500, &format!("the store: {e:#}")),
+        },
+    }
+}
+
+/// The player whose secret is `token`, or the refusal to send.
+fn signed_in(store: &Store, token: Option<&str>) -> anyhow::Result<Result<Standing, Reply>> {
+    let Some((id, _)) = store.player_by_token(token.unwrap_or(""))? else {
+        return Ok(Err(Reply::error(
+            401,
+            "no player has this token: sign in again",
+        )));
+    };
+    Ok(Ok(store.standing(id)?))
+}
+
+/// A rated side: `standing`'s player as the game begins.
+fn rated_player(standing: Standing) -> RatedPlayer {
+    RatedPlayer {
+        id: standing.id,
+        name: standing.name,
+        rating: standing.rating.rating,
+    }
+}
+
+/// A request's body, or the refusal of a bad one.
+fn parsed<T: serde::de::DeserializeOwned + Default>(body: &str) -> Result<T, Reply> {
+    requests::parse(body).map_err(|message| Reply::error(400, &message))
+}
+
+/// A new player: the body's `name`, checked and free, made from `from`
+/// (an address makes only so many); its secret token is in this answer
+/// alone.
+pub(super) fn new_player(games: &Games, body: &str, from: Option<IpAddr>) -> Reply {
+    with_store(games, |store| {
+        if from.is_some_and(|address| games.made.used_up(address)) {
+            return Ok(Err(Reply::error(
+                429,
+                "too many players made from here: wait an hour",
+            )));
+        }
+        let request: PlayerRequest = match parsed(body) {
+            Ok(request) => request,
+            Err(reply) => return Ok(Err(reply)),
+        };
+        let name = request.name.unwrap_or_default();
+        let name = name.trim();
+        if let Err(message) = check_name(name) {
+            return Ok(Err(Reply::error(400, &message)));
+        }
+        let Some((id, token)) = store.add_player(name)? else {
+            return Ok(Err(Reply::error(
+                400,
+                &format!("the name '{name}' is taken"),
+            )));
+        };
+        let made = PlayerView::new(store.standing(id)?, Some(token));
+        if let Some(address) = from {
+            games.made.count(address);
+        }
+        Ok(Ok(Reply::json(&made)))
+    })
+}
+
+/// The player whose secret is `token`.
+pub(super) fn me(games: &Games, token: Option<&str>) -> Reply {
+    with_store(games, |store| {
+        Ok(signed_in(store, token)?.map(|me| Reply::json(&PlayerView::new(me, None))))
+    })
+}
+
+/// Every player, the highest rating first.
+pub(super) fn table(games: &Games) -> Reply {
+    with_store(games, |store| {
+        let views: Vec<PlayerView> = store
+            .table()?
+            .into_iter()
+            .map(|standing| PlayerView::new(standing, None))
+            .collect();
+        Ok(Ok(Reply::json(&views)))
+    })
+}
+
+/// The latest games of the player named `name`, with their records.
+pub(super) fn history(games: &Games, name: Option<&str>) -> Reply {
+    with_store(games, |store| {
+        let name = name.unwrap_or("");
+        let Some(id) = store.player(name)? else {
+            return Ok(Err(Reply::error(
+                404,
+                &format!("no player is named '{name}'"),
+            )));
+        };
+        let views: Vec<PastGameView> = store.history(id)?.into_iter().map(Into::into).collect();
+        Ok(Ok(Reply::json(&views)))
+    })
+}
+
+/// The lobby for the player whose secret is `token`, once it is newer
+/// than version `after` (or a long poll's wait has passed).
+pub(super) fn lobby(games: &Games, token: Option<&str>, after: u64) -> Reply {
+    let asked = Instant::now();
+    with_store(games, |store| {
+        let me = match signed_in(store, token)? {
+            Ok(me) => me,
+            Err(reply) => return Ok(Err(reply)),
+        };
+        let seen = (me.id, me.name.as_str(), me.rating.rating);
+        let lobby = games.lobby.wait_newer(seen, asked, after, POLL_WAIT);
+        // Read after the wait: a game may have ended meanwhile.
+        let me = store.standing(me.id)?;
+        let levels = games
+            .levels
+            .iter()
+            .map(|&(_, id)| Ok(PlayerView::new(store.standing(id)?, None)))
+            .collect::<anyhow::Result<_>>()?;
+        let view = LobbyView {
+            version: lobby.version,
+            challenges: lobby
+                .challenges
+                .iter()
+                .map(|challenge| ChallengeView::new(challenge, me.id))
+                .collect(),
+            present: lobby
+                .present
+                .into_iter()
+                .map(|present| PresentView {
+                    name: present.name,
+                    rating: present.rating,
+                })
+                .collect(),
+            game: games.rated_game_of(me.id).map(|(id, seat)| GameRefView {
+                id: id.to_string(),
+                seat,
+            }),
+            me: PlayerView::new(me, None),
+            levels,
+        };
+        Ok(Ok(Reply::json(&view)))
+    })
+}
+
+/// A rated game offered by the body's player: a challenge opened in the
+/// lobby, or with `opponent`, a game begun at once against that level.
+pub(super) fn challenge(games: &Games, body: &str) -> Reply {
+    with_store(games, |store| {
+        let request: ChallengeRequest = match parsed(body) {
+            Ok(request) => request,
+            Err(reply) => return Ok(Err(reply)),
+        };
+        let me = match signed_in(store, request.token.as_deref())? {
+            Ok(me) => me,
+            Err(reply) => return Ok(Err(reply)),
+        };
+        if games.rated_game_of(me.id).is_some() {
+            return Ok(Err(Reply::error(409, "you are playing a rated game")));
+        }
+        let asked = request
+            .settings()
+            .and_then(|settings| Ok((settings, request.side()?)));
+        let (settings, side) = match asked {
+            Ok(asked) => asked,
+            Err(message) => return Ok(Err(Reply::error(400, &message))),
+        };
+        let Some(opponent) = request.opponent.as_deref() else {
+            let posted = games.lobby.post(Challenge {
+                id: 0,
+                by: me.id,
+                name: me.name.clone(),
+                rating: me.rating.rating,
+                settings,
+                side,
+            });
+            return Ok(match posted {
+                Ok(_) => Ok(Reply::json(&ErrorView { error: "" })),
+                Err(message) => Err(Reply::error(429, &message)),
+            });
+        };
+        let Some(&(level, level_id)) = games.levels.iter().find(|(level, _)| {
+            [level.name(), level_player_name(*level)].contains(&opponent.to_owned())
+        }) else {
+            return Ok(Err(Reply::error(
+                400,
+                &format!("'{opponent}' is none of the engine's levels"),
+            )));
+        };
+        let side = side.unwrap_or_else(requests::random_side);
+        let engine_side = match side {
+            Color::White => EngineSide::Black,
+            Color::Black => EngineSide::White,
+        };
+        let settings = super::settings::Settings {
+            engine_side,
+            strength: level,
+            ..settings
+        };
+        let mut players = [rated_player(me), rated_player(store.standing(level_id)?)];
+        if side == Color::Black {
+            players.swap(0, 1);
+        }
+        Ok(match games.start_rated(players, settings) {
+            Ok((id, session)) => Ok(Reply::json(&StateView::new(
+                id,
+                &session.lock(),
+                games.config.db.as_ref(),
+                None,
+            ))),
+            Err(refusal) => Err(refused(&refusal)),
+        })
+    })
+}
+
+/// The body's player withdraws its `challenge`.
+pub(super) fn withdraw(games: &Games, body: &str) -> Reply {
+    with_store(games, |store| {
+        let answer: ChallengeAnswer = match parsed(body) {
+            Ok(answer) => answer,
+            Err(reply) => return Ok(Err(reply)),
+        };
+        let me = match signed_in(store, answer.token.as_deref())? {
+            Ok(me) => me,
+            Err(reply) => return Ok(Err(reply)),
+        };
+        let withdrawn = games.lobby.withdraw(answer.challenge.unwrap_or(0), me.id);
+        Ok(if withdrawn {
+            Ok(Reply::json(&ErrorView { error: "" }))
+        } else {
+            Err(Reply::error(404, "you have no such challenge open"))
+        })
+    })
+}
+
+/// The body's player takes a `challenge`: their rated game begins in a
+/// room, the player sat down in it (the challenger finds it in the lobby).
+pub(super) fn accept(games: &Games, body: &str) -> Reply {
+    with_store(games, |store| {
+        let answer: ChallengeAnswer = match parsed(body) {
+            Ok(answer) => answer,
+            Err(reply) => return Ok(Err(reply)),
+        };
+        let me = match signed_in(store, answer.token.as_deref())? {
+            Ok(me) => me,
+            Err(reply) => return Ok(Err(reply)),
+        };
+        if games.rated_game_of(me.id).is_some() {
+            return Ok(Err(Reply::error(409, "you are playing a rated game")));
+        }
+        let taken = games.lobby.take(answer.challenge.unwrap_or(0), me.id);
+        let challenge = match taken {
+            Ok(challenge) => challenge,
+            Err(message) => return Ok(Err(Reply::error(409, &message))),
+        };
+        let challenger_side = challenge.side.unwrap_or_else(requests::random_side);
+        let my_side = challenger_side.opponent();
+        let challenger = store.standing(challenge.by)?;
+        let mut players = [rated_player(challenger), rated_player(me)];
+        if challenger_side == Color::Black {
+            players.swap(0, 1);
+        }
+        let (id, session) = match games.start_rated(players, challenge.settings) {
+            Ok(started) => started,
+            Err(refusal) => return Ok(Err(refused(&refusal))),
+        };
+        let state = session.lock();
+        let seat = state
+            .room
+            .as_ref()
+            .and_then(|room| room.token_of(my_side))
+            .map(str::to_owned)
+            .unwrap_or_default();
+        let view = StateView::new(id, &state, games.config.db.as_ref(), Some(my_side));
+        Ok(Ok(Reply::json(&view.with_seat(seat))))
+    })
+}

@@ -1,0 +1,285 @@
+//! The lobby: the open challenges, each a player's offer of a rated game
+//! (its settings, and the side the player takes, or a side drawn), and the
+//! players there now. Every page in the lobby hears of a change at once,
+//! by long polling as a game's page does.
+
+use std::collections::HashMap;
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use morris::Color;
+
+use super::settings::{Settings, Strength};
+use super::store::PlayerId;
+
+/// The most challenges a player may have open at once.
+pub const MAX_CHALLENGES_EACH: usize = 3;
+
+/// The most challenges open at once.
+pub const MAX_CHALLENGES: usize = 1000;
+
+/// How long since it last asked a player still counts as in the lobby:
+/// longer than a long poll waits.
+const PRESENT: Duration = Duration::from_secs(30);
+
+/// The name of the standing player who is the engine at `level`.
+pub fn level_player_name(level: Strength) -> String {
+    format!("morris-{}", level.name())
+}
+
+/// A player's offer of a rated game, open until taken or withdrawn.
+#[derive(Clone, Debug)]
+pub struct Challenge {
+    /// The lobby's number for it.
+    pub id: u64,
+    /// Who offers it.
+    pub by: PlayerId,
+    /// Its name.
+    pub name: String,
+    /// Its rating.
+    pub rating: f64,
+    /// The game's variant, rules and clock.
+    pub settings: Settings,
+    /// The side the challenger takes; `None`: drawn when it is taken.
+    pub side: Option<Color>,
+}
+
+/// A player in the lobby.
+#[derive(Clone, Debug)]
+pub struct Present {
+    /// Its name.
+    pub name: String,
+    /// Its rating.
+    pub rating: f64,
+    last_seen: Instant,
+}
+
+/// The lobby as one page sees it.
+pub struct LobbySnapshot {
+    /// The lobby's version, for the next long poll.
+    pub version: u64,
+    /// The open challenges, the oldest first.
+    pub challenges: Vec<Challenge>,
+    /// The players there, by name.
+    pub present: Vec<Present>,
+}
+
+#[derive(Default)]
+struct Inner {
+    version: u64,
+    challenges: Vec<Challenge>,
+    present: HashMap<PlayerId, Present>,
+}
+
+impl Inner {
+    fn changed(&mut self, lobby: &Lobby) {
+        self.version += 1;
+        lobby.changed.notify_all();
+    }
+}
+
+/// The open challenges and the players there.
+#[derive(Default)]
+pub struct Lobby {
+    inner: Mutex<Inner>,
+    changed: Condvar,
+}
+
+impl Lobby {
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().expect("not poisoned")
+    }
+
+    /// Opens `challenge` (its number is the lobby's to give).
+    ///
+    /// # Errors
+    ///
+    /// Its player has as many open as it may, or the lobby as many as
+    /// it takes.
+    pub fn post(&self, mut challenge: Challenge) -> Result<u64, String> {
+        let mut inner = self.lock();
+        let by = challenge.by;
+        if inner.challenges.iter().filter(|c| c.by == by).count() >= MAX_CHALLENGES_EACH {
+            return Err(format!(
+                "you have {MAX_CHALLENGES_EACH} challenges open: withdraw one first"
+            ));
+        }
+        if inner.challenges.len() >= MAX_CHALLENGES {
+            return Err("the lobby is full of challenges: try again later".to_owned());
+        }
+        challenge.id = std::iter::repeat_with(|| rand::random_range(1..1u64 << 52))
+            .find(|id| inner.challenges.iter().all(|c| c.id != *id))
+            .expect("a free number");
+        let id = challenge.id;
+        inner.challenges.push(challenge);
+        inner.changed(self);
+        Ok(id)
+    }
+
+    /// `by` withdraws its challenge `id`; whether it had it open.
+    pub fn withdraw(&self, id: u64, by: PlayerId) -> bool {
+        let mut inner = self.lock();
+        let before = inner.challenges.len();
+        inner.challenges.retain(|c| !(c.id == id && c.by == by));
+        let withdrawn = inner.challenges.len() != before;
+        if withdrawn {
+            inner.changed(self);
+        }
+        withdrawn
+    }
+
+    /// `taker` takes challenge `id`: it is no longer open, nor any other
+    /// of either player's, as they go to their game.
+    ///
+    /// # Errors
+    ///
+    /// No such challenge is open, or it is the taker's own.
+    pub fn take(&self, id: u64, taker: PlayerId) -> Result<Challenge, String> {
+        let mut inner = self.lock();
+        let challenge = inner
+            .challenges
+            .iter()
+            .find(|c| c.id == id)
+            .cloned()
+            .ok_or("the challenge is no longer open")?;
+        if challenge.by == taker {
+            return Err("a challenge is for another player to take".to_owned());
+        }
+        inner
+            .challenges
+            .retain(|c| c.by != challenge.by && c.by != taker);
+        inner.changed(self);
+        Ok(challenge)
+    }
+
+    /// `player` went to a game: its challenges are no longer open.
+    pub fn withdraw_all(&self, player: PlayerId) {
+        let mut inner = self.lock();
+        let before = inner.challenges.len();
+        inner.challenges.retain(|c| c.by != player);
+        if inner.challenges.len() != before {
+            inner.changed(self);
+        }
+    }
+
+    /// Something the lobby's pages show changed elsewhere (a rated game
+    /// began or ended).
+    pub fn touch(&self) {
+        self.lock().changed(self);
+    }
+
+    /// `player`, named `name` and rated `rating`, asks at `asked`: it is
+    /// in the lobby. Waits up to `timeout` for a version newer than
+    /// `after`, and returns the lobby then.
+    pub fn wait_newer(
+        &self,
+        (player, name, rating): (PlayerId, &str, f64),
+        asked: Instant,
+        after: u64,
+        timeout: Duration,
+    ) -> LobbySnapshot {
+        let mut inner = self.lock();
+        let newcomer = !inner.present.contains_key(&player);
+        inner.present.insert(
+            player,
+            Present {
+                name: name.to_owned(),
+                rating,
+                last_seen: asked,
+            },
+        );
+        inner
+            .present
+            .retain(|_, present| asked.saturating_duration_since(present.last_seen) <= PRESENT);
+        if newcomer {
+            inner.changed(self);
+        }
+        let (mut inner, _) = self
+            .changed
+            .wait_timeout_while(inner, timeout, |inner| inner.version <= after)
+            .expect("not poisoned");
+        // Still there: a long poll lasts less than PRESENT.
+        if let Some(present) = inner.present.get_mut(&player) {
+            present.last_seen = Instant::now();
+        }
+        let mut present: Vec<Present> = inner.present.values().cloned().collect();
+        present.sort_by(|a, b| a.name.cmp(&b.name));
+        LobbySnapshot {
+            version: inner.version,
+            challenges: inner.challenges.clone(),
+            present,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn challenge(by: i64) -> Challenge {
+        Challenge {
+            id: 0,
+            by: PlayerId(by),
+            name: format!("p{by}"),
+            rating: 1500.0,
+            settings: Settings::default(),
+            side: None,
+        }
+    }
+
+    #[test]
+    fn a_challenge_is_withdrawn_by_its_player_alone_and_taken_by_another() {
+        let lobby = Lobby::default();
+        let (ann, bob) = (PlayerId(1), PlayerId(2));
+        let first = lobby.post(challenge(1)).unwrap();
+        let second = lobby.post(challenge(1)).unwrap();
+        let bobs = lobby.post(challenge(2)).unwrap();
+        assert_ne!(first, second);
+        assert!(!lobby.withdraw(first, bob), "not bob's to withdraw");
+        assert!(lobby.withdraw(first, ann));
+        assert!(!lobby.withdraw(first, ann), "withdrawn already");
+        assert!(lobby.take(second, ann).is_err(), "ann's own");
+        let taken = lobby.take(second, bob).unwrap();
+        assert_eq!(taken.by, ann);
+        // Both go to their game: bob's challenge is gone with ann's.
+        assert!(lobby.take(bobs, ann).is_err());
+        let snapshot = lobby.wait_newer((ann, "ann", 1500.0), Instant::now(), 0, Duration::ZERO);
+        assert!(snapshot.challenges.is_empty());
+        assert_eq!(snapshot.present.len(), 1);
+    }
+
+    #[test]
+    fn a_player_has_only_so_many_challenges_open() {
+        let lobby = Lobby::default();
+        for _ in 0..MAX_CHALLENGES_EACH {
+            lobby.post(challenge(1)).unwrap();
+        }
+        assert!(lobby.post(challenge(1)).is_err());
+        assert!(lobby.post(challenge(2)).is_ok());
+        lobby.withdraw_all(PlayerId(1));
+        assert!(lobby.post(challenge(1)).is_ok());
+    }
+
+    #[test]
+    fn a_page_waiting_hears_of_a_challenge_at_once() {
+        let lobby = std::sync::Arc::new(Lobby::default());
+        let ann = PlayerId(1);
+        let now = lobby.wait_newer((ann, "ann", 1500.0), Instant::now(), 0, Duration::ZERO);
+        let waiting = {
+            let lobby = std::sync::Arc::clone(&lobby);
+            let after = now.version;
+            std::thread::spawn(move || {
+                lobby.wait_newer(
+                    (ann, "ann", 1500.0),
+                    Instant::now(),
+                    after,
+                    Duration::from_secs(60),
+                )
+            })
+        };
+        lobby.post(challenge(2)).unwrap();
+        let heard = waiting.join().unwrap();
+        assert_eq!(heard.challenges.len(), 1);
+        assert!(heard.version > now.version);
+    }
+}

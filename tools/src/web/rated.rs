@@ -1,0 +1,124 @@
+//! A rated game: two players' game for their ratings, kept in the store
+//! move by move while it goes on (so that a restart resumes it), and
+//! written there with its result and both new ratings the moment it is
+//! over, however it ended: by the rules, a resignation, a draw agreed, a
+//! side's time run out, or a player gone.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use morris::{Color, GameResult};
+
+use super::actions;
+use super::state::State;
+use super::store::{FinishedGame, PlayerId, Store};
+
+/// One side of a rated game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatedPlayer {
+    /// The player.
+    pub id: PlayerId,
+    /// Its name.
+    pub name: String,
+    /// Its rating when the game began.
+    pub rating: f64,
+}
+
+/// What makes a game rated: its players, and how far the store has it.
+pub struct RatedGame {
+    /// Each side's player, by [`Color::index`].
+    pub players: [RatedPlayer; 2],
+    /// The server's number for the game, the store's too.
+    id: u64,
+    store: Arc<Store>,
+    /// How many of the game's moves the store has.
+    kept_plies: usize,
+    /// Whether the store has the game's result.
+    over: bool,
+}
+
+impl RatedGame {
+    /// Game `id` between `players` (White's first), kept in `store`, which
+    /// has its first `kept_plies` moves.
+    pub fn new(
+        id: u64,
+        players: [RatedPlayer; 2],
+        store: Arc<Store>,
+        kept_plies: usize,
+    ) -> RatedGame {
+        RatedGame {
+            players,
+            id,
+            store,
+            kept_plies,
+            over: false,
+        }
+    }
+
+    /// `color`'s player.
+    pub fn player(&self, color: Color) -> &RatedPlayer {
+        &self.players[color.index()]
+    }
+
+    /// The side `player` plays, if it plays this game.
+    pub fn side_of(&self, player: PlayerId) -> Option<Color> {
+        Color::ALL
+            .into_iter()
+            .find(|&color| self.player(color).id == player)
+    }
+}
+
+/// Each side's time left on `state`'s clock now, in milliseconds.
+pub fn time_left(state: &State) -> Option<[u64; 2]> {
+    let now = Instant::now();
+    let clock = state.clock?;
+    Some(
+        Color::ALL
+            .map(|color| u64::try_from(clock.left(color, now).as_millis()).unwrap_or(u64::MAX)),
+    )
+}
+
+/// The moves of `state`'s game as the store keeps them.
+pub fn moves_text(state: &State) -> String {
+    let moves: Vec<String> = state.game.moves().iter().map(ToString::to_string).collect();
+    moves.join(" ")
+}
+
+/// Brings the store up to date with `state`'s rated game: its new moves
+/// while it goes on, its result and both ratings once it is over. A store
+/// that fails is told on the server's error output and tried again at
+/// the next change.
+pub fn keep(state: &mut State) {
+    let Some(rated) = state.rated.as_ref().filter(|rated| !rated.over) else {
+        return;
+    };
+    let plies = state.game.moves().len();
+    let kept = match state.ended() {
+        Some(ended) => {
+            let record = actions::record_text(state);
+            let game = FinishedGame {
+                white: rated.player(Color::White).id,
+                black: rated.player(Color::Black).id,
+                result: GameResult::from_winner(ended.winner()),
+                termination: &ended.to_string(),
+                record: &record,
+                plies,
+                live: Some(rated.id),
+            };
+            rated.store.finish(&game).map(|_| true)
+        }
+        None if plies != rated.kept_plies => rated
+            .store
+            .update_live(rated.id, &moves_text(state), time_left(state))
+            .map(|()| false),
+        None => return,
+    };
+    match kept {
+        Ok(over) => {
+            let rated = state.rated.as_mut().expect("rated");
+            rated.kept_plies = plies;
+            rated.over = over;
+        }
+        Err(e) => eprintln!("morris-web: the store: {e:#}"),
+    }
+}
