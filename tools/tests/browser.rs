@@ -1713,3 +1713,110 @@ fn a_puzzle_solved_is_remembered_and_one_failed_shows_its_answer() {
     );
     browser.close();
 }
+
+/// Takes the name `name` on the page: the player is made, its token shown
+/// once, and the lobby heard.
+fn take_name(browser: &Browser, name: &str) {
+    browser.script(&format!(
+        "document.getElementById('playerName').value = '{name}';
+         document.getElementById('makePlayer').click();"
+    ));
+    browser.wait_for(&format!(
+        "return lobby !== null && lobby.me.name === '{name}' && !document.getElementById('tokenBox').hidden
+             && document.getElementById('tokenText').textContent.length === 32;"
+    ));
+}
+
+/// Plays the first legal move in the browser whose turn it is, by clicks
+/// (the stone, where it goes, the stone removed), and waits until both
+/// see it.
+fn play_first_legal(players: [&Browser; 2]) {
+    let plies = players[0].script("return S.history.length;");
+    let mover = players
+        .into_iter()
+        .find(|b| b.script("return S.turn === S.room.you;") == json!(true))
+        .expect("one to move");
+    let mv = mover.script("return S.legal[0];");
+    for point in [&mv["from"], &mv["to"], &mv["remove"]] {
+        if let Some(point) = point.as_str() {
+            mover.click_point(point);
+        }
+    }
+    let next = plies.as_u64().expect("a count") + 1;
+    for browser in players {
+        browser.wait_for(&format!("return S.history.length === {next};"));
+    }
+}
+
+#[test]
+fn two_players_sign_in_and_play_a_rated_game_from_the_lobby_to_its_end() {
+    let Some(driver) = driver() else { return };
+    let folder = common::TempDir::new("browser-rated");
+    let store = morris_tools::web::store::Store::open(&folder.path().join("players.sqlite"))
+        .expect("a store");
+    let server = serve_with(WebConfig {
+        store: Some(store),
+        ..WebConfig::new(morris(), None)
+    });
+    let ann = Browser::open(&driver, server.addr);
+    take_name(&ann, "ann");
+    ann.script("document.getElementById('tokenKept').click();");
+    let bob = Browser::open(&driver, server.addr);
+    take_name(&bob, "bob");
+    let shot = bob.screenshot(1100, 1400, "rated-signed-in.png");
+    eprintln!("screenshot: {}", shot.display());
+    // Ann offers a game as White; Bob sees it at once and takes it.
+    ann.choose("ratedColor", "white");
+    ann.script("document.getElementById('postChallenge').click();");
+    bob.wait_for("return lobby.challenges.length === 1 && lobby.challenges[0].name === 'ann';");
+    let shot = bob.screenshot(1100, 1400, "rated-lobby.png");
+    eprintln!("screenshot: {}", shot.display());
+    bob.script("document.querySelector('#challenges button').click();");
+    bob.wait_for("return S.rated && S.room && S.room.you === 'black';");
+    // Ann's page goes to the game by itself.
+    ann.wait_for(
+        "return S.rated && S.room && S.room.you === 'white' && S.rated.black.name === 'bob';",
+    );
+    assert_eq!(
+        ann.script("return [document.getElementById('hint').offsetParent, document.getElementById('ratedLine').textContent];"),
+        json!([null, "Rated game: White ann (1500), Black bob (1500)"]),
+        "no help in a rated game, and the players named"
+    );
+    for _ in 0..20 {
+        play_first_legal([&ann, &bob]);
+    }
+    let shot = ann.screenshot(1100, 850, "rated-game.png");
+    eprintln!("screenshot: {}", shot.display());
+    bob.script("document.getElementById('resign').click();");
+    bob.wait_for("return !document.getElementById('ask').hidden;");
+    bob.script("document.getElementById('askYes').click();");
+    for (browser, head) in [(&ann, "You won"), (&bob, "You lost")] {
+        browser.wait_for("return S.outcome === 'white wins (black resigned)';");
+        assert_eq!(
+            browser.script("return document.getElementById('resultHead').textContent;"),
+            json!(head)
+        );
+        // The new ratings in the table and the lobby, and the game in the
+        // history.
+        browser.wait_for("return lobby.me.games === 1;");
+        browser.wait_for(
+            "return lobby.present.some((p) => p.name === 'ann' && p.rating > 1600)
+                 && lobby.present.some((p) => p.name === 'bob' && p.rating < 1400);",
+        );
+        browser.wait_for(
+            "const rows = [...document.querySelectorAll('#table li')].map((li) => li.textContent);
+             return rows.length === 6 && rows[0].startsWith('ann 16') && rows.some((r) => r.startsWith('bob 13'));",
+        );
+        browser.wait_for(
+            "const games = [...document.querySelectorAll('#history li')].map((li) => li.textContent);
+             return games.length === 1 && games[0].startsWith('ann – bob, 1-0: white wins (black resigned)');",
+        );
+    }
+    let shot = bob.screenshot(1100, 1400, "rated-after.png");
+    eprintln!("screenshot: {}", shot.display());
+    // The game opens on a board of Bob's own, from his history.
+    bob.script("document.querySelector('#history button').click();");
+    bob.wait_for("return !S.rated && !S.room && S.history.length === 20 && S.outcome === 'white wins (black resigned)';");
+    ann.close();
+    bob.close();
+}

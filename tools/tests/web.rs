@@ -1712,12 +1712,13 @@ fn rated_room(addr: SocketAddr, white: &str, black: &str, clock: Value) -> (Seat
     let asked = by(white, json!({ "color": "white", "clock": clock }));
     let (status, posted) = json(addr, "POST", "/api/challenge", &asked);
     assert_eq!(status, 200, "{posted}");
+    let (_, challenger) = json(addr, "GET", &format!("/api/me?token={white}"), "");
     let seen = lobby(addr, black, 0);
     let open = seen["challenges"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|c| c["mine"] == false)
+        .find(|c| c["mine"] == false && c["name"] == challenger["name"])
         .expect("the challenge, seen by the other")
         .clone();
     assert_eq!(open["side"], "white");
@@ -2021,13 +2022,14 @@ fn a_rated_game_against_a_level_is_the_engines_to_answer_and_lost_if_left() {
     assert!(lobby(addr, &ann, 0)["game"].is_null());
 }
 
-/// morris-web as its own process, keeping its players in `store`: the
-/// process and its address.
-fn web_process(store: &std::path::Path) -> (std::process::Child, SocketAddr) {
+/// morris-web as its own process, keeping its players in `store`, with
+/// the flags `more`: the process and its address.
+fn web_process(store: &std::path::Path, more: &[&str]) -> (std::process::Child, SocketAddr) {
     use std::io::BufRead;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_morris-web"))
         .arg("--store")
         .arg(store)
+        .args(more)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -2049,7 +2051,7 @@ fn web_process(store: &std::path::Path) -> (std::process::Child, SocketAddr) {
 fn a_server_killed_mid_game_loses_nothing_finished_and_resumes_the_game() {
     let folder = common::TempDir::new("web-killed");
     let file = folder.path().join("players.sqlite");
-    let (mut first, addr) = web_process(&file);
+    let (mut first, addr) = web_process(&file, &[]);
     let (ann, bob) = (player(addr, "ann"), player(addr, "bob"));
     let (white, black) = rated_room(addr, &ann, &bob, turn_clock(60.0));
     play_plies(addr, (&white, &black), 20);
@@ -2061,7 +2063,7 @@ fn a_server_killed_mid_game_loses_nothing_finished_and_resumes_the_game() {
     // Killed at once, nothing asked to end.
     first.kill().expect("killed");
     first.wait().expect("gone");
-    let (mut second, addr) = web_process(&file);
+    let (mut second, addr) = web_process(&file, &[]);
     assert_eq!(
         standing(addr, "bob"),
         rated,
@@ -2093,4 +2095,156 @@ fn a_server_killed_mid_game_loses_nothing_finished_and_resumes_the_game() {
     assert_eq!(history(addr, "bob").len(), 2);
     second.kill().expect("killed");
     second.wait().expect("gone");
+}
+
+/// A line of `/proc/PID/status` of the process `pid` (`VmHWM`, its peak
+/// memory, say), as written there.
+fn process_status(pid: u32, key: &str) -> String {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("Linux");
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix(key))
+        .map(|value| value.trim_start_matches(':').trim().to_owned())
+        .unwrap_or_default()
+}
+
+/// A load on 127.0.0.1: 200 players in the lobby, each hearing it by its
+/// long poll, while 100 of them pair off by challenges and play 50 rated
+/// games at once, 40 plies each, then one resigns. Nothing is lost: every
+/// game is kept, and every rating moved. The requests answered a second,
+/// the moves' answer times and the server's memory are told on the error
+/// output (`cargo test --release -p morris-tools --test web -- --nocapture
+/// load`).
+#[test]
+fn load_of_200_players_in_the_lobby_and_50_games_loses_nothing() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    const PLAYERS: usize = 200;
+    const GAMES: usize = 50;
+    const PLIES: usize = 40;
+    let folder = common::TempDir::new("web-load");
+    let file = folder.path().join("players.sqlite");
+    // Made in the store beforehand: an address makes only five an hour.
+    let tokens: Arc<Vec<String>> = {
+        let store = morris_tools::web::store::Store::open(&file).unwrap();
+        let made = (0..PLAYERS).map(|n| {
+            let (_, token) = store.add_player(&format!("player{n}")).unwrap().unwrap();
+            token.as_str().to_owned()
+        });
+        Arc::new(made.collect())
+    };
+    let (mut server, addr) = web_process(&file, &["--requests-per-address", "1000"]);
+    let requests = Arc::new(AtomicU64::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let listeners: Vec<_> = (0..PLAYERS)
+        .map(|n| {
+            let (tokens, requests, stop) = (tokens.clone(), requests.clone(), stop.clone());
+            std::thread::spawn(move || {
+                let mut after = 0;
+                while !stop.load(Ordering::Relaxed) {
+                    let path = format!("/api/lobby?token={}&after={after}", tokens[n]);
+                    let (status, lobby) = json(addr, "GET", &path, "");
+                    requests.fetch_add(1, Ordering::Relaxed);
+                    assert_eq!(status, 200, "{lobby}");
+                    after = lobby["version"].as_u64().unwrap();
+                }
+            })
+        })
+        .collect();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while lobby(addr, &tokens[0], 0)["present"]
+        .as_array()
+        .unwrap()
+        .len()
+        < PLAYERS
+    {
+        assert!(Instant::now() < deadline, "the players never all came");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let started = Instant::now();
+    let before = requests.load(Ordering::Relaxed);
+    let games: Vec<_> = (0..GAMES)
+        .map(|g| {
+            let (tokens, requests) = (tokens.clone(), requests.clone());
+            std::thread::spawn(move || {
+                let (white, black) = (&tokens[2 * g], &tokens[2 * g + 1]);
+                let clock = json!({ "kind": "game", "seconds": 600 });
+                let (white, black) = rated_room(addr, white, black, clock);
+                let mut answers = Vec::new();
+                for _ in 0..PLIES {
+                    let state = white.state(addr);
+                    let mv = state["legal"][0]["text"]
+                        .as_str()
+                        .expect("a move")
+                        .to_owned();
+                    let seat = if state["turn"] == "white" {
+                        &white
+                    } else {
+                        &black
+                    };
+                    let asked = Instant::now();
+                    let (status, after) = seat.act(addr, "move", &mv);
+                    answers.push(asked.elapsed());
+                    assert_eq!(status, 200, "{after}");
+                }
+                assert_eq!(black.act(addr, "resign", "").0, 200);
+                // The challenge, the challenger found, two lobbies, the
+                // acceptance, each ply's two requests and the resignation.
+                requests.fetch_add(5 + 2 * PLIES as u64 + 1, Ordering::Relaxed);
+                answers
+            })
+        })
+        .collect();
+    let mut answers: Vec<Duration> = games
+        .into_iter()
+        .flat_map(|game| game.join().expect("a game played to its end"))
+        .collect();
+    let elapsed = started.elapsed();
+    let answered = requests.load(Ordering::Relaxed) - before;
+    let peak = process_status(server.id(), "VmHWM");
+    let now = process_status(server.id(), "VmRSS");
+    // The lobby's pages are let go: a challenge wakes every long poll.
+    stop.store(true, Ordering::Relaxed);
+    let wake = by(&tokens[PLAYERS - 1], json!({ "clock": turn_clock(60.0) }));
+    assert_eq!(json(addr, "POST", "/api/challenge", &wake).0, 200);
+    for listener in listeners {
+        listener
+            .join()
+            .expect("each page heard the lobby throughout");
+    }
+    answers.sort();
+    let at = |q: f64| answers[((answers.len() - 1) as f64 * q) as usize];
+    eprintln!(
+        "{PLAYERS} players in the lobby, {GAMES} games of {PLIES} plies at once: \
+         {answered} requests in {:.1} s ({:.0} a second); a move answered in {:?} (median), \
+         {:?} (99th percentile), {:?} (slowest); the server's memory {now}, at most {peak}",
+        elapsed.as_secs_f64(),
+        answered as f64 / elapsed.as_secs_f64(),
+        at(0.5),
+        at(0.99),
+        answers.last().unwrap(),
+    );
+    // Nothing lost: every game kept with its moves and both ratings moved.
+    let (_, table) = json(addr, "GET", "/api/table", "");
+    let rated: u64 = table
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["games"].as_u64().unwrap())
+        .sum();
+    assert_eq!(rated, 2 * GAMES as u64);
+    for g in 0..GAMES {
+        let games = history(addr, &format!("player{}", 2 * g + 1));
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0]["termination"], "white wins (black resigned)");
+        let record = games[0]["record"].as_str().unwrap();
+        assert!(
+            record.contains(&format!("[White \"player{}\"]", 2 * g)),
+            "{record}"
+        );
+    }
+    server.kill().expect("killed");
+    server.wait().expect("gone");
+    let store = morris_tools::web::store::Store::open(&file).unwrap();
+    assert_eq!(store.live_games().unwrap(), [], "no game left in progress");
 }

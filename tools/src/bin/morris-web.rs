@@ -39,6 +39,10 @@ struct Args {
     /// default.
     #[arg(long)]
     store: Option<PathBuf>,
+    /// The most requests answered at once for one address (each page
+    /// holds one or two): more behind a proxy, whose address is everyone's.
+    #[arg(long, default_value_t = morris_tools::web::DEFAULT_REQUESTS_EACH)]
+    requests_per_address: usize,
     /// Run as the engine itself (the protocol on standard input and
     /// output), as the page's default engine does when no `morris` binary
     /// lies beside this one.
@@ -102,6 +106,7 @@ fn main() -> Result<()> {
     };
     let config = WebConfig {
         store,
+        max_requests_each: args.requests_per_address.max(1),
         ..WebConfig::new(engine.clone(), db)
     };
     let server = WebServer::bind(args.host, args.port, config)

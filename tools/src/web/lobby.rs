@@ -179,7 +179,8 @@ impl Lobby {
         timeout: Duration,
     ) -> LobbySnapshot {
         let mut inner = self.lock();
-        let newcomer = !inner.present.contains_key(&player);
+        // A newcomer, or a player whose rating moved, is news to the others.
+        let news = inner.present.get(&player).map(|present| present.rating) != Some(rating);
         inner.present.insert(
             player,
             Present {
@@ -191,7 +192,7 @@ impl Lobby {
         inner
             .present
             .retain(|_, present| asked.saturating_duration_since(present.last_seen) <= PRESENT);
-        if newcomer {
+        if news {
             inner.changed(self);
         }
         let (mut inner, _) = self

@@ -41,6 +41,11 @@ use store::{LiveGame, PlayerId, Store};
 /// The most requests answered at once.
 const MAX_REQUESTS: usize = 512;
 
+/// The most requests answered at once for one address, unless
+/// configured: a page holds one or two (its game's long poll, the
+/// lobby's).
+pub const DEFAULT_REQUESTS_EACH: usize = 64;
+
 /// The most players an address may make within [`NEW_PLAYERS_COUNTED`].
 const MAX_NEW_PLAYERS: u32 = 5;
 
@@ -138,7 +143,7 @@ impl WebConfig {
             max_games: 64,
             idle_after: Duration::from_secs(30),
             store: None,
-            max_requests_each: 64,
+            max_requests_each: DEFAULT_REQUESTS_EACH,
         }
     }
 }
@@ -163,8 +168,8 @@ struct Games {
     /// The players and their rated games, if they are kept (the
     /// configuration's, shared with the rated games).
     store: Option<Arc<Store>>,
-    /// The open challenges.
-    lobby: Lobby,
+    /// The open challenges (told by the rated games when they end).
+    lobby: Arc<Lobby>,
     /// The engine's levels, standing players in the store.
     levels: Vec<(Strength, PlayerId)>,
     /// The room codes each address tried in vain lately: a code is short
@@ -260,7 +265,7 @@ impl WebServer {
             open: Mutex::new(Open::default()),
             config,
             store,
-            lobby: Lobby::default(),
+            lobby: Arc::default(),
             levels,
             missed: PerAddress::new(10, Duration::from_secs(60)),
             made: PerAddress::new(MAX_NEW_PLAYERS, NEW_PLAYERS_COUNTED),
@@ -555,7 +560,7 @@ impl Games {
         for player in &players {
             self.lobby.withdraw_all(player.id);
         }
-        let rated = RatedGame::new(id, players, Arc::clone(store), 0);
+        let rated = RatedGame::new(id, players, (Arc::clone(store), Arc::clone(&self.lobby)), 0);
         let _ = session.change(|state| {
             state.rated = Some(rated);
             Ok(())
@@ -595,7 +600,12 @@ impl Games {
                 .map_err(|refusal| anyhow::anyhow!("game {} not resumed: {refusal:?}", live.id))?;
             let left = live.left.map(|left| left.map(Duration::from_millis));
             let plies = game.moves().len();
-            let rated = RatedGame::new(id, players, Arc::clone(store), plies);
+            let rated = RatedGame::new(
+                id,
+                players,
+                (Arc::clone(store), Arc::clone(&self.lobby)),
+                plies,
+            );
             let _ = session.change(|state| {
                 actions::resume(state, game, left);
                 state.rated = Some(rated);

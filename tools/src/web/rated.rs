@@ -10,6 +10,7 @@ use std::time::Instant;
 use morris::{Color, GameResult};
 
 use super::actions;
+use super::lobby::Lobby;
 use super::state::State;
 use super::store::{FinishedGame, PlayerId, Store};
 
@@ -31,6 +32,8 @@ pub struct RatedGame {
     /// The server's number for the game, the store's too.
     id: u64,
     store: Arc<Store>,
+    /// Told when the game is over: its pages show the players' ratings.
+    lobby: Arc<Lobby>,
     /// How many of the game's moves the store has.
     kept_plies: usize,
     /// Whether the store has the game's result.
@@ -39,17 +42,18 @@ pub struct RatedGame {
 
 impl RatedGame {
     /// Game `id` between `players` (White's first), kept in `store`, which
-    /// has its first `kept_plies` moves.
+    /// has its first `kept_plies` moves, its end told to `lobby`.
     pub fn new(
         id: u64,
         players: [RatedPlayer; 2],
-        store: Arc<Store>,
+        (store, lobby): (Arc<Store>, Arc<Lobby>),
         kept_plies: usize,
     ) -> RatedGame {
         RatedGame {
             players,
             id,
             store,
+            lobby,
             kept_plies,
             over: false,
         }
@@ -118,6 +122,9 @@ pub fn keep(state: &mut State) {
             let rated = state.rated.as_mut().expect("rated");
             rated.kept_plies = plies;
             rated.over = over;
+            if over {
+                rated.lobby.touch();
+            }
         }
         Err(e) => eprintln!("morris-web: the store: {e:#}"),
     }
