@@ -1782,7 +1782,20 @@ fn two_players_sign_in_and_play_a_rated_game_from_the_lobby_to_its_end() {
         json!([null, "Rated game: White ann (1500), Black bob (1500)"]),
         "no help in a rated game, and the players named"
     );
-    for _ in 0..20 {
+    play_first_legal([&ann, &bob]);
+    // Bob's token, in another browser, takes him to his seat.
+    let token = bob.script("return player.token;");
+    let elsewhere = Browser::open(&driver, server.addr);
+    elsewhere.script(&format!(
+        "document.getElementById('playerToken').value = {token};
+         document.getElementById('signIn').click();"
+    ));
+    elsewhere.wait_for(
+        "return S.rated && S.room && S.room.you === 'black' && S.history.length === 1
+             && document.getElementById('tokenBox').hidden;",
+    );
+    elsewhere.close();
+    for _ in 1..20 {
         play_first_legal([&ann, &bob]);
     }
     let shot = ann.screenshot(1100, 850, "rated-game.png");

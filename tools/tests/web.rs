@@ -1837,6 +1837,25 @@ fn a_rated_game_to_its_end_moves_both_ratings_by_glicko_2() {
         json!(after(1.0).rating)
     );
     assert_eq!(json(addr, "POST", "/api/challenge", &again).0, 200);
+    // A challenge for players rated near the challenger: Bob is too far
+    // below Ann now.
+    let near = by(&ann, json!({ "clock": turn_clock(60.0), "range": 200 }));
+    assert_eq!(json(addr, "POST", "/api/challenge", &near).0, 200);
+    let seen = lobby(addr, &bob, 0);
+    let near = &seen["challenges"][1];
+    assert_eq!(
+        (&near["range"], &near["openToMe"]),
+        (&json!(200.0), &json!(false))
+    );
+    assert_eq!(seen["challenges"][0]["openToMe"], true);
+    let taken = by(&bob, json!({ "challenge": near["id"] }));
+    let (status, refused) = json(addr, "POST", "/api/accept", &taken);
+    assert_eq!(status, 409);
+    let words = format!(
+        "ann asks for a rating within 200 of {:.0}",
+        after(1.0).rating
+    );
+    assert_eq!(refused["error"], json!(words));
 }
 
 #[test]
@@ -2084,6 +2103,8 @@ fn a_server_killed_mid_game_loses_nothing_finished_and_resumes_the_game() {
     };
     let resumed = black.state(addr);
     assert_eq!(resumed["history"], before["history"]);
+    // Newer than anything the pages saw before: they take it up.
+    assert!(resumed["version"].as_u64() > before["version"].as_u64());
     assert_eq!(resumed["rated"], before["rated"]);
     let left = |state: &Value| state["clock"]["left"]["white"].as_u64().unwrap();
     assert!(

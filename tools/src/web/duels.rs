@@ -151,7 +151,7 @@ pub(super) fn lobby(games: &Games, token: Option<&str>, after: u64) -> Reply {
             challenges: lobby
                 .challenges
                 .iter()
-                .map(|challenge| ChallengeView::new(challenge, me.id))
+                .map(|challenge| ChallengeView::new(challenge, (me.id, me.rating.rating)))
                 .collect(),
             present: lobby
                 .present
@@ -202,6 +202,7 @@ pub(super) fn challenge(games: &Games, body: &str) -> Reply {
                 rating: me.rating.rating,
                 settings,
                 side,
+                range: request.range(),
             });
             return Ok(match posted {
                 Ok(_) => Ok(Reply::json(&ErrorView { error: "" })),
@@ -277,7 +278,8 @@ pub(super) fn accept(games: &Games, body: &str) -> Reply {
         if games.rated_game_of(me.id).is_some() {
             return Ok(Err(Reply::error(409, "you are playing a rated game")));
         }
-        let taken = games.lobby.take(answer.challenge.unwrap_or(0), me.id);
+        let taker = (me.id, me.rating.rating);
+        let taken = games.lobby.take(answer.challenge.unwrap_or(0), taker);
         let challenge = match taken {
             Ok(challenge) => challenge,
             Err(message) => return Ok(Err(Reply::error(409, &message))),

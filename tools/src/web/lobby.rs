@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use morris::Color;
 
 use super::settings::{Settings, Strength};
+use super::state::first_version;
 use super::store::PlayerId;
 
 /// The most challenges a player may have open at once.
@@ -42,6 +43,17 @@ pub struct Challenge {
     pub settings: Settings,
     /// The side the challenger takes; `None`: drawn when it is taken.
     pub side: Option<Color>,
+    /// How far from the challenger's rating the taker's may be; `None`:
+    /// anyone's.
+    pub range: Option<f64>,
+}
+
+impl Challenge {
+    /// Whether a player rated `rating` may take it.
+    pub fn open_to(&self, rating: f64) -> bool {
+        self.range
+            .is_none_or(|range| (rating - self.rating).abs() <= range)
+    }
 }
 
 /// A player in the lobby.
@@ -64,11 +76,20 @@ pub struct LobbySnapshot {
     pub present: Vec<Present>,
 }
 
-#[derive(Default)]
 struct Inner {
     version: u64,
     challenges: Vec<Challenge>,
     present: HashMap<PlayerId, Present>,
+}
+
+impl Default for Inner {
+    fn default() -> Inner {
+        Inner {
+            version: first_version(),
+            challenges: Vec::new(),
+            present: HashMap::new(),
+        }
+    }
 }
 
 impl Inner {
@@ -128,13 +149,14 @@ impl Lobby {
         withdrawn
     }
 
-    /// `taker` takes challenge `id`: it is no longer open, nor any other
-    /// of either player's, as they go to their game.
+    /// `taker`, rated `rating`, takes challenge `id`: it is no longer
+    /// open, nor any other of either player's, as they go to their game.
     ///
     /// # Errors
     ///
-    /// No such challenge is open, or it is the taker's own.
-    pub fn take(&self, id: u64, taker: PlayerId) -> Result<Challenge, String> {
+    /// No such challenge is open, it is the taker's own, or for players
+    /// of other ratings.
+    pub fn take(&self, id: u64, (taker, rating): (PlayerId, f64)) -> Result<Challenge, String> {
         let mut inner = self.lock();
         let challenge = inner
             .challenges
@@ -144,6 +166,14 @@ impl Lobby {
             .ok_or("the challenge is no longer open")?;
         if challenge.by == taker {
             return Err("a challenge is for another player to take".to_owned());
+        }
+        if !challenge.open_to(rating) {
+            return Err(format!(
+                "{} asks for a rating within {:.0} of {:.0}",
+                challenge.name,
+                challenge.range.unwrap_or_default(),
+                challenge.rating
+            ));
         }
         inner
             .challenges
@@ -225,6 +255,7 @@ mod tests {
             rating: 1500.0,
             settings: Settings::default(),
             side: None,
+            range: None,
         }
     }
 
@@ -239,14 +270,29 @@ mod tests {
         assert!(!lobby.withdraw(first, bob), "not bob's to withdraw");
         assert!(lobby.withdraw(first, ann));
         assert!(!lobby.withdraw(first, ann), "withdrawn already");
-        assert!(lobby.take(second, ann).is_err(), "ann's own");
-        let taken = lobby.take(second, bob).unwrap();
+        assert!(lobby.take(second, (ann, 1500.0)).is_err(), "ann's own");
+        let taken = lobby.take(second, (bob, 1500.0)).unwrap();
         assert_eq!(taken.by, ann);
         // Both go to their game: bob's challenge is gone with ann's.
-        assert!(lobby.take(bobs, ann).is_err());
+        assert!(lobby.take(bobs, (ann, 1500.0)).is_err());
         let snapshot = lobby.wait_newer((ann, "ann", 1500.0), Instant::now(), 0, Duration::ZERO);
         assert!(snapshot.challenges.is_empty());
         assert_eq!(snapshot.present.len(), 1);
+    }
+
+    #[test]
+    fn a_challenge_within_a_rating_range_is_for_players_in_it() {
+        let lobby = Lobby::default();
+        let near = lobby
+            .post(Challenge {
+                range: Some(100.0),
+                ..challenge(1)
+            })
+            .unwrap();
+        let bob = PlayerId(2);
+        let refused = lobby.take(near, (bob, 1601.0)).unwrap_err();
+        assert_eq!(refused, "p1 asks for a rating within 100 of 1500");
+        assert!(lobby.take(near, (bob, 1400.0)).is_ok());
     }
 
     #[test]

@@ -272,7 +272,8 @@ fn side_chosen(name: Option<&str>) -> Result<Option<Color>, String> {
 /// variant, the rules and the clock: a rated game has one), `color`, the
 /// side it takes (`white`, `black` or `random`, the default), and
 /// `opponent`, one of the engine's levels to play at once, or none to
-/// open a challenge in the lobby.
+/// open a challenge in the lobby, which `range`, if it is given, opens
+/// only to players rated within so much of the challenger.
 #[derive(Debug, Default, Deserialize)]
 pub(super) struct ChallengeRequest {
     #[serde(flatten)]
@@ -280,6 +281,7 @@ pub(super) struct ChallengeRequest {
     pub(super) token: Option<String>,
     color: Option<String>,
     pub(super) opponent: Option<String>,
+    range: Option<f64>,
 }
 
 impl ChallengeRequest {
@@ -310,6 +312,12 @@ impl ChallengeRequest {
             training: false,
             ..Settings::default()
         })
+    }
+
+    /// How far from the challenger's rating a taker's may be; `None` (or
+    /// no positive number): anyone's.
+    pub(super) fn range(&self) -> Option<f64> {
+        self.range.filter(|range| *range > 0.0)
     }
 
     /// The challenger's side; `None`: drawn when the challenge is taken.

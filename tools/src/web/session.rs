@@ -14,7 +14,7 @@ use super::clock::Clock;
 use super::engine_thread::{Job, Search, Shared, common_options, kick, schedule, work};
 use super::room::Room;
 use super::settings::{Settings, Strength};
-use super::state::{EngineView, State, Task};
+use super::state::{EngineView, State, Task, first_version};
 use crate::client::{EngineConfig, Info, position_command};
 
 /// One game and its engine.
@@ -30,7 +30,7 @@ impl Session {
         let (jobs, receive) = channel();
         let now = Instant::now();
         let mut state = State {
-            version: 1,
+            version: first_version(),
             line: 1,
             game: Game::new(Position::new(settings.rules)),
             settings,

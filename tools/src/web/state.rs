@@ -15,6 +15,18 @@ use super::room::Room;
 use super::settings::Settings;
 use crate::client::{EngineScore, Info};
 
+/// The version a new game's state, or the lobby, begins at: the time in
+/// microseconds since 1970, so that a game resumed after a restart is
+/// newer to its pages than anything they saw of it before (no game
+/// changes a million times a second).
+pub fn first_version() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |since| {
+            u64::try_from(since.as_micros()).unwrap_or(u64::MAX)
+        })
+}
+
 /// How a game ended other than by the rules of the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ending {

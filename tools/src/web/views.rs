@@ -68,13 +68,18 @@ pub(super) struct ChallengeView {
     clock: Option<ControlView>,
     /// The challenger's side: `white`, `black` or `random`.
     side: &'static str,
+    /// How far from the challenger's rating a taker's may be, if it is
+    /// not open to anyone.
+    range: Option<f64>,
+    /// Whether the asking player may take it.
+    open_to_me: bool,
     /// Whether it is the asking player's own.
     mine: bool,
 }
 
 impl ChallengeView {
-    /// The view of `challenge`, for the player `asking`.
-    pub(super) fn new(challenge: &Challenge, asking: PlayerId) -> ChallengeView {
+    /// The view of `challenge`, for the player `asking`, rated `rating`.
+    pub(super) fn new(challenge: &Challenge, (asking, rating): (PlayerId, f64)) -> ChallengeView {
         let rules = challenge.settings.rules;
         ChallengeView {
             id: challenge.id,
@@ -85,6 +90,8 @@ impl ChallengeView {
             flying: rules.flying,
             clock: challenge.settings.clock.map(Into::into),
             side: challenge.side.map_or("random", Color::name),
+            range: challenge.range,
+            open_to_me: challenge.by != asking && challenge.open_to(rating),
             mine: challenge.by == asking,
         }
     }
