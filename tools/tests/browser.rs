@@ -21,6 +21,7 @@ use serde_json::{Value, json};
 
 use common::{
     WIN_IN_FIVE, morris, script, serve, serve_with, small_databases_with_placing, try_request,
+    web_process,
 };
 use morris_tools::web::WebConfig;
 
@@ -1832,4 +1833,45 @@ fn two_players_sign_in_and_play_a_rated_game_from_the_lobby_to_its_end() {
     bob.wait_for("return !S.rated && !S.room && S.history.length === 20 && S.outcome === 'white wins (black resigned)';");
     ann.close();
     bob.close();
+}
+
+#[test]
+fn a_rated_game_goes_on_in_both_browsers_after_the_server_is_killed_and_started_again() {
+    let Some(driver) = driver() else { return };
+    let folder = common::TempDir::new("browser-rated-restart");
+    let file = folder.path().join("players.sqlite");
+    let port = free_port().to_string();
+    let (mut first, addr) = web_process(&file, &["--port", &port]);
+    let ann = Browser::open(&driver, addr);
+    take_name(&ann, "ann");
+    let bob = Browser::open(&driver, addr);
+    take_name(&bob, "bob");
+    ann.script("document.getElementById('postChallenge').click();");
+    bob.wait_for("return lobby.challenges.length === 1;");
+    bob.script("document.querySelector('#challenges button').click();");
+    for browser in [&ann, &bob] {
+        browser.wait_for("return S.rated && S.room && S.room.opponent === 'here';");
+    }
+    play_first_legal([&ann, &bob]);
+    play_first_legal([&ann, &bob]);
+    first.kill().expect("killed");
+    first.wait().expect("gone");
+    let (mut second, _) = web_process(&file, &["--port", &port]);
+    let restarted = Instant::now();
+    // Both pages find the game again by themselves, at their seats.
+    for browser in [&ann, &bob] {
+        browser.wait_for(
+            "return S.rated && S.room && S.history.length === 2 && S.room.opponent === 'here'
+                 && document.getElementById('conn').textContent === '';",
+        );
+    }
+    eprintln!(
+        "both pages back in the game {:?} after the restart",
+        restarted.elapsed()
+    );
+    play_first_legal([&ann, &bob]);
+    ann.close();
+    bob.close();
+    second.kill().expect("killed");
+    second.wait().expect("gone");
 }

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use common::{
     WIN_IN_FIVE, morris, script, serve, serve_with, small_databases, small_databases_with_placing,
-    try_request,
+    try_request, web_process,
 };
 use morris_tools::web::WebConfig;
 
@@ -2039,31 +2039,6 @@ fn a_rated_game_against_a_level_is_the_engines_to_answer_and_lost_if_left() {
     assert_eq!(games.len(), 1);
     assert_eq!(games[0]["termination"], "black wins (white left the room)");
     assert!(lobby(addr, &ann, 0)["game"].is_null());
-}
-
-/// morris-web as its own process, keeping its players in `store`, with
-/// the flags `more`: the process and its address.
-fn web_process(store: &std::path::Path, more: &[&str]) -> (std::process::Child, SocketAddr) {
-    use std::io::BufRead;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_morris-web"))
-        .arg("--store")
-        .arg(store)
-        .args(more)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("morris-web starts");
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .expect("its address");
-    let addr = line
-        .trim()
-        .trim_start_matches("http://")
-        .trim_end_matches('/')
-        .parse()
-        .unwrap_or_else(|_| panic!("an address: {line}"));
-    (child, addr)
 }
 
 #[test]

@@ -13,7 +13,7 @@ use super::lobby::{Challenge, level_player_name};
 use super::rated::RatedPlayer;
 use super::requests::{self, ChallengeAnswer, ChallengeRequest, PlayerRequest};
 use super::routes::{POLL_WAIT, Reply, refused};
-use super::settings::EngineSide;
+use super::settings::{EngineSide, Settings};
 use super::store::{Standing, Store, check_name};
 use super::views::{
     ChallengeView, ErrorView, GameRefView, LobbyView, PastGameView, PlayerView, PresentView,
@@ -209,9 +209,11 @@ pub(super) fn challenge(games: &Games, body: &str) -> Reply {
                 Err(message) => Err(Reply::error(429, &message)),
             });
         };
-        let Some(&(level, level_id)) = games.levels.iter().find(|(level, _)| {
-            [level.name(), level_player_name(*level)].contains(&opponent.to_owned())
-        }) else {
+        let Some(&(level, level_id)) = games
+            .levels
+            .iter()
+            .find(|(level, _)| level.name() == opponent || level_player_name(*level) == opponent)
+        else {
             return Ok(Err(Reply::error(
                 400,
                 &format!("'{opponent}' is none of the engine's levels"),
@@ -222,7 +224,7 @@ pub(super) fn challenge(games: &Games, body: &str) -> Reply {
             Color::White => EngineSide::Black,
             Color::Black => EngineSide::White,
         };
-        let settings = super::settings::Settings {
+        let settings = Settings {
             engine_side,
             strength: level,
             ..settings

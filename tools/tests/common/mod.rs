@@ -50,6 +50,31 @@ pub fn serve_with(config: WebConfig) -> Running {
     }
 }
 
+/// morris-web as its own process, keeping its players in `store`, with
+/// the flags `more`: the process and its address.
+pub fn web_process(store: &std::path::Path, more: &[&str]) -> (std::process::Child, SocketAddr) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_morris-web"))
+        .arg("--store")
+        .arg(store)
+        .args(more)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("morris-web starts");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .expect("its address");
+    let addr = line
+        .trim()
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .parse()
+        .unwrap_or_else(|_| panic!("an address: {line}"));
+    (child, addr)
+}
+
 /// The workspace's engine: morris-web itself in protocol mode.
 pub fn morris() -> EngineConfig {
     EngineConfig {
