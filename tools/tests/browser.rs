@@ -1804,11 +1804,14 @@ fn two_players_sign_in_and_play_a_rated_game_from_the_lobby_to_its_end() {
     bob.script("document.getElementById('resign').click();");
     bob.wait_for("return !document.getElementById('ask').hidden;");
     bob.script("document.getElementById('askYes').click();");
-    for (browser, head) in [(&ann, "You won"), (&bob, "You lost")] {
+    for (browser, head, rating) in [
+        (&ann, "You won", "1500 → 1662"),
+        (&bob, "You lost", "1500 → 1338"),
+    ] {
         browser.wait_for("return S.outcome === 'white wins (black resigned)';");
         assert_eq!(
-            browser.script("return document.getElementById('resultHead').textContent;"),
-            json!(head)
+            browser.script("return [document.getElementById('resultHead').textContent, document.getElementById('resultWhy').textContent];"),
+            json!([head, format!("white wins (black resigned) Your rating: {rating}.")])
         );
         // The new ratings in the table and the lobby, and the game in the
         // history.

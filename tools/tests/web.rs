@@ -1808,6 +1808,10 @@ fn a_rated_game_to_its_end_moves_both_ratings_by_glicko_2() {
             score,
         }])
     };
+    // The game's players see their new ratings on its board.
+    assert_eq!(over["rated"]["moved"], true);
+    assert_eq!(over["rated"]["white"]["after"], json!(after(1.0).rating));
+    assert_eq!(over["rated"]["black"]["rating"], 1500.0);
     let (ann_now, bob_now) = (standing(addr, "ann"), standing(addr, "bob"));
     assert_eq!(ann_now["rating"], json!(after(1.0).rating));
     assert_eq!(ann_now["deviation"], json!(after(1.0).deviation));
@@ -1868,6 +1872,9 @@ fn a_game_left_early_moves_no_rating_and_one_lost_on_time_does() {
     let (white, black) = rated_room(addr, &ann, &bob, turn_clock(60.0));
     play_plies(addr, (&white, &black), 2);
     assert_eq!(white.act(addr, "leave", "").0, 200);
+    let left = black.state(addr);
+    assert_eq!(left["rated"]["moved"], false);
+    assert_eq!(left["rated"]["black"]["after"], 1500.0);
     let games = history(addr, "ann");
     assert_eq!(games[0]["termination"], "black wins (white left the room)");
     assert_eq!(games[0]["rated"], false);

@@ -12,7 +12,7 @@ use morris::{Color, GameResult};
 use super::actions;
 use super::lobby::Lobby;
 use super::state::State;
-use super::store::{FinishedGame, PlayerId, Store};
+use super::store::{FinishedGame, PlayerId, Rated, Store};
 
 /// One side of a rated game.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,8 +36,9 @@ pub struct RatedGame {
     lobby: Arc<Lobby>,
     /// How many of the game's moves the store has.
     kept_plies: usize,
-    /// Whether the store has the game's result.
-    over: bool,
+    /// Both players' ratings after the game, once the store has its
+    /// result.
+    rated: Option<Rated>,
 }
 
 impl RatedGame {
@@ -55,13 +56,18 @@ impl RatedGame {
             store,
             lobby,
             kept_plies,
-            over: false,
+            rated: None,
         }
     }
 
     /// `color`'s player.
     pub fn player(&self, color: Color) -> &RatedPlayer {
         &self.players[color.index()]
+    }
+
+    /// Both players' ratings after the game, once it is over and kept.
+    pub fn after(&self) -> Option<&Rated> {
+        self.rated.as_ref()
     }
 
     /// The side `player` plays, if it plays this game.
@@ -93,7 +99,7 @@ pub fn moves_text(state: &State) -> String {
 /// that fails is told on the server's error output and tried again at
 /// the next change.
 pub fn keep(state: &mut State) {
-    let Some(rated) = state.rated.as_ref().filter(|rated| !rated.over) else {
+    let Some(rated) = state.rated.as_ref().filter(|rated| rated.rated.is_none()) else {
         return;
     };
     let plies = state.game.moves().len();
@@ -109,20 +115,20 @@ pub fn keep(state: &mut State) {
                 plies,
                 live: Some(rated.id),
             };
-            rated.store.finish(&game).map(|_| true)
+            rated.store.finish(&game).map(Some)
         }
         None if plies != rated.kept_plies => rated
             .store
             .update_live(rated.id, &moves_text(state), time_left(state))
-            .map(|()| false),
+            .map(|()| None),
         None => return,
     };
     match kept {
-        Ok(over) => {
+        Ok(after) => {
             let rated = state.rated.as_mut().expect("rated");
             rated.kept_plies = plies;
-            rated.over = over;
-            if over {
+            if after.is_some() {
+                rated.rated = after;
                 rated.lobby.touch();
             }
         }

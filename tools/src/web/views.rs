@@ -97,6 +97,26 @@ impl ChallengeView {
     }
 }
 
+/// One side of a rated game.
+#[derive(Serialize)]
+struct RatedSideView {
+    name: String,
+    /// Its rating when the game began.
+    rating: f64,
+    /// Its rating after the game, once it is over.
+    after: Option<f64>,
+}
+
+/// A rated game's players.
+#[derive(Serialize)]
+struct RatedView {
+    white: RatedSideView,
+    black: RatedSideView,
+    /// Once it is over, whether it moved the ratings (it was long
+    /// enough).
+    moved: Option<bool>,
+}
+
 /// Where a player's rated game in progress is: its id, and the player's
 /// seat in it if it is a room's.
 #[derive(Serialize)]
@@ -201,9 +221,8 @@ pub(super) struct StateView {
     clock: Option<ClockView>,
     /// The room, when two browsers play the game.
     room: Option<RoomView>,
-    /// The players, when the game is rated: each side's name and its
-    /// rating when the game began.
-    rated: Option<BySide<PresentView>>,
+    /// The players, when the game is rated.
+    rated: Option<RatedView>,
     review: Option<ReviewView>,
     settings: SettingsView,
     engine: EngineReport,
@@ -753,13 +772,23 @@ impl StateView {
                 opponent: room.presence(you.opponent(), Instant::now()).name(),
             }),
             rated: state.rated.as_ref().map(|rated| {
-                BySide::of(|color| {
+                let after = rated.after();
+                let side = |color: Color| {
                     let player = rated.player(color);
-                    PresentView {
+                    RatedSideView {
                         name: player.name.clone(),
                         rating: player.rating,
+                        after: after.map(|after| match color {
+                            Color::White => after.white.rating,
+                            Color::Black => after.black.rating,
+                        }),
                     }
-                })
+                };
+                RatedView {
+                    white: side(Color::White),
+                    black: side(Color::Black),
+                    moved: after.map(|after| after.moved),
+                }
             }),
             clock: state.clock.map(|clock| {
                 let now = Instant::now();
