@@ -20,8 +20,8 @@ use base64::Engine as _;
 use serde_json::{Value, json};
 
 use common::{
-    WIN_IN_FIVE, morris, script, serve, serve_with, small_databases_with_placing, try_request,
-    web_process,
+    WIN_IN_FIVE, WebProcess, morris, script, serve, serve_with, small_databases_with_placing,
+    try_request,
 };
 use morris_tools::web::WebConfig;
 
@@ -1811,7 +1811,7 @@ fn two_players_sign_in_and_play_a_rated_game_from_the_lobby_to_its_end() {
         browser.wait_for("return S.outcome === 'white wins (black resigned)';");
         assert_eq!(
             browser.script("return [document.getElementById('resultHead').textContent, document.getElementById('resultWhy').textContent];"),
-            json!([head, format!("white wins (black resigned) Your rating: {rating}.")])
+            json!([head, format!("white wins (black resigned). Your rating: {rating}.")])
         );
         // The new ratings in the table and the lobby, and the game in the
         // history.
@@ -1844,7 +1844,8 @@ fn a_rated_game_goes_on_in_both_browsers_after_the_server_is_killed_and_started_
     let folder = common::TempDir::new("browser-rated-restart");
     let file = folder.path().join("players.sqlite");
     let port = free_port().to_string();
-    let (mut first, addr) = web_process(&file, &["--port", &port]);
+    let mut first = WebProcess::start(&file, &["--port", &port]);
+    let addr = first.addr;
     let ann = Browser::open(&driver, addr);
     take_name(&ann, "ann");
     let bob = Browser::open(&driver, addr);
@@ -1857,9 +1858,8 @@ fn a_rated_game_goes_on_in_both_browsers_after_the_server_is_killed_and_started_
     }
     play_first_legal([&ann, &bob]);
     play_first_legal([&ann, &bob]);
-    first.kill().expect("killed");
-    first.wait().expect("gone");
-    let (mut second, _) = web_process(&file, &["--port", &port]);
+    first.kill();
+    let mut second = WebProcess::start(&file, &["--port", &port]);
     let restarted = Instant::now();
     // Both pages find the game again by themselves, at their seats.
     for browser in [&ann, &bob] {
@@ -1875,6 +1875,5 @@ fn a_rated_game_goes_on_in_both_browsers_after_the_server_is_killed_and_started_
     play_first_legal([&ann, &bob]);
     ann.close();
     bob.close();
-    second.kill().expect("killed");
-    second.wait().expect("gone");
+    second.kill();
 }

@@ -10,8 +10,8 @@ use morris_tools::client::EngineConfig;
 use serde_json::{Value, json};
 
 use common::{
-    WIN_IN_FIVE, morris, script, serve, serve_with, small_databases, small_databases_with_placing,
-    try_request, web_process,
+    WIN_IN_FIVE, WebProcess, morris, script, serve, serve_with, small_databases,
+    small_databases_with_placing, try_request,
 };
 use morris_tools::web::WebConfig;
 
@@ -1220,7 +1220,7 @@ fn a_room_waits_for_its_second_player_and_a_seat_left_is_free_again() {
     let (status, _) = black.act(addr, "leave", "");
     assert_eq!(status, 200);
     let seen = white.state(addr);
-    assert_eq!(seen["outcome"], "white wins (black left the room)");
+    assert_eq!(seen["outcome"], "white wins (black left the game)");
     assert_eq!(seen["room"]["opponent"], "waiting");
     assert_eq!(black.state_status(addr), 403, "the seat left is no way in");
     // Whoever takes the free seat, the old token being no seat now, is
@@ -1876,7 +1876,7 @@ fn a_game_left_early_moves_no_rating_and_one_lost_on_time_does() {
     assert_eq!(left["rated"]["moved"], false);
     assert_eq!(left["rated"]["black"]["after"], 1500.0);
     let games = history(addr, "ann");
-    assert_eq!(games[0]["termination"], "black wins (white left the room)");
+    assert_eq!(games[0]["termination"], "black wins (white left the game)");
     assert_eq!(games[0]["rated"], false);
     assert_eq!(standing(addr, "ann")["rating"], 1500.0);
     // A seat of a rated game is its player's: the code lets nobody in.
@@ -1959,7 +1959,7 @@ fn a_wrong_token_or_seat_is_refused_and_challenges_are_bounded() {
         );
     }
     let (status, refused) = json(addr, "POST", "/api/challenge", &by(&ann, clock.clone()));
-    assert_eq!(status, 429, "{refused}");
+    assert_eq!(status, 409, "{refused}");
     let seen = lobby(addr, &ann, 0);
     let first = seen["challenges"][0]["id"].clone();
     assert_eq!(seen["challenges"][0]["mine"], true);
@@ -1982,6 +1982,43 @@ fn a_wrong_token_or_seat_is_refused_and_challenges_are_bounded() {
     // A player takes no challenge of its own.
     let own = by(&ann, json!({ "challenge": seen["challenges"][1]["id"] }));
     assert_eq!(json(addr, "POST", "/api/accept", &own).0, 409);
+}
+
+#[test]
+fn a_player_asking_for_many_rated_games_at_once_gets_one() {
+    let folder = common::TempDir::new("web-rated-race");
+    let server = serve_keeping(&folder.path().join("players.sqlite"));
+    let addr = server.addr;
+    let (ann, bob) = (player(addr, "ann"), player(addr, "bob"));
+    // Bob's challenge and the levels, all asked for by Ann at once.
+    let open = by(&bob, json!({ "clock": turn_clock(60.0) }));
+    assert_eq!(json(addr, "POST", "/api/challenge", &open).0, 200);
+    let challenge = lobby(addr, &ann, 0)["challenges"][0]["id"].clone();
+    let asks: Vec<(&str, String)> = ["easy", "medium", "hard", "full"]
+        .iter()
+        .map(|level| {
+            let body = json!({ "opponent": level, "clock": turn_clock(60.0) });
+            ("/api/challenge", by(&ann, body))
+        })
+        .chain([("/api/accept", by(&ann, json!({ "challenge": challenge })))])
+        .collect();
+    let answers: Vec<u16> = std::thread::scope(|scope| {
+        let asking: Vec<_> = asks
+            .iter()
+            .map(|(path, body)| scope.spawn(move || json(addr, "POST", path, body).0))
+            .collect();
+        asking.into_iter().map(|a| a.join().unwrap()).collect()
+    });
+    assert_eq!(
+        answers.iter().filter(|&&status| status == 200).count(),
+        1,
+        "{answers:?}"
+    );
+    assert!(
+        answers.iter().all(|&status| status == 200 || status == 409),
+        "{answers:?}"
+    );
+    assert!(!lobby(addr, &ann, 0)["game"].is_null());
 }
 
 #[test]
@@ -2044,7 +2081,7 @@ fn a_rated_game_against_a_level_is_the_engines_to_answer_and_lost_if_left() {
     assert_eq!(status, 200);
     let games = history(addr, "morris-easy");
     assert_eq!(games.len(), 1);
-    assert_eq!(games[0]["termination"], "black wins (white left the room)");
+    assert_eq!(games[0]["termination"], "black wins (white left the game)");
     assert!(lobby(addr, &ann, 0)["game"].is_null());
 }
 
@@ -2052,7 +2089,8 @@ fn a_rated_game_against_a_level_is_the_engines_to_answer_and_lost_if_left() {
 fn a_server_killed_mid_game_loses_nothing_finished_and_resumes_the_game() {
     let folder = common::TempDir::new("web-killed");
     let file = folder.path().join("players.sqlite");
-    let (mut first, addr) = web_process(&file, &[]);
+    let mut first = WebProcess::start(&file, &[]);
+    let addr = first.addr;
     let (ann, bob) = (player(addr, "ann"), player(addr, "bob"));
     let (white, black) = rated_room(addr, &ann, &bob, turn_clock(60.0));
     play_plies(addr, (&white, &black), 20);
@@ -2062,9 +2100,9 @@ fn a_server_killed_mid_game_loses_nothing_finished_and_resumes_the_game() {
     play_plies(addr, (&white, &black), 5);
     let before = black.state(addr);
     // Killed at once, nothing asked to end.
-    first.kill().expect("killed");
-    first.wait().expect("gone");
-    let (mut second, addr) = web_process(&file, &[]);
+    first.kill();
+    let mut second = WebProcess::start(&file, &[]);
+    let addr = second.addr;
     assert_eq!(
         standing(addr, "bob"),
         rated,
@@ -2096,8 +2134,7 @@ fn a_server_killed_mid_game_loses_nothing_finished_and_resumes_the_game() {
     play_plies(addr, (&white, &black), 1);
     assert_eq!(black.act(addr, "resign", "").0, 200);
     assert_eq!(history(addr, "bob").len(), 2);
-    second.kill().expect("killed");
-    second.wait().expect("gone");
+    second.kill();
 }
 
 /// A line of `/proc/PID/status` of the process `pid` (`VmHWM`, its peak
@@ -2136,7 +2173,8 @@ fn load_of_200_players_in_the_lobby_and_50_games_loses_nothing() {
         });
         Arc::new(made.collect())
     };
-    let (mut server, addr) = web_process(&file, &["--requests-per-address", "1000"]);
+    let mut server = WebProcess::start(&file, &["--requests-per-address", "1000"]);
+    let addr = server.addr;
     let requests = Arc::new(AtomicU64::new(0));
     let stop = Arc::new(AtomicBool::new(false));
     let listeners: Vec<_> = (0..PLAYERS)
@@ -2228,26 +2266,24 @@ fn load_of_200_players_in_the_lobby_and_50_games_loses_nothing() {
         answers.last().unwrap(),
     );
     // Nothing lost: every game kept with its moves and both ratings moved.
-    let (_, table) = json(addr, "GET", "/api/table", "");
-    let rated: u64 = table
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["games"].as_u64().unwrap())
-        .sum();
-    assert_eq!(rated, 2 * GAMES as u64);
     for g in 0..GAMES {
+        let white = history(addr, &format!("player{}", 2 * g));
         let games = history(addr, &format!("player{}", 2 * g + 1));
-        assert_eq!(games.len(), 1);
+        assert_eq!((white.len(), games.len()), (1, 1));
+        assert_eq!(white[0]["record"], games[0]["record"]);
         assert_eq!(games[0]["termination"], "white wins (black resigned)");
+        assert_eq!(games[0]["rated"], true);
         let record = games[0]["record"].as_str().unwrap();
         assert!(
             record.contains(&format!("[White \"player{}\"]", 2 * g)),
             "{record}"
         );
     }
-    server.kill().expect("killed");
-    server.wait().expect("gone");
+    // The table shows the best only.
+    let (_, table) = json(addr, "GET", "/api/table", "");
+    assert_eq!(table.as_array().unwrap().len(), 100);
+    assert!(table[0]["rating"].as_f64().unwrap() > 1500.0);
+    server.kill();
     let store = morris_tools::web::store::Store::open(&file).unwrap();
     assert_eq!(store.live_games().unwrap(), [], "no game left in progress");
 }

@@ -38,21 +38,9 @@ fn with_store(
 /// The player whose secret is `token`, or the refusal to send.
 fn signed_in(store: &Store, token: Option<&str>) -> anyhow::Result<Result<Standing, Reply>> {
     let Some((id, _)) = store.player_by_token(token.unwrap_or(""))? else {
-        return Ok(Err(Reply::error(
-            401,
-            "no player has this token: sign in again",
-        )));
+        return Ok(Err(Reply::error(401, "no player has this token")));
     };
     Ok(Ok(store.standing(id)?))
-}
-
-/// A rated side: `standing`'s player as the game begins.
-fn rated_player(standing: Standing) -> RatedPlayer {
-    RatedPlayer {
-        id: standing.id,
-        name: standing.name,
-        rating: standing.rating.rating,
-    }
 }
 
 /// A request's body, or the refusal of a bad one.
@@ -65,12 +53,6 @@ fn parsed<T: serde::de::DeserializeOwned + Default>(body: &str) -> Result<T, Rep
 /// alone.
 pub(super) fn new_player(games: &Games, body: &str, from: Option<IpAddr>) -> Reply {
     with_store(games, |store| {
-        if from.is_some_and(|address| games.made.used_up(address)) {
-            return Ok(Err(Reply::error(
-                429,
-                "too many players made from here: wait an hour",
-            )));
-        }
         let request: PlayerRequest = match parsed(body) {
             Ok(request) => request,
             Err(reply) => return Ok(Err(reply)),
@@ -80,17 +62,30 @@ pub(super) fn new_player(games: &Games, body: &str, from: Option<IpAddr>) -> Rep
         if let Err(message) = check_name(name) {
             return Ok(Err(Reply::error(400, &message)));
         }
-        let Some((id, token)) = store.add_player(name)? else {
+        if from.is_some_and(|address| !games.made.try_count(address)) {
+            return Ok(Err(Reply::error(
+                429,
+                "too many players made from here: wait an hour",
+            )));
+        }
+        // A name taken (or a store failing) makes no player, and counts
+        // for nothing.
+        let made = store.add_player(name);
+        if !matches!(made, Ok(Some(_)))
+            && let Some(address) = from
+        {
+            games.made.uncount(address);
+        }
+        let Some((id, token)) = made? else {
             return Ok(Err(Reply::error(
                 400,
                 &format!("the name '{name}' is taken"),
             )));
         };
-        let made = PlayerView::new(store.standing(id)?, Some(token));
-        if let Some(address) = from {
-            games.made.count(address);
-        }
-        Ok(Ok(Reply::json(&made)))
+        Ok(Ok(Reply::json(&PlayerView::new(
+            store.standing(id)?,
+            Some(token),
+        ))))
     })
 }
 
@@ -184,9 +179,6 @@ pub(super) fn challenge(games: &Games, body: &str) -> Reply {
             Ok(me) => me,
             Err(reply) => return Ok(Err(reply)),
         };
-        if games.rated_game_of(me.id).is_some() {
-            return Ok(Err(Reply::error(409, "you are playing a rated game")));
-        }
         let asked = request
             .settings()
             .and_then(|settings| Ok((settings, request.side()?)));
@@ -206,7 +198,7 @@ pub(super) fn challenge(games: &Games, body: &str) -> Reply {
             });
             return Ok(match posted {
                 Ok(_) => Ok(Reply::json(&ErrorView { error: "" })),
-                Err(message) => Err(Reply::error(429, &message)),
+                Err(message) => Err(Reply::error(409, &message)),
             });
         };
         let Some(&(level, level_id)) = games
@@ -229,11 +221,21 @@ pub(super) fn challenge(games: &Games, body: &str) -> Reply {
             strength: level,
             ..settings
         };
-        let mut players = [rated_player(me), rated_player(store.standing(level_id)?)];
-        if side == Color::Black {
-            players.swap(0, 1);
+        if let Err(message) = games.lobby.reserve(me.id) {
+            return Ok(Err(Reply::error(409, &message)));
         }
-        Ok(match games.start_rated(players, settings) {
+        let player = me.id;
+        let started = store.standing(level_id).map(|level| {
+            let mut players = [RatedPlayer::from(me), RatedPlayer::from(level)];
+            if side == Color::Black {
+                players.swap(0, 1);
+            }
+            games.start_rated(players, settings)
+        });
+        if !matches!(started, Ok(Ok(_))) {
+            games.lobby.release(&[player], None);
+        }
+        Ok(match started? {
             Ok((id, session)) => Ok(Reply::json(&StateView::new(
                 id,
                 &session.lock(),
@@ -277,9 +279,6 @@ pub(super) fn accept(games: &Games, body: &str) -> Reply {
             Ok(me) => me,
             Err(reply) => return Ok(Err(reply)),
         };
-        if games.rated_game_of(me.id).is_some() {
-            return Ok(Err(Reply::error(409, "you are playing a rated game")));
-        }
         let taker = (me.id, me.rating.rating);
         let taken = games.lobby.take(answer.challenge.unwrap_or(0), taker);
         let challenge = match taken {
@@ -288,12 +287,19 @@ pub(super) fn accept(games: &Games, body: &str) -> Reply {
         };
         let challenger_side = challenge.side.unwrap_or_else(requests::random_side);
         let my_side = challenger_side.opponent();
-        let challenger = store.standing(challenge.by)?;
-        let mut players = [rated_player(challenger), rated_player(me)];
-        if challenger_side == Color::Black {
-            players.swap(0, 1);
+        let both = [challenge.by, me.id];
+        let started = store.standing(challenge.by).map(|challenger| {
+            let mut players = [RatedPlayer::from(challenger), RatedPlayer::from(me)];
+            if challenger_side == Color::Black {
+                players.swap(0, 1);
+            }
+            games.start_rated(players, challenge.settings)
+        });
+        // A game that does not begin leaves the challenge open again.
+        if !matches!(started, Ok(Ok(_))) {
+            games.lobby.release(&both, Some(challenge));
         }
-        let (id, session) = match games.start_rated(players, challenge.settings) {
+        let (id, session) = match started? {
             Ok(started) => started,
             Err(refusal) => return Ok(Err(refused(&refusal))),
         };

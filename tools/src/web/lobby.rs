@@ -1,9 +1,11 @@
 //! The lobby: the open challenges, each a player's offer of a rated game
-//! (its settings, and the side the player takes, or a side drawn), and the
-//! players there now. Every page in the lobby hears of a change at once,
-//! by long polling as a game's page does.
+//! (its settings, and the side the player takes, or a side drawn), the
+//! players there now, and the players engaged in a rated game (from the
+//! moment it is agreed until its result is kept: one at a time). Every
+//! page in the lobby hears of a change at once, by long polling as a
+//! game's page does.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -80,6 +82,7 @@ struct Inner {
     version: u64,
     challenges: Vec<Challenge>,
     present: HashMap<PlayerId, Present>,
+    engaged: HashSet<PlayerId>,
 }
 
 impl Default for Inner {
@@ -88,14 +91,24 @@ impl Default for Inner {
             version: first_version(),
             challenges: Vec::new(),
             present: HashMap::new(),
+            engaged: HashSet::new(),
         }
     }
 }
+
+/// The refusal of a player engaged in a rated game.
+const ENGAGED: &str = "you are playing a rated game";
 
 impl Inner {
     fn changed(&mut self, lobby: &Lobby) {
         self.version += 1;
         lobby.changed.notify_all();
+    }
+
+    /// `players` go to a rated game: their challenges are no longer open.
+    fn engage(&mut self, players: &[PlayerId]) {
+        self.engaged.extend(players);
+        self.challenges.retain(|c| !players.contains(&c.by));
     }
 }
 
@@ -115,11 +128,14 @@ impl Lobby {
     ///
     /// # Errors
     ///
-    /// Its player has as many open as it may, or the lobby as many as
-    /// it takes.
+    /// Its player is playing a rated game, has as many open as it may, or
+    /// the lobby has as many as it takes.
     pub fn post(&self, mut challenge: Challenge) -> Result<u64, String> {
         let mut inner = self.lock();
         let by = challenge.by;
+        if inner.engaged.contains(&by) {
+            return Err(ENGAGED.to_owned());
+        }
         if inner.challenges.iter().filter(|c| c.by == by).count() >= MAX_CHALLENGES_EACH {
             return Err(format!(
                 "you have {MAX_CHALLENGES_EACH} challenges open: withdraw one first"
@@ -132,6 +148,14 @@ impl Lobby {
             .find(|id| inner.challenges.iter().all(|c| c.id != *id))
             .expect("a free number");
         let id = challenge.id;
+        // Its player is in the lobby as it posts it, even before its page
+        // asks for the lobby.
+        let present = Present {
+            name: challenge.name.clone(),
+            rating: challenge.rating,
+            last_seen: Instant::now(),
+        };
+        inner.present.insert(by, present);
         inner.challenges.push(challenge);
         inner.changed(self);
         Ok(id)
@@ -149,15 +173,18 @@ impl Lobby {
         withdrawn
     }
 
-    /// `taker`, rated `rating`, takes challenge `id`: it is no longer
-    /// open, nor any other of either player's, as they go to their game.
+    /// `taker`, rated `rating`, takes challenge `id`: both players are
+    /// engaged in their game, and none of their challenges is open.
     ///
     /// # Errors
     ///
-    /// No such challenge is open, it is the taker's own, or for players
-    /// of other ratings.
+    /// The taker is playing a rated game, no such challenge is open, it
+    /// is the taker's own, or for players of other ratings.
     pub fn take(&self, id: u64, (taker, rating): (PlayerId, f64)) -> Result<Challenge, String> {
         let mut inner = self.lock();
+        if inner.engaged.contains(&taker) {
+            return Err(ENGAGED.to_owned());
+        }
         let challenge = inner
             .challenges
             .iter()
@@ -175,25 +202,44 @@ impl Lobby {
                 challenge.rating
             ));
         }
-        inner
-            .challenges
-            .retain(|c| c.by != challenge.by && c.by != taker);
+        inner.engage(&[challenge.by, taker]);
         inner.changed(self);
         Ok(challenge)
     }
 
-    /// `player` went to a game: its challenges are no longer open.
-    pub fn withdraw_all(&self, player: PlayerId) {
+    /// `player` is to play a rated game against one of the engine's
+    /// levels: it is engaged in it, and none of its challenges is open.
+    ///
+    /// # Errors
+    ///
+    /// It is playing a rated game.
+    pub fn reserve(&self, player: PlayerId) -> Result<(), String> {
         let mut inner = self.lock();
-        let before = inner.challenges.len();
-        inner.challenges.retain(|c| c.by != player);
-        if inner.challenges.len() != before {
-            inner.changed(self);
+        if inner.engaged.contains(&player) {
+            return Err(ENGAGED.to_owned());
         }
+        inner.engage(&[player]);
+        inner.changed(self);
+        Ok(())
+    }
+
+    /// `players` play a rated game resumed after a restart.
+    pub fn engage(&self, players: &[PlayerId]) {
+        self.lock().engage(players);
+    }
+
+    /// The rated game of `players` is over and kept, or did not begin
+    /// (then `taken`, the challenge it was to be, is open again): they
+    /// are free.
+    pub fn release(&self, players: &[PlayerId], taken: Option<Challenge>) {
+        let mut inner = self.lock();
+        inner.engaged.retain(|player| !players.contains(player));
+        inner.challenges.extend(taken);
+        inner.changed(self);
     }
 
     /// Something the lobby's pages show changed elsewhere (a rated game
-    /// began or ended).
+    /// began).
     pub fn touch(&self) {
         self.lock().changed(self);
     }
@@ -273,11 +319,13 @@ mod tests {
         assert!(lobby.take(second, (ann, 1500.0)).is_err(), "ann's own");
         let taken = lobby.take(second, (bob, 1500.0)).unwrap();
         assert_eq!(taken.by, ann);
-        // Both go to their game: bob's challenge is gone with ann's.
+        // Both go to their game: bob's challenge is gone with ann's, and
+        // ann takes no other until it is over.
         assert!(lobby.take(bobs, (ann, 1500.0)).is_err());
         let snapshot = lobby.wait_newer((ann, "ann", 1500.0), Instant::now(), 0, Duration::ZERO);
         assert!(snapshot.challenges.is_empty());
-        assert_eq!(snapshot.present.len(), 1);
+        // Each posted a challenge: both are in the lobby.
+        assert_eq!(snapshot.present.len(), 2);
     }
 
     #[test]
@@ -298,13 +346,35 @@ mod tests {
     #[test]
     fn a_player_has_only_so_many_challenges_open() {
         let lobby = Lobby::default();
-        for _ in 0..MAX_CHALLENGES_EACH {
+        let first = lobby.post(challenge(1)).unwrap();
+        for _ in 1..MAX_CHALLENGES_EACH {
             lobby.post(challenge(1)).unwrap();
         }
         assert!(lobby.post(challenge(1)).is_err());
         assert!(lobby.post(challenge(2)).is_ok());
-        lobby.withdraw_all(PlayerId(1));
+        lobby.withdraw(first, PlayerId(1));
         assert!(lobby.post(challenge(1)).is_ok());
+    }
+
+    #[test]
+    fn a_player_engaged_in_a_rated_game_plays_no_other_until_it_is_kept() {
+        let lobby = Lobby::default();
+        let (ann, bob) = (PlayerId(1), PlayerId(2));
+        let bobs = lobby.post(challenge(2)).unwrap();
+        lobby.post(challenge(1)).unwrap();
+        lobby.reserve(ann).unwrap();
+        // Against a level: ann's challenge is gone, and she offers, takes
+        // and reserves nothing more.
+        let open = lobby.wait_newer((bob, "bob", 1500.0), Instant::now(), 0, Duration::ZERO);
+        assert_eq!(open.challenges.len(), 1);
+        assert!(lobby.post(challenge(1)).is_err());
+        assert!(lobby.take(bobs, (ann, 1500.0)).is_err());
+        assert!(lobby.reserve(ann).is_err());
+        lobby.release(&[ann], None);
+        let taken = lobby.take(bobs, (ann, 1500.0)).unwrap();
+        // The game did not begin: the challenge is open again.
+        lobby.release(&[ann, bob], Some(taken));
+        assert!(lobby.take(bobs, (ann, 1500.0)).is_ok());
     }
 
     #[test]
@@ -312,6 +382,7 @@ mod tests {
         let lobby = std::sync::Arc::new(Lobby::default());
         let ann = PlayerId(1);
         let now = lobby.wait_newer((ann, "ann", 1500.0), Instant::now(), 0, Duration::ZERO);
+        let asked = Instant::now();
         let waiting = {
             let lobby = std::sync::Arc::clone(&lobby);
             let after = now.version;
@@ -328,5 +399,7 @@ mod tests {
         let heard = waiting.join().unwrap();
         assert_eq!(heard.challenges.len(), 1);
         assert!(heard.version > now.version);
+        // Woken by the challenge, not by the end of its wait.
+        assert!(asked.elapsed() < Duration::from_secs(60));
     }
 }

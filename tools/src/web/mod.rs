@@ -66,32 +66,41 @@ struct Busy {
     from: Option<IpAddr>,
 }
 
+/// Whether a request is answered.
+enum Admission {
+    /// It is, counted while it is.
+    Answered(Busy),
+    /// Its address has as many answered at once as it may.
+    TooManyFromThere,
+    /// The server answers as many at once as it takes.
+    Full,
+}
+
 impl Busy {
     /// Counts a request from `from`, unless as many are answered as the
-    /// server takes (`None`), or from that address as it takes from one
-    /// (`Some(Err)`): a long poll holds its thread, so one address could
-    /// otherwise hold them all.
-    fn new(
+    /// server takes, or from that address as it takes from one: a long
+    /// poll holds its thread, so one address could otherwise hold them all.
+    fn admit(
         answering: &Arc<Mutex<Answering>>,
         from: Option<IpAddr>,
         most_each: usize,
-    ) -> Option<Result<Busy, ()>> {
+    ) -> Admission {
         let mut counts = answering.lock().expect("not poisoned");
         if counts.all >= MAX_REQUESTS {
-            return None;
+            return Admission::Full;
         }
         if let Some(address) = from {
             let each = counts.each.entry(address).or_insert(0);
             if *each >= most_each {
-                return Some(Err(()));
+                return Admission::TooManyFromThere;
             }
             *each += 1;
         }
         counts.all += 1;
-        Some(Ok(Busy {
+        Admission::Answered(Busy {
             answering: Arc::clone(answering),
             from,
-        }))
+        })
     }
 }
 
@@ -213,6 +222,28 @@ impl PerAddress {
         counts.retain(|_, &mut (since, _)| since.elapsed() < self.counted);
         counts.entry(address).or_insert((Instant::now(), 0)).1 += 1;
     }
+
+    /// Counts `address` doing it once more, unless it did it as often as
+    /// it may; whether it may: the check and the count are one, so that
+    /// requests at once do not all pass.
+    fn try_count(&self, address: IpAddr) -> bool {
+        let mut counts = self.counts.lock().expect("not poisoned");
+        counts.retain(|_, &mut (since, _)| since.elapsed() < self.counted);
+        let (_, count) = counts.entry(address).or_insert((Instant::now(), 0));
+        if *count >= self.most {
+            return false;
+        }
+        *count += 1;
+        true
+    }
+
+    /// What `address` was counted for did not happen after all.
+    fn uncount(&self, address: IpAddr) {
+        let mut counts = self.counts.lock().expect("not poisoned");
+        if let Some((_, count)) = counts.get_mut(&address) {
+            *count = count.saturating_sub(1);
+        }
+    }
 }
 
 /// Stops a running server from another thread, and tells what it holds.
@@ -314,13 +345,13 @@ impl WebServer {
         let most_each = games.config.max_requests_each;
         for request in self.http.incoming_requests() {
             let from = request.remote_addr().map(SocketAddr::ip);
-            let busy = match Busy::new(&answering, from, most_each) {
-                Some(Ok(busy)) => busy,
-                Some(Err(())) => {
+            let busy = match Busy::admit(&answering, from, most_each) {
+                Admission::Answered(busy) => busy,
+                Admission::TooManyFromThere => {
                     routes::refuse_too_many(request);
                     continue;
                 }
-                None => {
+                Admission::Full => {
                     routes::refuse_busy(request);
                     continue;
                 }
@@ -475,15 +506,15 @@ impl Games {
     }
 
     /// The game no page has shown for the longest, if that is longer than
-    /// the configured `idle_after`: its browser is gone. A rated game in
-    /// play is kept: its clock ends it.
+    /// the configured `idle_after`: its browser is gone. A rated game is
+    /// kept until its result is: its clock ends it.
     fn idlest(&self, open: &Open) -> Option<u64> {
         let now = Instant::now();
         open.sessions
             .iter()
             .filter_map(|(&id, session)| {
                 let state = session.lock();
-                (!state.is_rated_in_play()).then(|| (state.unseen_for(now), id))
+                (!state.is_rated_unkept()).then(|| (state.unseen_for(now), id))
             })
             .filter(|&(unseen, _)| unseen > self.config.idle_after)
             .max()
@@ -507,7 +538,7 @@ impl Games {
                 .iter()
                 .filter(|(_, s)| {
                     let state = s.lock();
-                    state.unseen_for(Instant::now()) > limit && !state.is_rated_in_play()
+                    state.unseen_for(Instant::now()) > limit && !state.is_rated_unkept()
                 })
                 .map(|(&id, _)| id)
                 .collect();
@@ -522,9 +553,9 @@ impl Games {
         }
     }
 
-    /// A rated game between `players` (White's first) under `settings`: a
-    /// room for two people, or, where the settings give the engine a
-    /// side, a game against it. Both players' challenges are withdrawn.
+    /// A rated game between `players` (White's first, both engaged in it
+    /// in the lobby) under `settings`: a room for two people, or, where the
+    /// settings give the engine a side, a game against it.
     fn start_rated(
         &self,
         players: [RatedPlayer; 2],
@@ -557,9 +588,6 @@ impl Games {
             self.close(id);
             return Err(Refusal::Store(format!("{e:#}")));
         }
-        for player in &players {
-            self.lobby.withdraw_all(player.id);
-        }
         let rated = RatedGame::new(id, players, (Arc::clone(store), Arc::clone(&self.lobby)), 0);
         let _ = session.change(|state| {
             state.rated = Some(rated);
@@ -578,48 +606,60 @@ impl Games {
             return Ok(());
         };
         for live in store.live_games()? {
-            let settings = requests::parse::<requests::SettingsRequest>(&live.settings)
-                .and_then(|request| request.apply(Settings::default()))
-                .map_err(anyhow::Error::msg)?;
-            let game =
-                actions::game_from(&live.moves, settings.rules).map_err(anyhow::Error::msg)?;
-            let players = [live.white, live.black].map(|id| {
-                store.standing(id).map(|standing| RatedPlayer {
-                    id,
-                    name: standing.name,
-                    rating: standing.rating.rating,
-                })
-            });
-            let [white, black] = players;
-            let players = [white?, black?];
-            let engine =
-                (settings.engine_side != EngineSide::Neither).then(|| self.config.engine.clone());
-            let room = live.room.map(|code| Room::for_two(code, Instant::now()).0);
-            let (id, session) = self
-                .open_game_as(Some(live.id), engine, settings, |_| room)
-                .map_err(|refusal| anyhow::anyhow!("game {} not resumed: {refusal:?}", live.id))?;
-            let left = live.left.map(|left| left.map(Duration::from_millis));
-            let plies = game.moves().len();
-            let rated = RatedGame::new(
-                id,
-                players,
-                (Arc::clone(store), Arc::clone(&self.lobby)),
-                plies,
-            );
-            let _ = session.change(|state| {
-                actions::resume(state, game, left);
-                state.rated = Some(rated);
-                Ok(())
-            });
+            // A game this build cannot take up again is left in the store,
+            // said, for a build that can: the server serves the others.
+            if let Err(e) = self.resume(store, &live) {
+                eprintln!("morris-web: rated game {} not resumed: {e:#}", live.id);
+            }
         }
+        Ok(())
+    }
+
+    /// Resumes the rated game in progress `live`, its players engaged in
+    /// it.
+    fn resume(&self, store: &Arc<Store>, live: &LiveGame) -> anyhow::Result<()> {
+        let settings = requests::parse::<requests::SettingsRequest>(&live.settings)
+            .and_then(|request| request.apply(Settings::default()))
+            .map_err(anyhow::Error::msg)?;
+        let game = actions::game_from(&live.moves, settings.rules).map_err(anyhow::Error::msg)?;
+        let players = [
+            RatedPlayer::from(store.standing(live.white)?),
+            RatedPlayer::from(store.standing(live.black)?),
+        ];
+        let engine =
+            (settings.engine_side != EngineSide::Neither).then(|| self.config.engine.clone());
+        let room = live
+            .room
+            .clone()
+            .map(|code| Room::for_two(code, Instant::now()).0);
+        let (id, session) = self
+            .open_game_as(Some(live.id), engine, settings, |_| room)
+            .map_err(|refusal| anyhow::anyhow!("{refusal:?}"))?;
+        let left = live.left.map(|left| left.map(Duration::from_millis));
+        let plies = game.moves().len();
+        self.lobby.engage(&[live.white, live.black]);
+        let kept = (Arc::clone(store), Arc::clone(&self.lobby));
+        let rated = RatedGame::new(id, players, kept, plies);
+        let _ = session.change(|state| {
+            actions::resume(state, game, left);
+            state.rated = Some(rated);
+            Ok(())
+        });
         Ok(())
     }
 
     /// The rated game `player` is playing, if any: its id, and the token of
     /// the player's seat if it is a room's.
     fn rated_game_of(&self, player: PlayerId) -> Option<(u64, Option<String>)> {
-        let open = self.lock();
-        open.sessions.iter().find_map(|(&id, session)| {
+        // Each game is looked at with the list let go: a game's lock may be
+        // held while its move is written.
+        let sessions: Vec<(u64, Arc<Session>)> = self
+            .lock()
+            .sessions
+            .iter()
+            .map(|(&id, session)| (id, Arc::clone(session)))
+            .collect();
+        sessions.iter().find_map(|(id, session)| {
             let state = session.lock();
             if !state.is_rated_in_play() {
                 return None;
@@ -630,7 +670,7 @@ impl Games {
                 .as_ref()
                 .and_then(|room| room.token_of(side))
                 .map(str::to_owned);
-            Some((id, seat))
+            Some((*id, seat))
         })
     }
 

@@ -12,7 +12,7 @@ use morris::{Color, GameResult};
 use super::actions;
 use super::lobby::Lobby;
 use super::state::State;
-use super::store::{FinishedGame, PlayerId, Rated, Store};
+use super::store::{FinishedGame, PlayerId, Rated, Standing, Store};
 
 /// One side of a rated game.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,6 +23,16 @@ pub struct RatedPlayer {
     pub name: String,
     /// Its rating when the game began.
     pub rating: f64,
+}
+
+impl From<Standing> for RatedPlayer {
+    fn from(standing: Standing) -> RatedPlayer {
+        RatedPlayer {
+            id: standing.id,
+            name: standing.name,
+            rating: standing.rating.rating,
+        }
+    }
 }
 
 /// What makes a game rated: its players, and how far the store has it.
@@ -38,7 +48,7 @@ pub struct RatedGame {
     kept_plies: usize,
     /// Both players' ratings after the game, once the store has its
     /// result.
-    rated: Option<Rated>,
+    after: Option<Rated>,
 }
 
 impl RatedGame {
@@ -56,7 +66,7 @@ impl RatedGame {
             store,
             lobby,
             kept_plies,
-            rated: None,
+            after: None,
         }
     }
 
@@ -67,7 +77,7 @@ impl RatedGame {
 
     /// Both players' ratings after the game, once it is over and kept.
     pub fn after(&self) -> Option<&Rated> {
-        self.rated.as_ref()
+        self.after.as_ref()
     }
 
     /// The side `player` plays, if it plays this game.
@@ -95,11 +105,12 @@ pub fn moves_text(state: &State) -> String {
 }
 
 /// Brings the store up to date with `state`'s rated game: its new moves
-/// while it goes on, its result and both ratings once it is over. A store
-/// that fails is told on the server's error output and tried again at
-/// the next change.
+/// while it goes on, its result and both ratings once it is over (its
+/// players are then free for another). A store that fails is told on the
+/// server's error output and tried again at the next change, or the
+/// clock's next tick.
 pub fn keep(state: &mut State) {
-    let Some(rated) = state.rated.as_ref().filter(|rated| rated.rated.is_none()) else {
+    let Some(rated) = state.rated.as_ref().filter(|rated| rated.after.is_none()) else {
         return;
     };
     let plies = state.game.moves().len();
@@ -128,8 +139,9 @@ pub fn keep(state: &mut State) {
             let rated = state.rated.as_mut().expect("rated");
             rated.kept_plies = plies;
             if after.is_some() {
-                rated.rated = after;
-                rated.lobby.touch();
+                rated.after = after;
+                let players = Color::ALL.map(|color| rated.player(color).id);
+                rated.lobby.release(&players, None);
             }
         }
         Err(e) => eprintln!("morris-web: the store: {e:#}"),

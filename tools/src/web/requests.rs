@@ -20,6 +20,9 @@ const MAX_CLOCK: Duration = Duration::from_secs(24 * 3600);
 /// The longest clock a rated game may have.
 const MAX_RATED_CLOCK: Duration = Duration::from_secs(3600);
 
+/// The most time a rated game's clock may give back a move.
+const MAX_RATED_INCREMENT: Duration = Duration::from_secs(60);
+
 /// The request of a body: an empty body is the request with no field.
 ///
 /// # Errors
@@ -299,10 +302,11 @@ impl ChallengeRequest {
         };
         // A rated game in play holds its place on the server until its
         // clock ends it.
-        if clock.time > MAX_RATED_CLOCK || clock.increment > MAX_RATED_CLOCK / 60 {
+        if clock.time > MAX_RATED_CLOCK || clock.increment > MAX_RATED_INCREMENT {
             return Err(format!(
-                "a rated game's clock is at most {} minutes (and a minute's increment)",
-                MAX_RATED_CLOCK.as_secs() / 60
+                "a rated game's clock is at most {} minutes, and {} seconds more a move",
+                MAX_RATED_CLOCK.as_secs() / 60,
+                MAX_RATED_INCREMENT.as_secs()
             ));
         }
         Ok(Settings {

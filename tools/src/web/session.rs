@@ -12,6 +12,7 @@ use morris::{Color, Game, Position};
 
 use super::clock::Clock;
 use super::engine_thread::{Job, Search, Shared, common_options, kick, schedule, work};
+use super::rated;
 use super::room::Room;
 use super::settings::{Settings, Strength};
 use super::state::{EngineView, State, Task, first_version};
@@ -220,9 +221,11 @@ impl Session {
     }
 
     /// Ends the game if the side to move's time ran out; the page is
-    /// told.
+    /// told. A rated game's result the store failed to take is offered it
+    /// again.
     pub fn check_clock(&self) {
         let mut state = self.lock();
+        rated::keep(&mut state);
         if state.check_clock(Instant::now()) {
             if state.engine.task.is_some() {
                 self.shared.cancel.store(true, Ordering::Relaxed);

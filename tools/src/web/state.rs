@@ -36,7 +36,7 @@ pub enum Ending {
     DrawAgreed,
     /// A side's time ran out.
     OnTime(Color),
-    /// A side left the room during the game.
+    /// A side left the game (its room, or a rated game) while it went on.
     Left(Color),
     /// A record opened says the game ended so (its winner, or a draw),
     /// for a reason the board does not show.
@@ -89,7 +89,7 @@ impl fmt::Display for Ended {
             ),
             Ended::Otherwise(Ending::Left(loser)) => write!(
                 f,
-                "{} wins ({} left the room)",
+                "{} wins ({} left the game)",
                 loser.opponent().name(),
                 loser.name()
             ),
@@ -339,6 +339,14 @@ impl State {
     /// Whether the game is rated and not over.
     pub fn is_rated_in_play(&self) -> bool {
         self.rated.is_some() && self.ended().is_none()
+    }
+
+    /// Whether the game is rated and its result not yet kept: it is in
+    /// play, or the store failed to take it (and is asked again).
+    pub fn is_rated_unkept(&self) -> bool {
+        self.rated
+            .as_ref()
+            .is_some_and(|rated| rated.after().is_none())
     }
 
     /// Whether the game is being played: not over, and not waiting for a

@@ -69,6 +69,9 @@ const MIGRATIONS: &[&str] = &[
 /// each side. A game left or lost sooner is kept, but rates nobody.
 pub const MIN_RATED_PLIES: usize = 20;
 
+/// The most players the table shows.
+pub const TABLE_SHOWN: usize = 100;
+
 /// The most games of a player's history shown.
 pub const HISTORY_SHOWN: usize = 200;
 
@@ -496,13 +499,14 @@ impl Store {
         })
     }
 
-    /// Every player, the highest rating first.
+    /// The players of the highest ratings, the highest first (at most
+    /// [`TABLE_SHOWN`]).
     ///
     /// # Errors
     ///
     /// The file cannot be read.
     pub fn table(&self) -> Result<Vec<Standing>> {
-        self.standings(None)
+        self.standings(None, TABLE_SHOWN)
     }
 
     /// The standing of `player`.
@@ -511,19 +515,21 @@ impl Store {
     ///
     /// No such player, or the file cannot be read.
     pub fn standing(&self, player: PlayerId) -> Result<Standing> {
-        let mut found = self.standings(Some(player))?;
+        let mut found = self.standings(Some(player), 1)?;
         found.pop().context("no such player")
     }
 
-    /// Every player's standing, or `only` one's, the highest rating first.
-    fn standings(&self, only: Option<PlayerId>) -> Result<Vec<Standing>> {
+    /// The standings of the first `most` players, or of `only` one, the
+    /// highest rating first.
+    fn standings(&self, only: Option<PlayerId>, most: usize) -> Result<Vec<Standing>> {
         let db = self.db();
         let mut query = db.prepare(
             "SELECT p.id, p.name, p.rating, p.deviation, p.volatility,
                  (SELECT COUNT(*) FROM games g WHERE g.rated AND (g.white = p.id OR g.black = p.id))
-             FROM players p WHERE ?1 IS NULL OR p.id = ?1 ORDER BY p.rating DESC, p.name",
+             FROM players p WHERE ?1 IS NULL OR p.id = ?1 ORDER BY p.rating DESC, p.name
+             LIMIT ?2",
         )?;
-        let rows = query.query_map([only.map(|id| id.0)], |row| {
+        let rows = query.query_map(params![only.map(|id| id.0), most as i64], |row| {
             Ok(Standing {
                 id: PlayerId(row.get(0)?),
                 name: row.get(1)?,

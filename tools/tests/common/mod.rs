@@ -50,29 +50,57 @@ pub fn serve_with(config: WebConfig) -> Running {
     }
 }
 
-/// morris-web as its own process, keeping its players in `store`, with
-/// the flags `more`: the process and its address.
-pub fn web_process(store: &std::path::Path, more: &[&str]) -> (std::process::Child, SocketAddr) {
-    use std::io::BufRead;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_morris-web"))
-        .arg("--store")
-        .arg(store)
-        .args(more)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("morris-web starts");
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .expect("its address");
-    let addr = line
-        .trim()
-        .trim_start_matches("http://")
-        .trim_end_matches('/')
-        .parse()
-        .unwrap_or_else(|_| panic!("an address: {line}"));
-    (child, addr)
+/// morris-web as its own process, killed when dropped (a test that
+/// fails leaves none behind).
+pub struct WebProcess {
+    child: std::process::Child,
+    /// Where it listens.
+    pub addr: SocketAddr,
+}
+
+impl WebProcess {
+    /// morris-web keeping its players in `store`, with the flags `more`.
+    pub fn start(store: &std::path::Path, more: &[&str]) -> WebProcess {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_morris-web"))
+            .arg("--store")
+            .arg(store)
+            .args(more)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("morris-web starts");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().expect("its output"))
+            .read_line(&mut line)
+            .expect("its address");
+        let addr = line
+            .trim()
+            .trim_start_matches("http://")
+            .trim_end_matches('/')
+            .parse()
+            .unwrap_or_else(|_| panic!("an address: {line}"));
+        WebProcess { child, addr }
+    }
+
+    /// The process's id (for its memory, which one of the files sharing
+    /// this module reads).
+    #[allow(dead_code)]
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Kills it at once, as a crash or a power cut would.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for WebProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
 }
 
 /// The workspace's engine: morris-web itself in protocol mode.
