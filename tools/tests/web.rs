@@ -1985,6 +1985,34 @@ fn a_wrong_token_or_seat_is_refused_and_challenges_are_bounded() {
 }
 
 #[test]
+fn connections_that_come_together_are_all_answered() {
+    use std::io::{Read, Write};
+    let folder = common::TempDir::new("web-connections");
+    let server = WebProcess::start(&folder.path().join("players.sqlite"), &[]);
+    // Browsers keep their connections open; many come at once after a
+    // restart. The HTTP library may queue some for a thread that is not
+    // there: without the server's own wake-up, a request on one of them
+    // waits (now and then: it is a race) until another connection ends.
+    let mut connections: Vec<std::net::TcpStream> = (0..12)
+        .map(|_| std::net::TcpStream::connect(server.addr).expect("a connection"))
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    for connection in &mut connections {
+        connection
+            .write_all(b"GET /api/table HTTP/1.1\r\nHost: morris\r\n\r\n")
+            .expect("sent");
+    }
+    for connection in &mut connections {
+        connection
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .expect("a timeout");
+        let mut head = [0u8; 12];
+        connection.read_exact(&mut head).expect("an answer");
+        assert_eq!(&head, b"HTTP/1.1 200");
+    }
+}
+
+#[test]
 fn a_player_asking_for_many_rated_games_at_once_gets_one() {
     let folder = common::TempDir::new("web-rated-race");
     let server = serve_keeping(&folder.path().join("players.sqlite"));

@@ -331,11 +331,13 @@ impl WebServer {
         let reaper_stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let reaper = {
             let (games, stop) = (Arc::clone(&games), Arc::clone(&reaper_stop));
+            let own = self.addr;
             std::thread::spawn(move || {
                 while !stop.load(Ordering::Relaxed) {
                     std::thread::sleep(Duration::from_millis(200));
                     games.close_abandoned();
                     games.check_clocks();
+                    wake_connections(own);
                 }
             })
         };
@@ -373,6 +375,24 @@ impl WebServer {
             session.close();
         }
     }
+}
+
+/// Wakes the HTTP library's threads by a connection of the server's own to
+/// `addr`, opened and closed at once. The library gives each browser's
+/// connection a thread of its pool for as long as the browser keeps it
+/// open; connections that come together may be queued for a thread that
+/// is not there, and their requests wait until some connection ends. This
+/// one ends at once, and its thread then serves those waiting.
+fn wake_connections(addr: SocketAddr) {
+    let host = match addr.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::from(std::net::Ipv4Addr::LOCALHOST),
+        IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::from(std::net::Ipv6Addr::LOCALHOST),
+        ip => ip,
+    };
+    let _ = std::net::TcpStream::connect_timeout(
+        &SocketAddr::new(host, addr.port()),
+        Duration::from_millis(200),
+    );
 }
 
 /// Why a game cannot be opened or joined.
