@@ -1606,6 +1606,22 @@ fn a_player_is_made_with_a_secret_that_finds_it_again_after_a_restart() {
     assert_eq!(status, 200, "{me}");
     assert_eq!(me["name"], "ann");
     assert!(me.get("token").is_none(), "{me}");
+    // The page sends it in a header, where no log of addresses keeps it.
+    let answer = {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(addr).expect("a connection");
+        let asked = format!(
+            "GET /api/me HTTP/1.1\r\nHost: morris\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n"
+        );
+        stream.write_all(asked.as_bytes()).expect("sent");
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).expect("an answer");
+        answer
+    };
+    assert!(
+        answer.starts_with("HTTP/1.1 200") && answer.contains(r#""name":"ann""#),
+        "{answer}"
+    );
     let (status, _) = json(
         addr,
         "GET",

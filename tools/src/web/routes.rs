@@ -82,7 +82,21 @@ pub(super) fn answer(games: &Games, mut request: tiny_http::Request) {
         Ok(_) if body.len() as u64 > MAX_BODY => Reply::error(413, "the request is too large"),
         Ok(_) => {
             let from = request.remote_addr().map(std::net::SocketAddr::ip);
-            route(games, request.method(), request.url(), &body, from)
+            // A player's token in a header, where no log of addresses keeps it.
+            let bearer = request
+                .headers()
+                .iter()
+                .find(|header| header.field.equiv("Authorization"))
+                .and_then(|header| header.value.as_str().strip_prefix("Bearer "))
+                .map(str::to_owned);
+            let asked = Asked {
+                method: request.method(),
+                url: request.url(),
+                body: &body,
+                from,
+                bearer: bearer.as_deref(),
+            };
+            route(games, &asked)
         }
         Err(_) => Reply::error(400, "the request body is not text"),
     };
@@ -112,16 +126,29 @@ fn query<'a>(url: &'a str, key: &str) -> Option<&'a str> {
         .map(|(_, v)| v)
 }
 
-/// The reply to a request of `method` for `url` with `body`, from
-/// `from`.
-fn route(
-    games: &Games,
-    method: &tiny_http::Method,
-    url: &str,
-    body: &str,
+/// A request, as it is answered.
+struct Asked<'a> {
+    method: &'a tiny_http::Method,
+    url: &'a str,
+    body: &'a str,
+    /// The address it came from.
     from: Option<std::net::IpAddr>,
-) -> Reply {
+    /// The player's token of an `Authorization: Bearer` header.
+    bearer: Option<&'a str>,
+}
+
+/// The reply to the request `asked`.
+fn route(games: &Games, asked: &Asked) -> Reply {
     use tiny_http::Method::{Get, Post};
+    let Asked {
+        method,
+        url,
+        body,
+        from,
+        ..
+    } = *asked;
+    // A player's token: in the header, or the query's `token`.
+    let token = asked.bearer.or_else(|| query(url, "token"));
     let path = url.split('?').next().unwrap_or("");
     if (method, path) == (&Get, "/") {
         return Reply {
@@ -144,10 +171,10 @@ fn route(
     };
     match (method, path) {
         (Post, "/api/players") => return duels::new_player(games, body, from),
-        (Get, "/api/me") => return duels::me(games, query(url, "token")),
+        (Get, "/api/me") => return duels::me(games, token),
         (Get, "/api/table") => return duels::table(games),
         (Get, "/api/history") => return duels::history(games, query(url, "name")),
-        (Get, "/api/lobby") => return duels::lobby(games, query(url, "token"), after()),
+        (Get, "/api/lobby") => return duels::lobby(games, token, after()),
         (Post, "/api/challenge") => return duels::challenge(games, body),
         (Post, "/api/withdraw") => return duels::withdraw(games, body),
         (Post, "/api/accept") => return duels::accept(games, body),
