@@ -38,11 +38,21 @@ fn id(state: &Value) -> String {
 
 /// Waits (long polls) until `done` holds, for at most a minute.
 fn wait_until(addr: SocketAddr, state: &Value, done: impl Fn(&Value) -> bool) -> Value {
+    wait_at(addr, state, "", done)
+}
+
+/// Waits (long polls) as [`wait_until`] does, asking with `seat` after
+/// the game's id (`&seat=TOKEN` for a room's seat, or nothing).
+fn wait_at(addr: SocketAddr, state: &Value, seat: &str, done: impl Fn(&Value) -> bool) -> Value {
     let deadline = Instant::now() + Duration::from_secs(60);
     let mut state = state.clone();
     while !done(&state) {
         assert!(Instant::now() < deadline, "waited in vain: {state}");
-        let path = format!("/api/state?id={}&after={}", id(&state), state["version"]);
+        let path = format!(
+            "/api/state?id={}{seat}&after={}",
+            id(&state),
+            state["version"]
+        );
         let (status, next) = json(addr, "GET", &path, "");
         assert_eq!(status, 200, "{next}");
         state = next;
@@ -1912,17 +1922,10 @@ fn a_game_left_early_moves_no_rating_and_one_lost_on_time_does() {
 /// Waits (long polls) until the game of `seat` is over, for at most a
 /// minute.
 fn wait_until_over(addr: SocketAddr, seat: &Seat) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let mut state = seat.state(addr);
-    while state["outcome"].is_null() {
-        assert!(Instant::now() < deadline, "never over: {state}");
-        let path = format!(
-            "/api/state?id={}&seat={}&after={}",
-            seat.game, seat.token, state["version"]
-        );
-        state = json(addr, "GET", &path, "").1;
-    }
-    state
+    let token = format!("&seat={}", seat.token);
+    wait_at(addr, &seat.state(addr), &token, |state| {
+        !state["outcome"].is_null()
+    })
 }
 
 #[test]

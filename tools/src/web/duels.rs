@@ -20,32 +20,53 @@ use super::views::{
     StateView,
 };
 
+/// Why a request of rated play is not answered as asked: a refusal to
+/// send, or the store failing.
+enum Unanswered {
+    Refused(Reply),
+    Store(anyhow::Error),
+}
+
+impl From<Reply> for Unanswered {
+    fn from(refusal: Reply) -> Unanswered {
+        Unanswered::Refused(refusal)
+    }
+}
+
+impl From<anyhow::Error> for Unanswered {
+    fn from(failure: anyhow::Error) -> Unanswered {
+        Unanswered::Store(failure)
+    }
+}
+
 /// The answer of `answer` from the store of players: a server that keeps
 /// none refuses, and a store that fails says so.
-fn with_store(
-    games: &Games,
-    answer: impl FnOnce(&Store) -> anyhow::Result<Result<Reply, Reply>>,
-) -> Reply {
+fn with_store(games: &Games, answer: impl FnOnce(&Store) -> Result<Reply, Unanswered>) -> Reply {
     match &games.store {
         None => Reply::error(503, "this server keeps no players (it has no store)"),
         Some(store) => match answer(store) {
-            Ok(Ok(reply) | Err(reply)) => reply,
-            Err(e) => Reply::error(500, &format!("the store: {e:#}")),
+            Ok(reply) | Err(Unanswered::Refused(reply)) => reply,
+            Err(Unanswered::Store(e)) => Reply::error(500, &format!("the store: {e:#}")),
         },
     }
 }
 
-/// The player whose secret is `token`, or the refusal to send.
-fn signed_in(store: &Store, token: Option<&str>) -> anyhow::Result<Result<Standing, Reply>> {
-    let Some((id, _)) = store.player_by_token(token.unwrap_or(""))? else {
-        return Ok(Err(Reply::error(401, "no player has this token")));
-    };
-    Ok(Ok(store.standing(id)?))
+/// A refusal of `status`, in `words`.
+fn refusal(status: u16, words: &str) -> Unanswered {
+    Unanswered::Refused(Reply::error(status, words))
 }
 
-/// A request's body, or the refusal of a bad one.
-fn parsed<T: serde::de::DeserializeOwned + Default>(body: &str) -> Result<T, Reply> {
-    requests::parse(body).map_err(|message| Reply::error(400, &message))
+/// The player whose secret is `token`.
+fn signed_in(store: &Store, token: Option<&str>) -> Result<Standing, Unanswered> {
+    let Some((id, _)) = store.player_by_token(token.unwrap_or(""))? else {
+        return Err(refusal(401, "no player has this token"));
+    };
+    Ok(store.standing(id)?)
+}
+
+/// A request's body.
+fn parsed<T: serde::de::DeserializeOwned + Default>(body: &str) -> Result<T, Unanswered> {
+    requests::parse(body).map_err(|message| refusal(400, &message))
 }
 
 /// A new player: the body's `name`, checked and free, made from `from`
@@ -53,20 +74,17 @@ fn parsed<T: serde::de::DeserializeOwned + Default>(body: &str) -> Result<T, Rep
 /// alone.
 pub(super) fn new_player(games: &Games, body: &str, from: Option<IpAddr>) -> Reply {
     with_store(games, |store| {
-        let request: PlayerRequest = match parsed(body) {
-            Ok(request) => request,
-            Err(reply) => return Ok(Err(reply)),
-        };
+        let request: PlayerRequest = parsed(body)?;
         let name = request.name.unwrap_or_default();
         let name = name.trim();
         if let Err(message) = check_name(name) {
-            return Ok(Err(Reply::error(400, &message)));
+            return Err(refusal(400, &message));
         }
         if from.is_some_and(|address| !games.made.try_count(address)) {
-            return Ok(Err(Reply::error(
+            return Err(refusal(
                 429,
                 "too many players made from here: wait an hour",
-            )));
+            ));
         }
         // A name taken (or a store failing) makes no player, and counts
         // for nothing.
@@ -77,26 +95,24 @@ pub(super) fn new_player(games: &Games, body: &str, from: Option<IpAddr>) -> Rep
             games.made.uncount(address);
         }
         let Some((id, token)) = made? else {
-            return Ok(Err(Reply::error(
-                400,
-                &format!("the name '{name}' is taken"),
-            )));
+            return Err(refusal(400, &format!("the name '{name}' is taken")));
         };
-        Ok(Ok(Reply::json(&PlayerView::new(
+        Ok(Reply::json(&PlayerView::new(
             store.standing(id)?,
             Some(token),
-        ))))
+        )))
     })
 }
 
 /// The player whose secret is `token`.
 pub(super) fn me(games: &Games, token: Option<&str>) -> Reply {
     with_store(games, |store| {
-        Ok(signed_in(store, token)?.map(|me| Reply::json(&PlayerView::new(me, None))))
+        let me = signed_in(store, token)?;
+        Ok(Reply::json(&PlayerView::new(me, None)))
     })
 }
 
-/// Every player, the highest rating first.
+/// The players of the highest ratings, the highest first.
 pub(super) fn table(games: &Games) -> Reply {
     with_store(games, |store| {
         let views: Vec<PlayerView> = store
@@ -104,7 +120,7 @@ pub(super) fn table(games: &Games) -> Reply {
             .into_iter()
             .map(|standing| PlayerView::new(standing, None))
             .collect();
-        Ok(Ok(Reply::json(&views)))
+        Ok(Reply::json(&views))
     })
 }
 
@@ -113,13 +129,10 @@ pub(super) fn history(games: &Games, name: Option<&str>) -> Reply {
     with_store(games, |store| {
         let name = name.unwrap_or("");
         let Some(id) = store.player(name)? else {
-            return Ok(Err(Reply::error(
-                404,
-                &format!("no player is named '{name}'"),
-            )));
+            return Err(refusal(404, &format!("no player is named '{name}'")));
         };
         let views: Vec<PastGameView> = store.history(id)?.into_iter().map(Into::into).collect();
-        Ok(Ok(Reply::json(&views)))
+        Ok(Reply::json(&views))
     })
 }
 
@@ -128,10 +141,7 @@ pub(super) fn history(games: &Games, name: Option<&str>) -> Reply {
 pub(super) fn lobby(games: &Games, token: Option<&str>, after: u64) -> Reply {
     let asked = Instant::now();
     with_store(games, |store| {
-        let me = match signed_in(store, token)? {
-            Ok(me) => me,
-            Err(reply) => return Ok(Err(reply)),
-        };
+        let me = signed_in(store, token)?;
         let seen = (me.id, me.name.as_str(), me.rating.rating);
         let lobby = games.lobby.wait_newer(seen, asked, after, POLL_WAIT);
         // Read after the wait: a game may have ended meanwhile.
@@ -163,7 +173,7 @@ pub(super) fn lobby(games: &Games, token: Option<&str>, after: u64) -> Reply {
             me: PlayerView::new(me, None),
             levels,
         };
-        Ok(Ok(Reply::json(&view)))
+        Ok(Reply::json(&view))
     })
 }
 
@@ -171,21 +181,12 @@ pub(super) fn lobby(games: &Games, token: Option<&str>, after: u64) -> Reply {
 /// lobby, or with `opponent`, a game begun at once against that level.
 pub(super) fn challenge(games: &Games, body: &str) -> Reply {
     with_store(games, |store| {
-        let request: ChallengeRequest = match parsed(body) {
-            Ok(request) => request,
-            Err(reply) => return Ok(Err(reply)),
-        };
-        let me = match signed_in(store, request.token.as_deref())? {
-            Ok(me) => me,
-            Err(reply) => return Ok(Err(reply)),
-        };
-        let asked = request
+        let request: ChallengeRequest = parsed(body)?;
+        let me = signed_in(store, request.token.as_deref())?;
+        let settings = request
             .settings()
-            .and_then(|settings| Ok((settings, request.side()?)));
-        let (settings, side) = match asked {
-            Ok(asked) => asked,
-            Err(message) => return Ok(Err(Reply::error(400, &message))),
-        };
+            .map_err(|message| refusal(400, &message))?;
+        let side = request.side().map_err(|message| refusal(400, &message))?;
         let Some(opponent) = request.opponent.as_deref() else {
             let posted = games.lobby.post(Challenge {
                 id: 0,
@@ -196,20 +197,16 @@ pub(super) fn challenge(games: &Games, body: &str) -> Reply {
                 side,
                 range: request.range(),
             });
-            return Ok(match posted {
-                Ok(_) => Ok(Reply::json(&ErrorView { error: "" })),
-                Err(message) => Err(Reply::error(409, &message)),
-            });
+            posted.map_err(|message| refusal(409, &message))?;
+            return Ok(Reply::json(&ErrorView { error: "" }));
         };
         let Some(&(level, level_id)) = games
             .levels
             .iter()
             .find(|(level, _)| level.name() == opponent || level_player_name(*level) == opponent)
         else {
-            return Ok(Err(Reply::error(
-                400,
-                &format!("'{opponent}' is none of the engine's levels"),
-            )));
+            let unknown = format!("'{opponent}' is none of the engine's levels");
+            return Err(refusal(400, &unknown));
         };
         let side = side.unwrap_or_else(requests::random_side);
         let engine_side = match side {
@@ -221,9 +218,10 @@ pub(super) fn challenge(games: &Games, body: &str) -> Reply {
             strength: level,
             ..settings
         };
-        if let Err(message) = games.lobby.reserve(me.id) {
-            return Ok(Err(Reply::error(409, &message)));
-        }
+        games
+            .lobby
+            .reserve(me.id)
+            .map_err(|message| refusal(409, &message))?;
         let player = me.id;
         let started = store.standing(level_id).map(|level| {
             let mut players = [RatedPlayer::from(me), RatedPlayer::from(level)];
@@ -235,35 +233,22 @@ pub(super) fn challenge(games: &Games, body: &str) -> Reply {
         if !matches!(started, Ok(Ok(_))) {
             games.lobby.release(&[player], None);
         }
-        Ok(match started? {
-            Ok((id, session)) => Ok(Reply::json(&StateView::new(
-                id,
-                &session.lock(),
-                games.config.db.as_ref(),
-                None,
-            ))),
-            Err(refusal) => Err(refused(&refusal)),
-        })
+        let (id, session) = started?.map_err(|not_begun| refused(&not_begun))?;
+        let view = StateView::new(id, &session.lock(), games.config.db.as_ref(), None);
+        Ok(Reply::json(&view))
     })
 }
 
 /// The body's player withdraws its `challenge`.
 pub(super) fn withdraw(games: &Games, body: &str) -> Reply {
     with_store(games, |store| {
-        let answer: ChallengeAnswer = match parsed(body) {
-            Ok(answer) => answer,
-            Err(reply) => return Ok(Err(reply)),
-        };
-        let me = match signed_in(store, answer.token.as_deref())? {
-            Ok(me) => me,
-            Err(reply) => return Ok(Err(reply)),
-        };
+        let answer: ChallengeAnswer = parsed(body)?;
+        let me = signed_in(store, answer.token.as_deref())?;
         let withdrawn = games.lobby.withdraw(answer.challenge.unwrap_or(0), me.id);
-        Ok(if withdrawn {
-            Ok(Reply::json(&ErrorView { error: "" }))
-        } else {
-            Err(Reply::error(404, "you have no such challenge open"))
-        })
+        if !withdrawn {
+            return Err(refusal(404, "you have no such challenge open"));
+        }
+        Ok(Reply::json(&ErrorView { error: "" }))
     })
 }
 
@@ -271,20 +256,13 @@ pub(super) fn withdraw(games: &Games, body: &str) -> Reply {
 /// room, the player sat down in it (the challenger finds it in the lobby).
 pub(super) fn accept(games: &Games, body: &str) -> Reply {
     with_store(games, |store| {
-        let answer: ChallengeAnswer = match parsed(body) {
-            Ok(answer) => answer,
-            Err(reply) => return Ok(Err(reply)),
-        };
-        let me = match signed_in(store, answer.token.as_deref())? {
-            Ok(me) => me,
-            Err(reply) => return Ok(Err(reply)),
-        };
+        let answer: ChallengeAnswer = parsed(body)?;
+        let me = signed_in(store, answer.token.as_deref())?;
         let taker = (me.id, me.rating.rating);
-        let taken = games.lobby.take(answer.challenge.unwrap_or(0), taker);
-        let challenge = match taken {
-            Ok(challenge) => challenge,
-            Err(message) => return Ok(Err(Reply::error(409, &message))),
-        };
+        let challenge = games
+            .lobby
+            .take(answer.challenge.unwrap_or(0), taker)
+            .map_err(|message| refusal(409, &message))?;
         let challenger_side = challenge.side.unwrap_or_else(requests::random_side);
         let my_side = challenger_side.opponent();
         let both = [challenge.by, me.id];
@@ -299,10 +277,7 @@ pub(super) fn accept(games: &Games, body: &str) -> Reply {
         if !matches!(started, Ok(Ok(_))) {
             games.lobby.release(&both, Some(challenge));
         }
-        let (id, session) = match started? {
-            Ok(started) => started,
-            Err(refusal) => return Ok(Err(refused(&refusal))),
-        };
+        let (id, session) = started?.map_err(|not_begun| refused(&not_begun))?;
         let state = session.lock();
         let seat = state
             .room
@@ -311,6 +286,6 @@ pub(super) fn accept(games: &Games, body: &str) -> Reply {
             .map(str::to_owned)
             .unwrap_or_default();
         let view = StateView::new(id, &state, games.config.db.as_ref(), Some(my_side));
-        Ok(Ok(Reply::json(&view.with_seat(seat))))
+        Ok(Reply::json(&view.with_seat(seat)))
     })
 }

@@ -5,7 +5,7 @@
 //! page in the lobby hears of a change at once, by long polling as a
 //! game's page does.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -82,7 +82,8 @@ struct Inner {
     version: u64,
     challenges: Vec<Challenge>,
     present: HashMap<PlayerId, Present>,
-    engaged: HashSet<PlayerId>,
+    /// The players engaged in a rated game, and the game once it began.
+    engaged: HashMap<PlayerId, Option<u64>>,
 }
 
 impl Default for Inner {
@@ -91,7 +92,7 @@ impl Default for Inner {
             version: first_version(),
             challenges: Vec::new(),
             present: HashMap::new(),
-            engaged: HashSet::new(),
+            engaged: HashMap::new(),
         }
     }
 }
@@ -106,8 +107,9 @@ impl Inner {
     }
 
     /// `players` go to a rated game: their challenges are no longer open.
-    fn engage(&mut self, players: &[PlayerId]) {
-        self.engaged.extend(players);
+    fn engage(&mut self, players: &[PlayerId], game: Option<u64>) {
+        self.engaged
+            .extend(players.iter().map(|&player| (player, game)));
         self.challenges.retain(|c| !players.contains(&c.by));
     }
 }
@@ -133,7 +135,7 @@ impl Lobby {
     pub fn post(&self, mut challenge: Challenge) -> Result<u64, String> {
         let mut inner = self.lock();
         let by = challenge.by;
-        if inner.engaged.contains(&by) {
+        if inner.engaged.contains_key(&by) {
             return Err(ENGAGED.to_owned());
         }
         if inner.challenges.iter().filter(|c| c.by == by).count() >= MAX_CHALLENGES_EACH {
@@ -182,7 +184,7 @@ impl Lobby {
     /// is the taker's own, or for players of other ratings.
     pub fn take(&self, id: u64, (taker, rating): (PlayerId, f64)) -> Result<Challenge, String> {
         let mut inner = self.lock();
-        if inner.engaged.contains(&taker) {
+        if inner.engaged.contains_key(&taker) {
             return Err(ENGAGED.to_owned());
         }
         let challenge = inner
@@ -202,7 +204,7 @@ impl Lobby {
                 challenge.rating
             ));
         }
-        inner.engage(&[challenge.by, taker]);
+        inner.engage(&[challenge.by, taker], None);
         inner.changed(self);
         Ok(challenge)
     }
@@ -215,17 +217,25 @@ impl Lobby {
     /// It is playing a rated game.
     pub fn reserve(&self, player: PlayerId) -> Result<(), String> {
         let mut inner = self.lock();
-        if inner.engaged.contains(&player) {
+        if inner.engaged.contains_key(&player) {
             return Err(ENGAGED.to_owned());
         }
-        inner.engage(&[player]);
+        inner.engage(&[player], None);
         inner.changed(self);
         Ok(())
     }
 
-    /// `players` play a rated game resumed after a restart.
-    pub fn engage(&self, players: &[PlayerId]) {
-        self.lock().engage(players);
+    /// `players` play the rated game `game`, just begun (or resumed after
+    /// a restart).
+    pub fn begun(&self, players: &[PlayerId], game: u64) {
+        let mut inner = self.lock();
+        inner.engage(players, Some(game));
+        inner.changed(self);
+    }
+
+    /// The rated game `player` plays, once it began.
+    pub fn game_of(&self, player: PlayerId) -> Option<u64> {
+        self.lock().engaged.get(&player).copied().flatten()
     }
 
     /// The rated game of `players` is over and kept, or did not begin
@@ -233,15 +243,9 @@ impl Lobby {
     /// are free.
     pub fn release(&self, players: &[PlayerId], taken: Option<Challenge>) {
         let mut inner = self.lock();
-        inner.engaged.retain(|player| !players.contains(player));
+        inner.engaged.retain(|player, _| !players.contains(player));
         inner.challenges.extend(taken);
         inner.changed(self);
-    }
-
-    /// Something the lobby's pages show changed elsewhere (a rated game
-    /// began).
-    pub fn touch(&self) {
-        self.lock().changed(self);
     }
 
     /// `player`, named `name` and rated `rating`, asks at `asked`: it is

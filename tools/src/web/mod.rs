@@ -608,12 +608,13 @@ impl Games {
             self.close(id);
             return Err(Refusal::Store(format!("{e:#}")));
         }
+        let ids = players.each_ref().map(|player| player.id);
         let rated = RatedGame::new(id, players, (Arc::clone(store), Arc::clone(&self.lobby)), 0);
         let _ = session.change(|state| {
             state.rated = Some(rated);
             Ok(())
         });
-        self.lobby.touch();
+        self.lobby.begun(&ids, id);
         Ok((id, session))
     }
 
@@ -657,7 +658,7 @@ impl Games {
             .map_err(|refusal| anyhow::anyhow!("{refusal:?}"))?;
         let left = live.left.map(|left| left.map(Duration::from_millis));
         let plies = game.moves().len();
-        self.lobby.engage(&[live.white, live.black]);
+        self.lobby.begun(&[live.white, live.black], id);
         let kept = (Arc::clone(store), Arc::clone(&self.lobby));
         let rated = RatedGame::new(id, players, kept, plies);
         let _ = session.change(|state| {
@@ -671,27 +672,19 @@ impl Games {
     /// The rated game `player` is playing, if any: its id, and the token of
     /// the player's seat if it is a room's.
     fn rated_game_of(&self, player: PlayerId) -> Option<(u64, Option<String>)> {
-        // Each game is looked at with the list let go: a game's lock may be
-        // held while its move is written.
-        let sessions: Vec<(u64, Arc<Session>)> = self
-            .lock()
-            .sessions
-            .iter()
-            .map(|(&id, session)| (id, Arc::clone(session)))
-            .collect();
-        sessions.iter().find_map(|(id, session)| {
-            let state = session.lock();
-            if !state.is_rated_in_play() {
-                return None;
-            }
-            let side = state.rated.as_ref()?.side_of(player)?;
-            let seat = state
-                .room
-                .as_ref()
-                .and_then(|room| room.token_of(side))
-                .map(str::to_owned);
-            Some((*id, seat))
-        })
+        let id = self.lobby.game_of(player)?;
+        let session = self.get(id)?;
+        let state = session.lock();
+        if !state.is_rated_in_play() {
+            return None;
+        }
+        let side = state.rated.as_ref()?.side_of(player)?;
+        let seat = state
+            .room
+            .as_ref()
+            .and_then(|room| room.token_of(side))
+            .map(str::to_owned);
+        Some((id, seat))
     }
 
     /// Closes game `id`, its page gone.
