@@ -20,6 +20,7 @@ pub struct Tables {
     neighbors: [Bitboard; Square::NUM],
     lines_through: [[Bitboard; MAX_LINES_THROUGH]; Square::NUM],
     lines_through_count: [u8; Square::NUM],
+    crossings: Bitboard,
 }
 
 impl Tables {
@@ -39,6 +40,12 @@ impl Tables {
     #[inline]
     pub fn mills_through(&self, sq: Square) -> &[Bitboard] {
         &self.lines_through[sq.index()][..self.lines_through_count[sq.index()] as usize]
+    }
+
+    /// The points with four neighbours, where lines cross.
+    #[inline]
+    pub fn crossings(&self) -> Bitboard {
+        self.crossings
     }
 
     /// Whether a stone arriving on `to` completes a mill with `own`.
@@ -96,6 +103,7 @@ const fn build(line_points: &[[Square; 3]]) -> Tables {
         neighbors: [Bitboard::EMPTY; Square::NUM],
         lines_through: [[Bitboard::EMPTY; MAX_LINES_THROUGH]; Square::NUM],
         lines_through_count: [0; Square::NUM],
+        crossings: Bitboard::EMPTY,
     };
     let mut i = 0;
     while i < line_points.len() {
@@ -121,6 +129,9 @@ const fn build(line_points: &[[Square; 3]]) -> Tables {
     let mut sq = 0;
     while sq < Square::NUM {
         assert!(tables.lines_through_count[sq] >= 2);
+        if tables.neighbors[sq].len() == 4 {
+            tables.crossings = tables.crossings.with(Square::ALL[sq]);
+        }
         sq += 1;
     }
     tables
@@ -258,6 +269,7 @@ mod tests {
         );
         assert_eq!(sorted_names(STANDARD.neighbors(A7)), ["a4", "d7"]);
         assert_eq!(sorted_names(STANDARD.neighbors(C4)), ["b4", "c3", "c5"]);
+        assert_eq!(sorted_names(STANDARD.crossings()), ["b4", "d2", "d6", "f4"]);
     }
 
     #[test]
@@ -292,6 +304,10 @@ mod tests {
         assert_eq!(
             sorted_names(DIAGONAL.neighbors(B6)),
             ["a7", "b4", "c5", "d6"]
+        );
+        assert_eq!(
+            sorted_names(DIAGONAL.crossings()),
+            ["b2", "b4", "b6", "d2", "d6", "f2", "f4", "f6"]
         );
     }
 

@@ -1,7 +1,7 @@
 //! Static evaluation: what a position is worth to the side to move, in
 //! centi-stones (100 is about one stone).
 
-use crate::board::{Bitboard, Color, Position, Square, Tables};
+use crate::board::{Bitboard, Color, Position, Tables, Variant};
 
 /// One ingredient of the evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,7 +20,8 @@ pub enum Term {
     /// A stone that closes one mill or another each time it moves between
     /// two points (a running mill).
     RunningMills,
-    /// The four crossings (d6, b4, f4, d2), which have four neighbours.
+    /// The crossings: points with four neighbours (d6, b4, f4, d2, and in
+    /// Twelve Men's Morris the corners of the middle square too).
     Crossings,
     /// A sliding side with few slides left: close to being blocked, which
     /// loses (with none, it has lost when its turn comes).
@@ -28,11 +29,14 @@ pub enum Term {
     /// A side down to three stones flies: its stones are worth more than
     /// their number says.
     Flying,
+    /// Stones still to place: one in hand cannot be blocked, and in Lasker
+    /// Morris it may wait while the others slide.
+    InHand,
 }
 
 impl Term {
     /// Every term, in the order `eval` prints them.
-    pub const ALL: [Term; 9] = [
+    pub const ALL: [Term; 10] = [
         Term::Material,
         Term::Mobility,
         Term::BlockedStones,
@@ -42,6 +46,7 @@ impl Term {
         Term::Crossings,
         Term::Cramped,
         Term::Flying,
+        Term::InHand,
     ];
 
     /// The term's name as `eval` prints it.
@@ -56,15 +61,13 @@ impl Term {
             Term::Crossings => "crossings",
             Term::Cramped => "cramped",
             Term::Flying => "flying",
+            Term::InHand => "in hand",
         }
     }
 }
 
 /// A stone, in centi-stones.
 pub const STONE: i32 = 100;
-
-const CROSSINGS: Bitboard =
-    Bitboard::from_squares(&[Square::D6, Square::B4, Square::F4, Square::D2]);
 
 /// The evaluation split into its terms, per colour, each already weighted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,7 +100,7 @@ impl Breakdown {
 /// assert!(evaluate(&Position::startpos()).abs() < 100);
 /// ```
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, &Weights::DEFAULT)
+    evaluate_with(pos, Weights::of(pos.rules().variant))
 }
 
 /// The side to move's evaluation under `weights`.
@@ -127,7 +130,7 @@ pub fn draw_rule_share(pos: &Position) -> i32 {
 
 /// Every term of the evaluation, for both colours.
 pub fn breakdown(pos: &Position) -> Breakdown {
-    let weights = Weights::DEFAULT;
+    let weights = Weights::of(pos.rules().variant);
     let mut terms = [[0; 2]; Term::ALL.len()];
     for color in Color::ALL {
         let c = color.index();
@@ -187,10 +190,12 @@ pub enum Feature {
     Crossings,
     /// The side flies (not phased).
     Flying,
+    /// Stones in hand (not phased).
+    InHand,
 }
 
 /// The number of features.
-pub const FEATURES: usize = 15;
+pub const FEATURES: usize = 16;
 
 impl Feature {
     /// Every feature, in weight order.
@@ -210,6 +215,7 @@ impl Feature {
         Feature::BlockedStones,
         Feature::Crossings,
         Feature::Flying,
+        Feature::InHand,
     ];
 
     /// The term of the breakdown the feature is shown under.
@@ -229,6 +235,7 @@ impl Feature {
             Feature::BlockedStones => Term::BlockedStones,
             Feature::Crossings => Term::Crossings,
             Feature::Flying => Term::Flying,
+            Feature::InHand => Term::InHand,
         }
     }
 
@@ -250,6 +257,7 @@ impl Feature {
             Feature::BlockedStones => "blocked stones",
             Feature::Crossings => "crossings",
             Feature::Flying => "flying",
+            Feature::InHand => "in hand",
         }
     }
 }
@@ -265,16 +273,31 @@ pub struct Weights {
 }
 
 impl Weights {
-    /// The weights the engine plays with, fitted by `morris-tune` to the
+    /// The weights of Nine Men's Morris, fitted by `morris-tune` to the
     /// quiet positions of the games in `tools/tune/` and to random
     /// positions of the small databases; docs/TOOLS.md has the commands
     /// that fitted them.
-    pub const DEFAULT: Weights = Weights {
+    pub const NINE: Weights = Weights {
         features: [
-            206, -48, 1, 221, 212, 520, -2411, -993, -345, -141, -50, 206, -39, -4, 182,
+            206, -48, 1, 221, 212, 520, -2411, -993, -345, -141, -50, 206, -39, -4, 182, 0,
         ],
         tempo: 74,
     };
+
+    /// The weights of Twelve Men's Morris.
+    pub const TWELVE: Weights = Weights::NINE;
+
+    /// The weights of Lasker Morris.
+    pub const LASKER: Weights = Weights::NINE;
+
+    /// The weights the engine plays `variant` with.
+    pub const fn of(variant: Variant) -> &'static Weights {
+        match variant {
+            Variant::Nine => &Weights::NINE,
+            Variant::Twelve => &Weights::TWELVE,
+            Variant::Lasker => &Weights::LASKER,
+        }
+    }
 }
 
 /// How far the position is from the moving phase: the stones in hand of
@@ -311,7 +334,8 @@ pub fn features(pos: &Position, color: Color) -> [i32; FEATURES] {
         .filter(|&sq| (tables.neighbors(sq) & empty).is_empty())
         .count() as i32;
     counts[Feature::BlockedStones as usize] = PHASE_SCALE * blocked;
-    counts[Feature::Crossings as usize] = PHASE_SCALE * (own & CROSSINGS).len() as i32;
+    counts[Feature::Crossings as usize] = PHASE_SCALE * (own & tables.crossings()).len() as i32;
+    counts[Feature::InHand as usize] = PHASE_SCALE * i32::from(pos.in_hand(color));
     let threats = tables.closing_points(own, empty).len() as i32;
     if pos.can_fly(color) {
         counts[Feature::FlyingThreats as usize] = PHASE_SCALE * threats;
@@ -378,7 +402,7 @@ mod tests {
 
     #[test]
     fn symmetric_start_is_level() {
-        assert_eq!(evaluate(&Position::startpos()), Weights::DEFAULT.tempo);
+        assert_eq!(evaluate(&Position::startpos()), Weights::NINE.tempo);
     }
 
     #[test]
@@ -442,6 +466,33 @@ mod tests {
         )
         .unwrap();
         assert_eq!(draw_rule_share(&no_rule), PHASE_SCALE);
+    }
+
+    #[test]
+    fn the_middle_corners_are_crossings_on_the_diagonal_board_alone() {
+        // One White stone on b6: two neighbours in Nine Men's Morris, four
+        // (a7 and c5 by the diagonal) in Twelve Men's Morris.
+        let crossings = |variant: Variant| {
+            let (white, black) = (variant.stones() - 1, variant.stones());
+            let fen = format!(".../W../.../....../.../.../... b {white} {black} 0 2");
+            let pos = Position::from_fen(&fen, Rules::new(variant)).unwrap();
+            features(&pos, Color::White)[Feature::Crossings as usize]
+        };
+        assert_eq!(crossings(Variant::Nine), 0);
+        assert_eq!(crossings(Variant::Twelve), PHASE_SCALE);
+    }
+
+    #[test]
+    fn stones_in_hand_are_counted_for_each_side() {
+        // Lasker Morris: White slid instead of placing, so it keeps more in hand.
+        let pos = Position::from_fen(
+            "W../.../.../B....B/.../.../... w 9 8 0 5",
+            Rules::new(Variant::Lasker),
+        )
+        .unwrap();
+        let in_hand = |color| features(&pos, color)[Feature::InHand as usize];
+        assert_eq!(in_hand(Color::White), 9 * PHASE_SCALE);
+        assert_eq!(in_hand(Color::Black), 8 * PHASE_SCALE);
     }
 
     #[test]

@@ -18,7 +18,9 @@ use morris::files::write_whole;
 use morris::search::PlacingSolver;
 use morris::search::{SearchLimits, SearchRequest, TranspositionTable};
 use morris::solution::{Database, sector_position};
-use morris::{Bitboard, Color, GameRecord, GameResult, Position, Rules, Square, parse_records};
+use morris::{
+    Bitboard, Color, GameRecord, GameResult, Position, Rules, Square, Variant, parse_records,
+};
 use morris_tools::tune::{Sample, fit, fit_wdl, quiet};
 use rand::rngs::StdRng;
 use rand::seq::{IndexedRandom, SliceRandom};
@@ -105,17 +107,21 @@ enum Command {
     Fit {
         /// Data files written by `games` and `db`.
         data: Vec<PathBuf>,
+        /// The variant whose weights are fitted: every position of the
+        /// data must be of it.
+        #[arg(long, default_value_t = Variant::Nine)]
+        variant: Variant,
         /// Passes of gradient descent.
         #[arg(long, default_value_t = 2000)]
         epochs: usize,
         /// The weights to start from: one per feature, then the tempo,
-        /// separated by commas (default: the engine's own).
+        /// separated by commas (default: the engine's own for the variant).
         #[arg(long, value_parser = parse_weights)]
         start: Option<Weights>,
     },
 }
 
-/// Weights written as `Weights::DEFAULT` lists them: the features, then the
+/// Weights written as `Weights::NINE` lists them: the features, then the
 /// tempo.
 fn parse_weights(text: &str) -> Result<Weights, String> {
     let numbers = text
@@ -139,10 +145,10 @@ fn parse_weights(text: &str) -> Result<Weights, String> {
     }
 }
 
-/// A data line: a position string and the side to move's result (1, 0.5
-/// or 0).
+/// A data line: a position string, the side to move's result (1, 0.5 or
+/// 0) and the variant (a position string does not say it).
 fn data_line(pos: &Position, result: f64) -> String {
-    format!("{}\t{result}\n", pos.fen())
+    format!("{}\t{result}\t{}\n", pos.fen(), pos.rules().variant)
 }
 
 /// A move of a finished game, as the walk through records sees it.
@@ -378,19 +384,29 @@ fn wdl(records: &[PathBuf], player: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn read_data(files: &[PathBuf]) -> anyhow::Result<Vec<Sample>> {
+/// The positions of data files, all of `variant` (a line without a
+/// variant is of Nine Men's Morris, as files written before it was kept).
+fn read_data(files: &[PathBuf], variant: Variant) -> anyhow::Result<Vec<Sample>> {
     let mut samples = Vec::new();
     for path in files {
         for (number, line) in fs::read_to_string(path)?.lines().enumerate() {
-            let fail = || {
-                anyhow::anyhow!(
-                    "{}:{}: not '<position>\\t<result>'",
-                    path.display(),
-                    number + 1
-                )
+            let place = format!("{}:{}", path.display(), number + 1);
+            let fail = || anyhow::anyhow!("{place}: not '<position>\\t<result>[\\t<variant>]'");
+            let mut fields = line.split('\t');
+            let (Some(fen), Some(result)) = (fields.next(), fields.next()) else {
+                return Err(fail());
             };
-            let (fen, result) = line.split_once('\t').ok_or_else(fail)?;
-            let pos = Position::from_fen(fen, Rules::default())?;
+            let of = match fields.next() {
+                Some(name) => name
+                    .parse::<Variant>()
+                    .map_err(|e| anyhow::anyhow!("{place}: {e}"))?,
+                None => Variant::Nine,
+            };
+            if of != variant {
+                anyhow::bail!("{place}: a position of {of}, not of {variant}");
+            }
+            let pos = Position::from_fen(fen, Rules::new(variant))
+                .map_err(|e| anyhow::anyhow!("{place}: {e}"))?;
             samples.push(Sample::new(&pos, result.parse().map_err(|_| fail())?));
         }
     }
@@ -430,10 +446,11 @@ fn main() -> ExitCode {
         Command::Wdl { records, player } => wdl(&records, &player),
         Command::Fit {
             data,
+            variant,
             epochs,
             start,
-        } => read_data(&data).map(|samples| {
-            let start = start.unwrap_or(Weights::DEFAULT);
+        } => read_data(&data, variant).map(|samples| {
+            let start = start.unwrap_or(*Weights::of(variant));
             let fitted = fit(&samples, start, epochs, |epoch, loss| {
                 eprint!("\repoch {epoch}: loss {loss:.6}");
                 let _ = std::io::stderr().flush();
