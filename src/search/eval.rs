@@ -284,11 +284,23 @@ impl Weights {
         tempo: 74,
     };
 
-    /// The weights of Twelve Men's Morris.
-    pub const TWELVE: Weights = Weights::NINE;
+    /// The weights of Twelve Men's Morris, fitted by `morris-tune` to its
+    /// games in `tools/tune/` (docs/TOOLS.md has the commands).
+    pub const TWELVE: Weights = Weights {
+        features: [
+            53, 130, 17, 134, 85, 7, 224, -70, -73, -45, -35, 147, 10, 3, 349, -24,
+        ],
+        tempo: 62,
+    };
 
-    /// The weights of Lasker Morris.
-    pub const LASKER: Weights = Weights::NINE;
+    /// The weights of Lasker Morris, fitted by `morris-tune` to its games
+    /// in `tools/tune/` (docs/TOOLS.md has the commands).
+    pub const LASKER: Weights = Weights {
+        features: [
+            26, 91, 5, 68, 42, -24, -2894, -206, -40, -8, -2, -48, -15, 4, 264, 57,
+        ],
+        tempo: 7,
+    };
 
     /// The weights the engine plays `variant` with.
     pub const fn of(variant: Variant) -> &'static Weights {
