@@ -220,6 +220,22 @@ impl Engine {
             Some(fen) => Position::from_fen(fen, self.options.rules)?,
             None => Position::new(self.options.rules),
         };
+        self.set_game(start, moves)
+    }
+
+    /// Sets the game: from `start` through the moves, as
+    /// [`Engine::set_position`] does; for a start read from another
+    /// notation than the position string (GBGP's).
+    ///
+    /// # Errors
+    ///
+    /// A start under other rules than the engine's options
+    /// ([`PositionError::OtherRules`]), or a [`PositionError`] naming the
+    /// move (its index and token).
+    pub fn set_game(&mut self, start: Position, moves: &[MoveToken]) -> Result<(), PositionError> {
+        if start.rules() != self.options.rules {
+            return Err(PositionError::OtherRules);
+        }
         let mut game = Game::new(start);
         let mut pending: Option<(usize, Move)> = None;
         for (index, &token) in (1..).zip(moves) {
@@ -542,6 +558,9 @@ pub enum PositionError {
         /// Why it is illegal.
         error: IllegalMoveError,
     },
+    /// A start position under other rules than the engine's.
+    #[error("the start position is not under the engine's rules")]
+    OtherRules,
     /// A lone `x<point>` that follows no mill-closing action.
     #[error("move {index} ('{token}'): a removal must follow a move that closes a mill")]
     StrayRemoval {

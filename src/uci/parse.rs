@@ -7,6 +7,7 @@ use thiserror::Error;
 
 use crate::board::{Color, Move, MoveToken, ParseMoveError};
 use crate::search::{BENCH_DEPTH, Clock, Limit, SearchLimits};
+use crate::uci::gbgp::{GbgpPosition, ParseGbgpPositionError};
 
 /// The deepest `go perft`: perft cannot be stopped, and depth 10 from the
 /// start already takes hours.
@@ -17,8 +18,10 @@ const MAX_BENCH_DEPTH: u64 = 24;
 /// A command from the GUI.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
-    /// `uci`: identify and list the options.
+    /// `uci`: identify and list the options; the session speaks UCI.
     Uci,
+    /// `gbgp`: identify and list the options; the session speaks GBGP.
+    Gbgp,
     /// `isready`: answer `readyok`.
     IsReady,
     /// `setoption name <name> [value <value>]`.
@@ -28,12 +31,13 @@ pub enum Command {
         /// The value, empty if none was given.
         value: String,
     },
-    /// `ucinewgame`.
+    /// `ucinewgame` (`newgame` in GBGP).
     NewGame,
-    /// `position startpos|fen <fen> [moves ...]`.
+    /// `position startpos|fen <fen> [moves ...]` (in GBGP,
+    /// `position startpos|pos <position> [moves ...]`).
     Position {
-        /// The position string, or `None` for the start position.
-        fen: Option<String>,
+        /// Where the moves start from.
+        start: Start,
         /// The moves, whole turns or split.
         moves: Vec<MoveToken>,
     },
@@ -59,6 +63,17 @@ pub enum Command {
     Register,
 }
 
+/// Where the moves of a `position` command start from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// `startpos`: the variant's start position.
+    StartPos,
+    /// `fen <position string>`, not yet checked.
+    Fen(String),
+    /// `pos <position>` of GBGP, read but not yet checked against a variant.
+    Gbgp(GbgpPosition),
+}
+
 /// Reads one line; `Ok(None)` for an empty line.
 ///
 /// # Errors
@@ -78,6 +93,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, ProtocolError> {
     };
     match first {
         "uci" => no_arguments("uci", Command::Uci),
+        "gbgp" => no_arguments("gbgp", Command::Gbgp),
         "isready" => no_arguments("isready", Command::IsReady),
         "ucinewgame" => no_arguments("ucinewgame", Command::NewGame),
         "stop" => no_arguments("stop", Command::Stop),
@@ -161,19 +177,13 @@ fn parse_position(rest: &[&str]) -> Result<Command, ProtocolError> {
         .position(|&t| t == "moves")
         .unwrap_or(rest.len());
     let (start, moves) = rest.split_at(moves_at);
-    let fen = match start {
-        ["startpos"] => None,
-        ["fen", fields @ ..] if !fields.is_empty() => Some(fields.join(" ")),
+    let start = match start {
+        ["startpos"] => Start::StartPos,
+        ["fen", fields @ ..] if !fields.is_empty() => Start::Fen(fields.join(" ")),
         ["fen"] => {
             return Err(ProtocolError::Missing {
                 command: "position",
                 what: "the position string after fen",
-            });
-        }
-        ["startpos", extra, ..] => {
-            return Err(ProtocolError::Unexpected {
-                command: "position",
-                token: (*extra).to_owned(),
             });
         }
         [] => {
@@ -182,22 +192,29 @@ fn parse_position(rest: &[&str]) -> Result<Command, ProtocolError> {
                 what: "startpos or fen <position string>",
             });
         }
-        [other, ..] => {
+        ["startpos", extra, ..] | [extra, ..] => {
             return Err(ProtocolError::Unexpected {
                 command: "position",
-                token: (*other).to_owned(),
+                token: (*extra).to_owned(),
             });
         }
     };
-    let moves = (1..)
-        .zip(moves.iter().skip(1))
+    Ok(Command::Position {
+        start,
+        moves: parse_moves(moves)?,
+    })
+}
+
+/// The move tokens after `moves` (`moves` included in `tokens`, if any).
+pub(super) fn parse_moves(tokens: &[&str]) -> Result<Vec<MoveToken>, ProtocolError> {
+    (1..)
+        .zip(tokens.iter().skip(1))
         .map(|(index, token)| {
             token
                 .parse()
                 .map_err(|error| ProtocolError::BadMove { index, error })
         })
-        .collect::<Result<_, _>>()?;
-    Ok(Command::Position { fen, moves })
+        .collect()
 }
 
 /// The keywords of `go`; a `searchmoves` list ends at the next of them.
@@ -338,6 +355,9 @@ pub enum ProtocolError {
     /// A move token in `searchmoves` that is not notation.
     #[error("go: searchmoves: {0}")]
     BadSearchMove(ParseMoveError),
+    /// A GBGP position string that does not follow the format.
+    #[error("position: pos: {0}")]
+    BadGbgpPosition(ParseGbgpPositionError),
     /// A move token of `position` that is not notation.
     #[error("position: move {index}: {error}")]
     BadMove {
@@ -367,7 +387,7 @@ mod tests {
         assert_eq!(
             parse("position startpos moves d6 d2-d1 xa1"),
             Ok(Some(Command::Position {
-                fen: None,
+                start: Start::StartPos,
                 moves: vec![
                     MoveToken::Turn(Move::place(Square::D6)),
                     MoveToken::Turn(Move::slide(Square::D2, Square::D1)),
@@ -378,7 +398,7 @@ mod tests {
         assert_eq!(
             parse("position fen .../.../.../....../.../.../... w 9 9 0 1"),
             Ok(Some(Command::Position {
-                fen: Some(".../.../.../....../.../.../... w 9 9 0 1".into()),
+                start: Start::Fen(".../.../.../....../.../.../... w 9 9 0 1".into()),
                 moves: vec![]
             }))
         );

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
 
-use crate::board::{divide, divide_total};
+use crate::board::{Color, MoveToken, Variant, divide, divide_total};
 use crate::engine::{Engine, EngineOption, GoStart};
 use crate::search::eval::breakdown;
 use crate::search::{Limit, SearchEvent, SearchLimits, run_bench};
@@ -14,7 +14,17 @@ use crate::uci::format::{
     describe, format_bench, format_bestmove, format_divide, format_eval, format_info, format_note,
     format_option, printable,
 };
-use crate::uci::parse::{Command, parse};
+use crate::uci::gbgp::{
+    GbgpPosition, TWELVE_OPTION, format_gbgp_bestmove, format_gbgp_info, parse_gbgp,
+};
+use crate::uci::parse::{Command, Start, parse};
+
+/// The protocol a session speaks: UCI-style until a GUI opens with `gbgp`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dialect {
+    Uci,
+    Gbgp,
+}
 
 /// Writes a line and flushes it at once.
 fn say(out: &mut impl Write, line: &str) -> io::Result<()> {
@@ -48,7 +58,8 @@ fn spawn_reader(mut input: impl BufRead + Send + 'static) -> Receiver<String> {
 
 /// Speaks the protocol on `input` and `output` until `quit` or the end of
 /// input, which is taken as `quit`: a running search is stopped and its
-/// best move written before the engine ends.
+/// best move written before the engine ends. A `gbgp` line turns the
+/// session to GBGP ([`crate::uci::gbgp`]), a `uci` line back.
 ///
 /// # Errors
 ///
@@ -91,12 +102,18 @@ pub fn run_with(
         events,
         out: output,
         startup_notes,
+        dialect: Dialect::Uci,
+        root_side: Color::White,
     };
     loop {
         select! {
             recv(lines) -> line => {
                 let Ok(line) = line else { break };
-                match parse(&line) {
+                let parsed = match session.dialect {
+                    Dialect::Uci => parse(&line),
+                    Dialect::Gbgp => parse_gbgp(&line),
+                };
+                match parsed {
                     Ok(Some(Command::Quit)) => break,
                     Ok(Some(command)) => session.execute(command)?,
                     Ok(None) => {}
@@ -124,6 +141,10 @@ struct Session<'a, W: Write> {
     out: &'a mut W,
     /// What loading the default databases said, told after the first `uciok`.
     startup_notes: Vec<String>,
+    dialect: Dialect,
+    /// The side to move where the last search began, whose view GBGP's
+    /// scores turn to White's.
+    root_side: Color,
 }
 
 impl<W: Write> Session<'_, W> {
@@ -137,10 +158,16 @@ impl<W: Write> Session<'_, W> {
 
     fn report(&mut self, event: SearchEvent) -> io::Result<()> {
         match event {
-            SearchEvent::Info(info) => {
-                let line = format_info(&info, self.engine.options().show_wdl);
-                self.say(&line)
-            }
+            SearchEvent::Info(info) => match self.dialect {
+                Dialect::Uci => {
+                    let line = format_info(&info, self.engine.options().show_wdl);
+                    self.say(&line)
+                }
+                Dialect::Gbgp => match format_gbgp_info(&info, self.root_side) {
+                    Some(line) => self.say(&line),
+                    None => Ok(()),
+                },
+            },
             SearchEvent::CurrMove { depth, mv, number } => self.say(&format!(
                 "info depth {depth} currmove {mv} currmovenumber {number}"
             )),
@@ -171,8 +198,11 @@ impl<W: Write> Session<'_, W> {
             SearchEvent::Failed { reason } => self.error(&format!("search failed: {reason}")),
             SearchEvent::BestMove { best, ponder } => {
                 let answer = self.engine.finish_search(best, ponder);
-                let notation = self.engine.options().notation;
-                self.say(&format_bestmove(&answer, notation))
+                let line = match self.dialect {
+                    Dialect::Uci => format_bestmove(&answer, self.engine.options().notation),
+                    Dialect::Gbgp => format_gbgp_bestmove(&answer),
+                };
+                self.say(&line)
             }
         }
     }
@@ -200,35 +230,18 @@ impl<W: Write> Session<'_, W> {
 
     fn execute(&mut self, command: Command) -> io::Result<()> {
         match command {
-            Command::Uci => {
-                self.say(concat!("id name morris ", env!("CARGO_PKG_VERSION")))?;
-                self.say("id author the morris developers")?;
-                for option in EngineOption::ALL {
-                    self.say(&format_option(option))?;
-                }
-                self.say("uciok")?;
-                for note in std::mem::take(&mut self.startup_notes) {
-                    self.say(&format!("info string {note}"))?;
-                }
-                Ok(())
-            }
+            Command::Uci => self.hello(Dialect::Uci),
+            Command::Gbgp => self.hello(Dialect::Gbgp),
             Command::IsReady => self.say("readyok"),
-            Command::SetOption { name, value } => match self.engine.set_option(&name, &value) {
-                Ok(notes) => notes
-                    .iter()
-                    .try_for_each(|note| self.say(&format!("info string {}", format_note(note)))),
-                Err(err) => self.error(&format!("setoption: {err}")),
-            },
+            Command::SetOption { name, value } => self.set_option(&name, &value),
             Command::NewGame => match self.engine.new_game() {
                 Ok(()) => Ok(()),
-                Err(err) => self.error(&format!("ucinewgame: {err}")),
+                Err(err) => match self.dialect {
+                    Dialect::Uci => self.error(&format!("ucinewgame: {err}")),
+                    Dialect::Gbgp => self.error(&format!("newgame: {err}")),
+                },
             },
-            Command::Position { fen, moves } => {
-                match self.engine.set_position(fen.as_deref(), &moves) {
-                    Ok(()) => Ok(()),
-                    Err(err) => self.error(&format!("position: {err}")),
-                }
-            }
+            Command::Position { start, moves } => self.set_position(start, &moves),
             Command::Go(limits) => self.go(limits),
             Command::Stop => {
                 self.engine.stop();
@@ -247,7 +260,14 @@ impl<W: Write> Session<'_, W> {
                 self.say(&format!("Nodes searched: {}", divide_total(&counts, depth)))
             }
             Command::Display => {
-                let text = describe(&self.engine);
+                let mut text = describe(&self.engine);
+                if self.dialect == Dialect::Gbgp {
+                    let pos = GbgpPosition::from_position(self.engine.game().position());
+                    match pos {
+                        Ok(pos) => text.push_str(&format!("\nPos: {pos}")),
+                        Err(err) => text.push_str(&format!("\nPos: none ({err})")),
+                    }
+                }
                 self.say(&text)
             }
             Command::Eval => {
@@ -264,6 +284,75 @@ impl<W: Write> Session<'_, W> {
         }
     }
 
+    /// The answer to `uci` or `gbgp`, which also sets the dialect: the
+    /// name, the options (GBGP's programs choose the variant with a check
+    /// option of their own, listed too) and `uciok` or `gbgpok`.
+    fn hello(&mut self, dialect: Dialect) -> io::Result<()> {
+        self.dialect = dialect;
+        self.say(concat!("id name morris ", env!("CARGO_PKG_VERSION")))?;
+        self.say("id author the morris developers")?;
+        for option in EngineOption::ALL {
+            self.say(&format_option(option))?;
+        }
+        match dialect {
+            Dialect::Uci => self.say("uciok")?,
+            Dialect::Gbgp => {
+                let twelve = self.engine.options().rules.variant == Variant::Twelve;
+                self.say(&format!(
+                    "option name {TWELVE_OPTION} type check default {twelve}"
+                ))?;
+                self.say("gbgpok")?;
+            }
+        }
+        for note in std::mem::take(&mut self.startup_notes) {
+            self.say(&format!("info string {note}"))?;
+        }
+        Ok(())
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> io::Result<()> {
+        let (name, value) = match self.dialect {
+            // GBGP's variant switch: on is Twelve Men's Morris, off is Nine
+            // Men's Morris where it was Twelve, and leaves Lasker Morris be.
+            Dialect::Gbgp if name.eq_ignore_ascii_case(TWELVE_OPTION) => {
+                let current = self.engine.options().rules.variant;
+                let variant = match value.to_ascii_lowercase().as_str() {
+                    "true" => Variant::Twelve,
+                    "false" if current == Variant::Twelve => Variant::Nine,
+                    "false" => current,
+                    _ => {
+                        return self.error(&format!(
+                            "setoption: {TWELVE_OPTION}: '{value}' is neither true nor false"
+                        ));
+                    }
+                };
+                ("Variant", variant.name())
+            }
+            _ => (name, value),
+        };
+        match self.engine.set_option(name, value) {
+            Ok(notes) => notes
+                .iter()
+                .try_for_each(|note| self.say(&format!("info string {}", format_note(note)))),
+            Err(err) => self.error(&format!("setoption: {err}")),
+        }
+    }
+
+    fn set_position(&mut self, start: Start, moves: &[MoveToken]) -> io::Result<()> {
+        let set = match start {
+            Start::StartPos => self.engine.set_position(None, moves),
+            Start::Fen(fen) => self.engine.set_position(Some(&fen), moves),
+            Start::Gbgp(pos) => match pos.position(self.engine.options().rules) {
+                Ok(start) => self.engine.set_game(start, moves),
+                Err(err) => return self.error(&format!("position: pos: {err}")),
+            },
+        };
+        match set {
+            Ok(()) => Ok(()),
+            Err(err) => self.error(&format!("position: {err}")),
+        }
+    }
+
     fn go(&mut self, limits: SearchLimits) -> io::Result<()> {
         self.catch_up()?;
         let side = self.engine.game().position().side_to_move();
@@ -276,11 +365,17 @@ impl<W: Write> Session<'_, W> {
                 "info string warning: go: no time given for {side}, the side to move; moving at once"
             ))?;
         }
+        if !self.engine.is_searching() {
+            self.root_side = side;
+        }
         match self.engine.go(limits, self.events_in.clone()) {
             Ok(GoStart::Searching) => Ok(()),
             Ok(GoStart::GameOver(outcome)) => {
                 self.say(&format!("info string game over: {outcome}"))?;
-                self.say("bestmove (none)")
+                match self.dialect {
+                    Dialect::Uci => self.say("bestmove (none)"),
+                    Dialect::Gbgp => self.say("bestmove none"),
+                }
             }
             Err(err) => self.error(&format!("go: {err}")),
         }

@@ -312,3 +312,54 @@ fn an_interrupted_match_plays_no_more_games() {
     .unwrap();
     assert_eq!(standings.played, 0);
 }
+
+#[test]
+fn morris_in_gbgp_plays_morris_in_its_own_protocol() {
+    use morris::Variant;
+    use morris_tools::client::Protocol;
+    for variant in [Variant::Nine, Variant::Twelve] {
+        let gbgp = EngineConfig {
+            protocol: Protocol::Gbgp,
+            ..morris("gbgp", MoveLimit::Depth(2))
+        };
+        let engines = vec![morris("uci", MoveLimit::Depth(2)), gbgp];
+        let rules = Rules::new(variant);
+        let pgn = std::env::temp_dir().join(format!(
+            "morris-arena-gbgp-{variant}-{}.pgn",
+            std::process::id()
+        ));
+        let mut match_config = config(engines, 4, Some(pgn.clone()));
+        match_config.openings = random_openings(2, 4..=4, 5, rules);
+        match_config.settings.rules = rules;
+        let standings = run_match(&match_config, &AtomicBool::new(false), |_, _, _| {}).unwrap();
+        let records = parse_records(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
+        let _ = std::fs::remove_file(pgn);
+        assert_eq!(standings.played, 4, "{variant}");
+        for record in &records {
+            // Every move legal and the game played to its end by the rules.
+            let game = record.replay().unwrap();
+            let outcome = game
+                .outcome()
+                .unwrap_or_else(|| panic!("{variant}: {:?}", record.tag("Termination")));
+            assert_eq!(GameResult::from_winner(outcome.winner()), record.result);
+            assert_eq!(record.tag("Variant"), Some(variant.name()));
+        }
+        // The GBGP side's scores were read, from White's view, as scores.
+        let gbgp_comments = records
+            .iter()
+            .flat_map(|r| {
+                let gbgp_white = r.tag("White") == Some("gbgp");
+                r.comments
+                    .iter()
+                    .filter(move |(index, _)| (**index % 2 == 0) == gbgp_white)
+                    .map(|(_, comment)| comment.clone())
+            })
+            .filter(|comment| comment != "book")
+            .collect::<Vec<_>>();
+        assert!(!gbgp_comments.is_empty());
+        assert!(
+            gbgp_comments.iter().all(|c| c.contains('/')),
+            "{gbgp_comments:?}"
+        );
+    }
+}

@@ -15,11 +15,11 @@ use super::game::GameSettings;
 use super::openings::{DEFAULT_OPENINGS, Opening, parse_openings, random_openings, read_openings};
 use super::stats::Sprt;
 use super::tournament::{MatchConfig, PgnOut, Tournament};
-use crate::client::{EngineConfig, MoveLimit};
+use crate::client::{EngineConfig, MoveLimit, Protocol};
 
 /// The usage text.
 pub const USAGE: &str = "\
-usage: morris-arena -engine cmd=<program> [name=<name>] [dir=<folder>] [arg=<argument>]... [proto=uci]
+usage: morris-arena -engine cmd=<program> [name=<name>] [dir=<folder>] [arg=<argument>]... [proto=uci|gbgp]
                             [notation=compound|split] [timemargin=<ms>]
                             [option.<Name>=<value>]... [tc=... | st=<s>] [depth=<n>] [nodes=<n>]
                     -engine ... [-engine ...]
@@ -35,7 +35,8 @@ Times in seconds: tc=10+0.1 is 10 s plus 0.1 s a move, tc=40/60 is 60 s for ever
 Each opening is played twice, colours swapped (-games 2, the default); the two games
 make a pair, and the Elo over pairs and the SPRT count pairs. Random openings of
 plies=4-6 are 4 to 6 moves long. notation=split sends a mill-closing turn to that
-engine as two tokens (g1 xb4), for engines that read split notation only.";
+engine as two tokens (g1 xb4), for engines that read split notation only.
+proto=gbgp speaks GBGP to that engine (Muhle Intelligence, morris itself).";
 
 fn seconds(text: &str, what: &str) -> Result<Duration, String> {
     text.parse::<f64>()
@@ -60,8 +61,9 @@ fn apply_engine_key(engine: &mut EngineConfig, token: &str) -> Result<(), String
         "name" => engine.name = value.to_owned(),
         "arg" => engine.args.push(value.to_owned()),
         "dir" => engine.dir = Some(PathBuf::from(value)),
-        "proto" if value == "uci" => {}
-        "proto" => return Err(format!("proto={value}: only uci is spoken")),
+        "proto" if value == "uci" => engine.protocol = Protocol::Uci,
+        "proto" if value == "gbgp" => engine.protocol = Protocol::Gbgp,
+        "proto" => return Err(format!("proto={value}: uci or gbgp")),
         "notation" if value == "split" => engine.split_notation = true,
         "notation" if value == "compound" => engine.split_notation = false,
         "notation" => return Err(format!("notation={value}: compound or split")),
@@ -227,6 +229,11 @@ fn engine_configs(engines: &[Vec<&str>], each: &[&str]) -> Result<Vec<EngineConf
         if engine.limit.is_none() {
             return Err(format!(
                 "-engine {number}: no limit (give tc=, st=, depth= or nodes=, here or in -each)"
+            ));
+        }
+        if engine.split_notation && engine.protocol == Protocol::Gbgp {
+            return Err(format!(
+                "-engine {number}: notation=split with proto=gbgp (a GBGP turn is one token)"
             ));
         }
         if engine.name.is_empty() {
@@ -430,6 +437,10 @@ mod tests {
                 moves: Some(40),
             })
         );
+        assert_eq!(config.engines[0].protocol, Protocol::Uci);
+        let gbgp = parse_args(&args("-engine cmd=a proto=gbgp st=1 -engine cmd=b st=1")).unwrap();
+        assert_eq!(gbgp.engines[0].protocol, Protocol::Gbgp);
+        assert_eq!(gbgp.engines[1].protocol, Protocol::Uci);
         // tc=inf drops the clock of -each; the depth remains.
         assert_eq!(config.engines[1].limit, Some(MoveLimit::Depth(6)));
         assert_eq!(config.rating_interval, Some(10));
@@ -448,6 +459,7 @@ mod tests {
             "-engine cmd=a tc=inf -engine cmd=b st=1",
             "-engine cmd=a tc=0/10 -engine cmd=b st=1",
             "-engine cmd=a st=1 timemargin=0.5 -engine cmd=b st=1",
+            "-engine cmd=a proto=gbgp notation=split st=1 -engine cmd=b st=1",
         ];
         for line in refused {
             assert!(parse_args(&args(line)).is_err(), "{line}");

@@ -8,7 +8,8 @@ use morris::{Color, Game, GameRecord, GameResult, IllegalReason, Move, Position,
 
 use super::openings::Opening;
 use crate::client::{
-    EngineConfig, EngineFailure, EngineProcess, Info, MoveLimit, position_command,
+    EngineConfig, EngineFailure, EngineProcess, Info, MoveLimit, Protocol, position_command,
+    start_command,
 };
 
 /// What a game needs besides its engines.
@@ -178,8 +179,7 @@ fn start_engines(
             .map_err(|failure| (color, format!("{failure} at start")))?;
         // A new game may clear a large table: wait for it before any clock runs.
         engine
-            .send("ucinewgame")
-            .and_then(|()| engine.ready(interrupt))
+            .new_game(interrupt)
             .map_err(|failure| (color, format!("{failure} at start")))?;
         engines.push(engine);
     }
@@ -205,10 +205,11 @@ fn ask_move(
     interrupt: &AtomicBool,
 ) -> Result<Answer, EngineFailure> {
     let start = Instant::now();
+    let side = position.side_to_move();
     let mut ask = |command: &str| -> Result<(String, Option<String>), EngineFailure> {
         let mut last = None;
         let token = engine.think(command, go, deadline, interrupt, |info| {
-            last = evaluation_text(info).or(last.take());
+            last = evaluation_text(info, side).or(last.take());
         })?;
         Ok((token, last))
     };
@@ -231,9 +232,10 @@ fn ask_move(
 }
 
 /// `score/depth` of a report with both, as cutechess writes it in a
-/// record: `+0.25/9` (stones), `+M3/12` (a win in 3), `-M2/8`.
-fn evaluation_text(info: &Info) -> Option<String> {
-    Some(format!("{}/{}", info.score.as_ref()?, info.depth?))
+/// record: `+0.25/9` (stones), `+M3/12` (a win in 3), `-M2/8`, for
+/// `side`, the side to move.
+fn evaluation_text(info: &Info, side: Color) -> Option<String> {
+    Some(format!("{}/{}", info.score_for(side)?, info.depth?))
 }
 
 /// Plays `opening` between `white` and `black` (each process started for
@@ -275,10 +277,16 @@ pub fn play_game(
         }
     };
     let mut clocks = Clocks::new(configs, settings);
-    let start = match &opening.fen {
-        Some(fen) => format!("position fen {fen} moves"),
-        None => "position startpos moves".to_owned(),
-    };
+    let mut starts = Vec::with_capacity(2);
+    for config in configs {
+        match start_command(opening.fen.as_deref(), settings.rules, config.protocol) {
+            Ok(start) => starts.push(start),
+            Err(err) => {
+                let reason = format!("opening not for {}: {err}", config.name);
+                return end(game, GameResult::Unfinished, reason, notes);
+            }
+        }
+    }
     loop {
         if let Some(outcome) = game.outcome() {
             let text = outcome.to_string();
@@ -297,7 +305,10 @@ pub fn play_game(
         let name = &configs[side.index()].name;
         let loss = GameResult::from_winner(Some(side.opponent()));
         let (go, deadline_after) = clocks.go(side, settings);
-        let command = position_command(&start, game.moves(), configs[side.index()].split_notation);
+        let config = configs[side.index()];
+        // GBGP has no split notation: a turn is one token.
+        let split = config.split_notation && config.protocol == Protocol::Uci;
+        let command = position_command(&starts[side.index()], game.moves(), split);
         let asked = Instant::now();
         let answer = ask_move(
             &mut engines[side.index()],
@@ -325,8 +336,8 @@ pub fn play_game(
             return end(game, loss, format!("{name} lost on time"), notes);
         }
         let token = answer.token.as_str();
-        if token == "(none)" {
-            let reason = format!("{name} sent bestmove (none) in a live position");
+        if token == "(none)" || token == "none" {
+            let reason = format!("{name} sent bestmove {token} in a live position");
             return end(game, loss, reason, notes);
         }
         let Ok(mv) = token.parse::<Move>() else {
@@ -417,14 +428,23 @@ mod tests {
     fn evaluations_are_written_as_cutechess_writes_them() {
         let line = |score: &str| {
             let line = format!("info depth 9 seldepth 12 multipv 1 score {score} nodes 5 pv d6");
-            Info::parse(&line).and_then(|info| evaluation_text(&info))
+            Info::parse(&line).and_then(|info| evaluation_text(&info, Color::White))
         };
         assert_eq!(line("cp 25"), Some("+0.25/9".to_owned()));
         assert_eq!(line("cp -130"), Some("-1.30/9".to_owned()));
         assert_eq!(line("mate 3"), Some("+M3/9".to_owned()));
         assert_eq!(line("mate -2"), Some("-M2/9".to_owned()));
         let searching = Info::parse("info depth 9 currmove d6 currmovenumber 1");
-        assert_eq!(searching.and_then(|info| evaluation_text(&info)), None);
+        assert_eq!(
+            searching.and_then(|info| evaluation_text(&info, Color::White)),
+            None
+        );
+        // GBGP: White's view, tenths of a stone.
+        let gbgp = Info::parse("info depth 6 time 5 nodes 9 score eval 12 pv d6").unwrap();
+        assert_eq!(
+            evaluation_text(&gbgp, Color::Black),
+            Some("-1.20/6".to_owned())
+        );
     }
 
     #[test]

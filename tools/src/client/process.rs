@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use morris::Rules;
 
-use super::protocol::{Handshake, Info, best_move, rules_options};
+use super::protocol::{Handshake, Info, Protocol, best_move, rules_options, twelve_option};
 
 /// How one engine is started and set up.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -24,6 +24,8 @@ pub struct EngineConfig {
     pub args: Vec<String>,
     /// The folder it runs in, if not the arena's.
     pub dir: Option<std::path::PathBuf>,
+    /// The protocol it speaks.
+    pub protocol: Protocol,
     /// `setoption` pairs sent after `uci`.
     pub options: Vec<(String, String)>,
     /// How long the engine has for each move.
@@ -37,9 +39,15 @@ pub struct EngineConfig {
 }
 
 impl EngineConfig {
-    /// The `setoption` pairs of a game under `rules`: the rules', then the engine's.
+    /// The `setoption` pairs of a game under `rules`: the rules', then the
+    /// engine's. A GBGP engine is told nine or twelve by GBGP's own
+    /// option too, first, so that a `Variant` it also lists has the last word.
     pub fn game_options(&self, rules: Rules) -> Vec<(String, String)> {
-        let mut options = rules_options(rules);
+        let mut options = Vec::new();
+        if self.protocol == Protocol::Gbgp {
+            options.push(twelve_option(rules));
+        }
+        options.extend(rules_options(rules));
         options.extend(self.options.iter().cloned());
         options
     }
@@ -93,6 +101,7 @@ pub struct EngineProcess {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    protocol: Protocol,
 }
 
 /// How long `uci` and `isready` may take to be answered.
@@ -134,6 +143,7 @@ impl EngineProcess {
             child,
             stdin,
             lines,
+            protocol: config.protocol,
         })
     }
 
@@ -210,8 +220,8 @@ impl EngineProcess {
         })
     }
 
-    /// Readies the engine for a game: `uci`, the options (but a rule at its
-    /// default that the engine does not list), `isready`.
+    /// Readies the engine for a game: `uci` (or `gbgp`), the options (but
+    /// a rule at its default that the engine does not list), `isready`.
     ///
     /// Returns what the engine said on the way.
     ///
@@ -223,9 +233,10 @@ impl EngineProcess {
         options: &[(String, String)],
         interrupt: &AtomicBool,
     ) -> Result<Handshake, EngineFailure> {
-        self.send("uci")?;
+        self.send(self.protocol.hello())?;
+        let ok = self.protocol.hello_ok();
         let listing = self.lines_until(
-            |l| l.trim() == "uciok",
+            |l| l.trim() == ok,
             Instant::now() + HANDSHAKE_TIMEOUT,
             interrupt,
         )?;
@@ -241,6 +252,17 @@ impl EngineProcess {
         self.set_options(&wanted)?;
         handshake.answer = self.ready_lines(interrupt)?;
         Ok(handshake)
+    }
+
+    /// Begins a new game (`ucinewgame`, or GBGP's `newgame`) and waits
+    /// until the engine is ready for it.
+    ///
+    /// # Errors
+    ///
+    /// The engine failed to answer in time.
+    pub fn new_game(&mut self, interrupt: &AtomicBool) -> Result<(), EngineFailure> {
+        self.send(self.protocol.new_game())?;
+        self.ready(interrupt)
     }
 
     /// `isready` answered by `readyok`.

@@ -1,7 +1,70 @@
 //! The protocol's lines: the commands sent to an engine and the replies
-//! read from it.
+//! read from it, in either protocol.
 
-use morris::{Move, Rules};
+use morris::uci::GbgpPosition;
+use morris::uci::gbgp::TWELVE_OPTION;
+use morris::{Color, Move, Position, Rules, Variant};
+
+/// The protocol an engine speaks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Protocol {
+    /// morris's own, UCI-style (docs/PROTOCOL.md).
+    #[default]
+    Uci,
+    /// GBGP, that of Nine Morris 3D and Muhle Intelligence: `gbgp`,
+    /// `newgame`, `position pos <GBGP position>`, `score eval|win` from
+    /// White's view, `bestmove none`.
+    Gbgp,
+}
+
+impl Protocol {
+    /// The line that opens a session.
+    pub fn hello(self) -> &'static str {
+        match self {
+            Protocol::Uci => "uci",
+            Protocol::Gbgp => "gbgp",
+        }
+    }
+
+    /// The line that ends the engine's answer to [`Protocol::hello`].
+    pub fn hello_ok(self) -> &'static str {
+        match self {
+            Protocol::Uci => "uciok",
+            Protocol::Gbgp => "gbgpok",
+        }
+    }
+
+    /// The line that begins a new game.
+    pub fn new_game(self) -> &'static str {
+        match self {
+            Protocol::Uci => "ucinewgame",
+            Protocol::Gbgp => "newgame",
+        }
+    }
+}
+
+/// The start of a `position` command up to `moves`, for a game from `fen`
+/// (a position string; the start position if `None`) under `rules`.
+///
+/// # Errors
+///
+/// A bad position string, or one GBGP cannot write (a Lasker Morris side
+/// slid with stones in hand), with why.
+pub fn start_command(
+    fen: Option<&str>,
+    rules: Rules,
+    protocol: Protocol,
+) -> Result<String, String> {
+    match (fen, protocol) {
+        (None, _) => Ok("position startpos moves".to_owned()),
+        (Some(fen), Protocol::Uci) => Ok(format!("position fen {fen} moves")),
+        (Some(fen), Protocol::Gbgp) => {
+            let pos = Position::from_fen(fen, rules).map_err(|e| e.to_string())?;
+            let pos = GbgpPosition::from_position(&pos).map_err(|e| e.to_string())?;
+            Ok(format!("position pos {pos} moves"))
+        }
+    }
+}
 
 /// The setoption pairs that put an engine under `rules`: every rule, its
 /// default too, since an engine kept from an earlier game may have
@@ -14,10 +77,18 @@ pub fn rules_options(rules: Rules) -> Vec<(String, String)> {
     ]
 }
 
+/// The GBGP check option that chooses Twelve Men's Morris, at its value
+/// for `rules`.
+pub(crate) fn twelve_option(rules: Rules) -> (String, String) {
+    let twelve = rules.variant == Variant::Twelve;
+    (TWELVE_OPTION.to_owned(), twelve.to_string())
+}
+
 /// Whether option `name` at `value` is a rule at the protocol's default,
 /// which an engine that does not list the option plays anyway.
 fn is_default_rule(name: &str, value: &str) -> bool {
-    rules_options(Rules::default()).contains(&(name.to_owned(), value.to_owned()))
+    let pair = (name.to_owned(), value.to_owned());
+    rules_options(Rules::default()).contains(&pair) || twelve_option(Rules::default()) == pair
 }
 
 /// The `position` command for the moves so far, each turn written as one
@@ -68,14 +139,25 @@ impl Handshake {
     }
 
     /// Whether option `name` at `value` is to be sent: the engine lists
-    /// it, or it is more than a rule the engine plays by default.
+    /// it, or it is more than a rule the engine plays by default. A
+    /// variant that a GBGP engine is told through its `TwelveMensMorris`
+    /// (nine or twelve) is not sent as `Variant` too.
     pub fn takes(&self, name: &str, value: &str) -> bool {
-        self.lists_option(name) || !is_default_rule(name, value)
+        if self.lists_option(name) {
+            return true;
+        }
+        let said_otherwise = name == "Variant"
+            && self.lists_option(TWELVE_OPTION)
+            && [Variant::Nine, Variant::Twelve]
+                .iter()
+                .any(|v| v.name() == value);
+        !said_otherwise && !is_default_rule(name, value)
     }
 }
 
 /// The move of a `bestmove` line, or of an `info ... bestmove M` line as
-/// some engines end a search (an `info string` is text, never a move).
+/// some engines end a search (an `info string` is text, never a move);
+/// `(none)`, or GBGP's `none`, when the engine has no move.
 pub fn best_move(line: &str) -> Option<&str> {
     let mut tokens = line.split_whitespace();
     match tokens.next()? {
@@ -92,8 +174,11 @@ pub fn best_move(line: &str) -> Option<&str> {
 pub struct Info {
     /// Depth of the iteration.
     pub depth: Option<u32>,
-    /// Its score for the side to move.
+    /// Its score: for the side to move, or for White if `for_white`.
     pub score: Option<EngineScore>,
+    /// Whether the score is from White's view (GBGP's `eval` and `win`)
+    /// rather than the side to move's (`cp` and `mate`).
+    pub for_white: bool,
     /// Its principal variation.
     pub pv: Vec<String>,
     /// Its chances for the side to move, in thousandths: win, draw, loss
@@ -113,6 +198,9 @@ impl Info {
         let at = |key: &str| tokens.iter().position(|&t| t == key);
         let depth = at("depth").and_then(|i| tokens.get(i + 1)?.parse().ok());
         let score = at("score").and_then(|i| score_of(&tokens[i + 1..]));
+        let for_white = at("score")
+            .and_then(|i| tokens.get(i + 1))
+            .is_some_and(|kind| matches!(*kind, "eval" | "win"));
         let pv = at("pv")
             .map(|i| {
                 tokens[i + 1..]
@@ -129,8 +217,22 @@ impl Info {
         Some(Info {
             depth,
             score,
+            for_white,
             pv,
             wdl,
+        })
+    }
+
+    /// The score for `side`, the side to move where the search began.
+    pub fn score_for(&self, side: Color) -> Option<EngineScore> {
+        let score = self.score?;
+        Some(if self.for_white && side == Color::Black {
+            match score {
+                EngineScore::Centistones(cp) => EngineScore::Centistones(-cp),
+                EngineScore::Mate(n) => EngineScore::Mate(-n),
+            }
+        } else {
+            score
         })
     }
 }
@@ -155,12 +257,15 @@ impl std::fmt::Display for EngineScore {
     }
 }
 
-/// The score that follows `score` in an `info` line (`cp 25`, `mate -2`).
+/// The score that follows `score` in an `info` line (`cp 25`, `mate -2`;
+/// GBGP's `eval 3`, read as tenths of a stone as morris and Muhle
+/// Intelligence write it, and `win -2`).
 fn score_of(after_score: &[&str]) -> Option<EngineScore> {
     let value: i64 = after_score.get(1)?.parse().ok()?;
     match *after_score.first()? {
         "cp" => Some(EngineScore::Centistones(value)),
-        "mate" => Some(EngineScore::Mate(value)),
+        "eval" => Some(EngineScore::Centistones(value.saturating_mul(10))),
+        "mate" | "win" => Some(EngineScore::Mate(value)),
         _ => None,
     }
 }
@@ -197,6 +302,65 @@ mod tests {
         );
         assert_eq!(chances("info depth 5 score cp 40 wdl 310 600"), None);
         assert_eq!(chances("info depth 5 score cp 40 pv a1"), None);
+    }
+
+    #[test]
+    fn gbgp_scores_are_from_whites_view() {
+        let info = Info::parse("info depth 4 time 3 nodes 10 score eval -12 pv d6 d2").unwrap();
+        assert_eq!(info.score, Some(EngineScore::Centistones(-120)));
+        assert_eq!(
+            info.score_for(Color::White),
+            Some(EngineScore::Centistones(-120))
+        );
+        assert_eq!(
+            info.score_for(Color::Black),
+            Some(EngineScore::Centistones(120))
+        );
+        let win = Info::parse("info depth 4 score win -2 pv d6").unwrap();
+        assert_eq!(win.score_for(Color::Black), Some(EngineScore::Mate(2)));
+        let uci = Info::parse("info depth 4 score mate -2 pv d6").unwrap();
+        assert_eq!(uci.score_for(Color::Black), Some(EngineScore::Mate(-2)));
+        assert_eq!(best_move("bestmove none"), Some("none"));
+    }
+
+    #[test]
+    fn a_gbgp_engine_is_told_the_variant_by_its_own_option() {
+        let muhle = Handshake {
+            listing: [
+                "id name Muhle Intelligence",
+                "option name TwelveMensMorris type check default false",
+                "gbgpok",
+            ]
+            .map(String::from)
+            .to_vec(),
+            answer: Vec::new(),
+        };
+        assert!(muhle.takes("TwelveMensMorris", "true"));
+        assert!(!muhle.takes("Variant", "twelve") && !muhle.takes("Variant", "nine"));
+        assert!(muhle.takes("Variant", "lasker") && muhle.takes("NMoveRule", "50"));
+        let plain = Handshake::default();
+        assert!(!plain.takes("TwelveMensMorris", "false"));
+    }
+
+    #[test]
+    fn gbgp_starts_are_gbgp_positions() {
+        let rules = Rules::default();
+        let fen = ".../.W./.../.W..../.../.B./... b 7 8 3 2";
+        assert_eq!(
+            start_command(Some(fen), rules, Protocol::Gbgp).as_deref(),
+            Ok("position pos b:wd6,b4:bd2:2 moves")
+        );
+        assert_eq!(
+            start_command(Some(fen), rules, Protocol::Uci),
+            Ok(format!("position fen {fen} moves"))
+        );
+        assert_eq!(
+            start_command(None, rules, Protocol::Gbgp).as_deref(),
+            Ok("position startpos moves")
+        );
+        let lasker = Rules::new(Variant::Lasker);
+        let slid = ".../.../.../....../.../.../W.B b 9 9 0 2";
+        assert!(start_command(Some(slid), lasker, Protocol::Gbgp).is_err());
     }
 
     #[test]
