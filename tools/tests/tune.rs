@@ -83,7 +83,11 @@ fn placing_data_holds_exact_values_and_is_reproducible() {
     assert_eq!(text, std::fs::read_to_string(&second).expect("data"));
     let mut labels = [0; 3];
     for line in text.lines() {
-        let (fen, label) = line.split_once('\t').expect("position and label");
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [fen, label, variant] = fields[..] else {
+            panic!("not position, label and variant: {line}");
+        };
+        assert_eq!(variant, "nine", "{fen}");
         let pos = Position::from_fen(fen, Rules::default()).expect("a position");
         assert_eq!(
             pos.in_hand(Color::White) + pos.in_hand(Color::Black),
