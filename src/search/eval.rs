@@ -297,9 +297,9 @@ impl Weights {
     /// in `tools/tune/` (docs/TOOLS.md has the commands).
     pub const LASKER: Weights = Weights {
         features: [
-            26, 91, 5, 68, 42, -24, -2894, -206, -40, -8, -2, -48, -15, 4, 264, 57,
+            32, 113, 4, 69, 46, -6, -300, -136, -54, -27, -14, -8, -13, 4, 224, 57,
         ],
-        tempo: 7,
+        tempo: 11,
     };
 
     /// The weights the engine plays `variant` with.
