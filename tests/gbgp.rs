@@ -4,26 +4,12 @@
 mod common;
 
 use common::process::EngineProcess;
-use common::session::session;
+use common::session::{best_move, bestmove, session};
 use morris::uci::GbgpPosition;
-use morris::{Color, Move, Position, Rules, Setup, Variant};
+use morris::{Color, Position, Rules, Setup, Variant};
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
-
-fn bestmove(lines: &[String]) -> &str {
-    lines
-        .iter()
-        .rev()
-        .find_map(|l| l.strip_prefix("bestmove "))
-        .unwrap_or_else(|| panic!("no bestmove in {lines:#?}"))
-}
-
-/// The move of the `bestmove` line (without its ponder move).
-fn best_move(lines: &[String]) -> Move {
-    let token = bestmove(lines).split(' ').next().unwrap();
-    token.parse().unwrap_or_else(|e| panic!("{token}: {e}"))
-}
 
 /// The `d` reply's line that begins with `prefix`, without it.
 fn shown<'a>(lines: &'a [String], prefix: &str) -> &'a str {

@@ -3,22 +3,8 @@
 mod common;
 
 use common::process::EngineProcess;
-use common::session::session;
+use common::session::{best_move, bestmove, session};
 use morris::{Game, Move, Position, Rules};
-
-fn bestmove(lines: &[String]) -> &str {
-    lines
-        .iter()
-        .rev()
-        .find_map(|l| l.strip_prefix("bestmove "))
-        .unwrap_or_else(|| panic!("no bestmove in {lines:#?}"))
-}
-
-/// The move of the `bestmove` line (without its ponder move).
-fn best_move(lines: &[String]) -> Move {
-    let token = bestmove(lines).split(' ').next().unwrap();
-    token.parse().unwrap_or_else(|e| panic!("{token}: {e}"))
-}
 
 /// The last `info depth` line.
 fn last_info(lines: &[String]) -> &str {

@@ -110,3 +110,18 @@ pub fn session(script: &[u8]) -> Vec<String> {
         .map(String::from)
         .collect()
 }
+
+/// What follows `bestmove ` on the last `bestmove` line of `lines`.
+pub fn bestmove(lines: &[String]) -> &str {
+    lines
+        .iter()
+        .rev()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .unwrap_or_else(|| panic!("no bestmove in {lines:#?}"))
+}
+
+/// The move of the `bestmove` line (without its ponder move).
+pub fn best_move(lines: &[String]) -> morris::Move {
+    let token = bestmove(lines).split(' ').next().unwrap();
+    token.parse().unwrap_or_else(|e| panic!("{token}: {e}"))
+}
