@@ -172,41 +172,43 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, ProtocolError> {
 }
 
 fn parse_position(rest: &[&str]) -> Result<Command, ProtocolError> {
+    position_with(rest, |start| match start {
+        ["startpos"] => Ok(Start::StartPos),
+        ["fen", fields @ ..] if !fields.is_empty() => Ok(Start::Fen(fields.join(" "))),
+        ["fen"] => Err(ProtocolError::Missing {
+            command: "position",
+            what: "the position string after fen",
+        }),
+        [] => Err(ProtocolError::Missing {
+            command: "position",
+            what: "startpos or fen <position string>",
+        }),
+        ["startpos", extra, ..] | [extra, ..] => Err(ProtocolError::Unexpected {
+            command: "position",
+            token: (*extra).to_owned(),
+        }),
+    })
+}
+
+/// The `position` command of `rest`, its words after `position`: the
+/// start read by `start` from the words before `moves`, then the moves.
+pub(super) fn position_with(
+    rest: &[&str],
+    start: impl FnOnce(&[&str]) -> Result<Start, ProtocolError>,
+) -> Result<Command, ProtocolError> {
     let moves_at = rest
         .iter()
         .position(|&t| t == "moves")
         .unwrap_or(rest.len());
-    let (start, moves) = rest.split_at(moves_at);
-    let start = match start {
-        ["startpos"] => Start::StartPos,
-        ["fen", fields @ ..] if !fields.is_empty() => Start::Fen(fields.join(" ")),
-        ["fen"] => {
-            return Err(ProtocolError::Missing {
-                command: "position",
-                what: "the position string after fen",
-            });
-        }
-        [] => {
-            return Err(ProtocolError::Missing {
-                command: "position",
-                what: "startpos or fen <position string>",
-            });
-        }
-        ["startpos", extra, ..] | [extra, ..] => {
-            return Err(ProtocolError::Unexpected {
-                command: "position",
-                token: (*extra).to_owned(),
-            });
-        }
-    };
+    let (before, moves) = rest.split_at(moves_at);
     Ok(Command::Position {
-        start,
+        start: start(before)?,
         moves: parse_moves(moves)?,
     })
 }
 
 /// The move tokens after `moves` (`moves` included in `tokens`, if any).
-pub(super) fn parse_moves(tokens: &[&str]) -> Result<Vec<MoveToken>, ProtocolError> {
+fn parse_moves(tokens: &[&str]) -> Result<Vec<MoveToken>, ProtocolError> {
     (1..)
         .zip(tokens.iter().skip(1))
         .map(|(index, token)| {

@@ -17,7 +17,7 @@ use crate::board::{Color, Move};
 use crate::engine::BestMove;
 use crate::search::{Bound, DB_WIN, Score, SearchInfo};
 use crate::solution::DbOutcome;
-use crate::uci::parse::{Command, ProtocolError, Start, parse, parse_moves};
+use crate::uci::parse::{Command, ProtocolError, Start, parse, position_with};
 
 /// The check option through which GBGP's programs choose Twelve Men's
 /// Morris (`true`) or Nine Men's Morris (`false`).
@@ -49,36 +49,26 @@ pub fn parse_gbgp(line: &str) -> Result<Option<Command>, ProtocolError> {
 }
 
 fn parse_position(rest: &[&str]) -> Result<Command, ProtocolError> {
-    let moves_at = rest
-        .iter()
-        .position(|&t| t == "moves")
-        .unwrap_or(rest.len());
-    let (start, moves) = rest.split_at(moves_at);
-    let start = match start {
-        ["startpos"] => Start::StartPos,
-        ["pos", text] => Start::Gbgp(text.parse().map_err(ProtocolError::BadGbgpPosition)?),
-        ["pos"] => {
-            return Err(ProtocolError::Missing {
-                command: "position",
-                what: "the position string after pos",
-            });
-        }
-        [] => {
-            return Err(ProtocolError::Missing {
-                command: "position",
-                what: "startpos or pos <position string>",
-            });
-        }
+    position_with(rest, |start| match start {
+        ["startpos"] => Ok(Start::StartPos),
+        ["pos", text] => text
+            .parse()
+            .map(Start::Gbgp)
+            .map_err(ProtocolError::BadGbgpPosition),
+        ["pos"] => Err(ProtocolError::Missing {
+            command: "position",
+            what: "the position string after pos",
+        }),
+        [] => Err(ProtocolError::Missing {
+            command: "position",
+            what: "startpos or pos <position string>",
+        }),
         ["startpos", extra, ..] | ["pos", _, extra, ..] | [extra, ..] => {
-            return Err(ProtocolError::Unexpected {
+            Err(ProtocolError::Unexpected {
                 command: "position",
                 token: (*extra).to_owned(),
-            });
+            })
         }
-    };
-    Ok(Command::Position {
-        start,
-        moves: parse_moves(moves)?,
     })
 }
 
