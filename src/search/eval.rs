@@ -192,10 +192,14 @@ pub enum Feature {
     Flying,
     /// Stones in hand (not phased).
     InHand,
+    /// Stones in hand, by the sliding share: in Lasker Morris a stone kept
+    /// while the board fills can neither be blocked nor left without a
+    /// point to go to, and can fill the last point the opponent slides to.
+    InHandLate,
 }
 
 /// The number of features.
-pub const FEATURES: usize = 16;
+pub const FEATURES: usize = 17;
 
 impl Feature {
     /// Every feature, in weight order.
@@ -216,6 +220,7 @@ impl Feature {
         Feature::Crossings,
         Feature::Flying,
         Feature::InHand,
+        Feature::InHandLate,
     ];
 
     /// The term of the breakdown the feature is shown under.
@@ -235,7 +240,7 @@ impl Feature {
             Feature::BlockedStones => Term::BlockedStones,
             Feature::Crossings => Term::Crossings,
             Feature::Flying => Term::Flying,
-            Feature::InHand => Term::InHand,
+            Feature::InHand | Feature::InHandLate => Term::InHand,
         }
     }
 
@@ -258,6 +263,7 @@ impl Feature {
             Feature::Crossings => "crossings",
             Feature::Flying => "flying",
             Feature::InHand => "in hand",
+            Feature::InHandLate => "in hand late",
         }
     }
 }
@@ -279,7 +285,7 @@ impl Weights {
     /// that fitted them.
     pub const NINE: Weights = Weights {
         features: [
-            206, -48, 1, 221, 212, 520, -2411, -993, -345, -141, -50, 206, -39, -4, 182, 0,
+            206, -48, 1, 221, 212, 520, -2411, -993, -345, -141, -50, 206, -39, -4, 182, 0, 0,
         ],
         tempo: 74,
     };
@@ -288,7 +294,7 @@ impl Weights {
     /// games in `tools/tune/` (docs/TOOLS.md has the commands).
     pub const TWELVE: Weights = Weights {
         features: [
-            53, 130, 17, 134, 85, 7, 224, -70, -73, -45, -35, 147, 10, 3, 349, -24,
+            53, 130, 17, 134, 85, 7, 224, -70, -73, -45, -35, 147, 10, 3, 349, -24, 0,
         ],
         tempo: 62,
     };
@@ -297,9 +303,9 @@ impl Weights {
     /// in `tools/tune/` (docs/TOOLS.md has the commands).
     pub const LASKER: Weights = Weights {
         features: [
-            32, 113, 4, 69, 46, -6, -300, -136, -54, -27, -14, -8, -13, 4, 224, 57,
+            20, 85, 7, 79, 54, 10, -353, -152, -64, -31, -15, -10, -12, 3, 258, -35, 133,
         ],
-        tempo: 11,
+        tempo: 12,
     };
 
     /// The weights the engine plays `variant` with.
@@ -348,6 +354,7 @@ pub fn features(pos: &Position, color: Color) -> [i32; FEATURES] {
     counts[Feature::BlockedStones as usize] = PHASE_SCALE * blocked;
     counts[Feature::Crossings as usize] = PHASE_SCALE * (own & tables.crossings()).len() as i32;
     counts[Feature::InHand as usize] = PHASE_SCALE * i32::from(pos.in_hand(color));
+    counts[Feature::InHandLate as usize] = sliding * i32::from(pos.in_hand(color));
     let threats = tables.closing_points(own, empty).len() as i32;
     if pos.can_fly(color) {
         counts[Feature::FlyingThreats as usize] = PHASE_SCALE * threats;
@@ -505,6 +512,23 @@ mod tests {
         let in_hand = |color| features(&pos, color)[Feature::InHand as usize];
         assert_eq!(in_hand(Color::White), 9 * PHASE_SCALE);
         assert_eq!(in_hand(Color::Black), 8 * PHASE_SCALE);
+    }
+
+    #[test]
+    fn a_stone_kept_in_hand_weighs_more_as_the_board_fills() {
+        let lasker = |fen: &str| Position::from_fen(fen, Rules::new(Variant::Lasker)).unwrap();
+        let late = |pos: &Position, color| features(pos, color)[Feature::InHandLate as usize];
+        // At the start nothing slides yet: a stone in hand is not late.
+        let start = Position::new(Rules::new(Variant::Lasker));
+        assert_eq!(late(&start, Color::White), 0);
+        // White kept one stone while Black placed all of its own.
+        let kept = lasker("WBW/.WB/.../WWWWB./B../.BW/BWB b 1 0 10 9");
+        assert!(late(&kept, Color::White) > PHASE_SCALE * 9 / 10);
+        assert_eq!(late(&kept, Color::Black), 0);
+        // Placed on c5, where it neither threatens nor is blocked, the
+        // stone is worth less to White than kept.
+        let placed = lasker("WBW/.WB/W../WWWWB./B../.BW/BWB b 0 0 10 9");
+        assert!(evaluate(&kept) < evaluate(&placed));
     }
 
     #[test]

@@ -285,7 +285,7 @@ mod tests {
         // fit from other weights must come close to them.
         let truth = Weights {
             features: [
-                5, 20, 15, 30, 10, 80, -250, -90, -40, -10, 0, 40, -20, 15, 60, 25,
+                5, 20, 15, 30, 10, 80, -250, -90, -40, -10, 0, 40, -20, 15, 60, 25, 0,
             ],
             tempo: 20,
         };
@@ -295,7 +295,7 @@ mod tests {
             .map(|pos| Sample::new(pos, sigmoid(f64::from(evaluate_with(pos, &truth)), k)))
             .collect();
         let start = Weights {
-            features: [2, 30, 8, 40, 20, 120, -300, 0, 0, 0, 0, 50, -6, 8, 0, 0],
+            features: [2, 30, 8, 40, 20, 120, -300, 0, 0, 0, 0, 50, -6, 8, 0, 0, 0],
             tempo: 10,
         };
         let fitted = fit(&samples, start, 1500, |_, _| {});

@@ -12,7 +12,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
 use super::game::GameSettings;
-use super::openings::{DEFAULT_OPENINGS, Opening, parse_openings, random_openings, read_openings};
+use super::openings::{Opening, default_openings, parse_openings, random_openings, read_openings};
 use super::stats::Sprt;
 use super::tournament::{MatchConfig, PgnOut, Tournament};
 use crate::client::{EngineConfig, MoveLimit, Protocol};
@@ -323,8 +323,7 @@ fn openings(spec: &[&str], rules: Rules, needed: usize) -> Result<Vec<Opening>, 
             .collect()
     };
     match spec {
-        [] if rules.variant == Variant::Nine => parse_openings(DEFAULT_OPENINGS, rules),
-        [] => Ok(random_openings(50, 4..=4, 1, rules)),
+        [] => parse_openings(default_openings(rules.variant), rules),
         ["random", rest @ ..] => {
             let (mut plies, mut seed) = (4..=4, 1);
             for (key, value) in keys(rest)? {

@@ -7,7 +7,7 @@ use std::path::Path;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use morris::{Game, Move, Position, Rules};
+use morris::{Game, Move, Position, Rules, Variant};
 
 /// A start for a game: a position string (or the start position) and moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,8 +18,14 @@ pub struct Opening {
     pub moves: Vec<Move>,
 }
 
-/// The openings shipped with the tool, for Nine Men's Morris.
-pub const DEFAULT_OPENINGS: &str = include_str!("../../openings/nine.txt");
+/// The balanced openings shipped with the tool for `variant`, as text.
+pub const fn default_openings(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Nine => include_str!("../../openings/nine.txt"),
+        Variant::Twelve => include_str!("../../openings/twelve.txt"),
+        Variant::Lasker => include_str!("../../openings/lasker.txt"),
+    }
+}
 
 impl Opening {
     /// The game this opening sets up under `rules`.
@@ -143,9 +149,15 @@ mod tests {
     }
 
     #[test]
-    fn the_default_openings_are_valid() {
-        let openings = parse_openings(DEFAULT_OPENINGS, Rules::default()).unwrap();
-        assert!(openings.len() >= 20);
+    fn the_default_openings_are_valid_in_their_variant() {
+        for variant in Variant::ALL {
+            let rules = Rules::new(variant);
+            let openings = parse_openings(default_openings(variant), rules).unwrap();
+            assert!(openings.len() >= 20, "{variant:?}");
+            for opening in &openings {
+                opening.game(rules).unwrap();
+            }
+        }
     }
 
     #[test]
