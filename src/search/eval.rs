@@ -353,8 +353,9 @@ pub fn features(pos: &Position, color: Color) -> [i32; FEATURES] {
         .count() as i32;
     counts[Feature::BlockedStones as usize] = PHASE_SCALE * blocked;
     counts[Feature::Crossings as usize] = PHASE_SCALE * (own & tables.crossings()).len() as i32;
-    counts[Feature::InHand as usize] = PHASE_SCALE * i32::from(pos.in_hand(color));
-    counts[Feature::InHandLate as usize] = sliding * i32::from(pos.in_hand(color));
+    let in_hand = i32::from(pos.in_hand(color));
+    counts[Feature::InHand as usize] = PHASE_SCALE * in_hand;
+    counts[Feature::InHandLate as usize] = sliding * in_hand;
     let threats = tables.closing_points(own, empty).len() as i32;
     if pos.can_fly(color) {
         counts[Feature::FlyingThreats as usize] = PHASE_SCALE * threats;

@@ -390,8 +390,8 @@ fn read_data(files: &[PathBuf], variant: Variant) -> anyhow::Result<Vec<Sample>>
     let mut samples = Vec::new();
     for path in files {
         for (number, line) in fs::read_to_string(path)?.lines().enumerate() {
-            let place = format!("{}:{}", path.display(), number + 1);
-            let fail = || anyhow::anyhow!("{place}: not '<position>\\t<result>[\\t<variant>]'");
+            let place = || format!("{}:{}", path.display(), number + 1);
+            let fail = || anyhow::anyhow!("{}: not '<position>\\t<result>[\\t<variant>]'", place());
             let mut fields = line.split('\t');
             let (Some(fen), Some(result)) = (fields.next(), fields.next()) else {
                 return Err(fail());
@@ -399,14 +399,14 @@ fn read_data(files: &[PathBuf], variant: Variant) -> anyhow::Result<Vec<Sample>>
             let of = match fields.next() {
                 Some(name) => name
                     .parse::<Variant>()
-                    .map_err(|e| anyhow::anyhow!("{place}: {e}"))?,
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", place()))?,
                 None => Variant::Nine,
             };
             if of != variant {
-                anyhow::bail!("{place}: a position of {of}, not of {variant}");
+                anyhow::bail!("{}: a position of {of}, not of {variant}", place());
             }
             let pos = Position::from_fen(fen, Rules::new(variant))
-                .map_err(|e| anyhow::anyhow!("{place}: {e}"))?;
+                .map_err(|e| anyhow::anyhow!("{}: {e}", place()))?;
             samples.push(Sample::new(&pos, result.parse().map_err(|_| fail())?));
         }
     }
