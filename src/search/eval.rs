@@ -303,7 +303,7 @@ impl Weights {
     /// in `tools/tune/` (docs/TOOLS.md has the commands).
     pub const LASKER: Weights = Weights {
         features: [
-            20, 85, 7, 79, 54, 10, -353, -152, -64, -31, -15, -10, -12, 3, 258, -35, 133,
+            20, 85, 7, 79, 54, 10, -354, -152, -64, -31, -15, -10, -12, 3, 258, -35, 133,
         ],
         tempo: 12,
     };

@@ -70,12 +70,37 @@ fn sigmoid(eval: f64, k: f64) -> f64 {
     1.0 / (1.0 + (-k * eval).exp())
 }
 
+/// How many items each parallel task sums: a fixed number, so that the
+/// partial sums, added in their order, make the same total on any number
+/// of threads (floating-point addition is not associative, and a fit must
+/// give the same weights from the same data).
+const CHUNK: usize = 1024;
+
+/// The sum over `items` of what `add` adds to a vector of `N` values, the
+/// same to the last bit on any number of threads.
+fn ordered_sum<T: Sync, const N: usize>(
+    items: &[T],
+    add: impl Fn(&T, &mut [f64; N]) + Sync,
+) -> [f64; N] {
+    items
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            let mut sum = [0.0; N];
+            for item in chunk {
+                add(item, &mut sum);
+            }
+            sum
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .fold([0.0; N], |a, b| std::array::from_fn(|i| a[i] + b[i]))
+}
+
 /// The mean squared error of the predictions.
 fn loss(samples: &[Sample], weights: &[f64; FEATURES + 1], k: f64) -> f64 {
-    let total: f64 = samples
-        .par_iter()
-        .map(|s| (s.result - sigmoid(s.eval(weights), k)).powi(2))
-        .sum();
+    let [total] = ordered_sum(samples, |s, [sum]| {
+        *sum += (s.result - sigmoid(s.eval(weights), k)).powi(2);
+    });
     total / samples.len().max(1) as f64
 }
 
@@ -149,24 +174,14 @@ pub fn fit(
     let mut first = [0.0; FEATURES + 1];
     let mut second = [0.0; FEATURES + 1];
     for epoch in 1..=epochs {
-        let gradient = samples
-            .par_iter()
-            .fold(
-                || [0.0; FEATURES + 1],
-                |mut g, s| {
-                    let p = sigmoid(s.eval(&weights), k);
-                    let common = -2.0 * (s.result - p) * p * (1.0 - p) * k * s.share;
-                    for (i, slot) in g.iter_mut().take(FEATURES).enumerate() {
-                        *slot += common * s.features[i];
-                    }
-                    g[FEATURES] += common;
-                    g
-                },
-            )
-            .reduce(
-                || [0.0; FEATURES + 1],
-                |a, b| std::array::from_fn(|i| a[i] + b[i]),
-            );
+        let gradient = ordered_sum(samples, |s, g: &mut [f64; FEATURES + 1]| {
+            let p = sigmoid(s.eval(&weights), k);
+            let common = -2.0 * (s.result - p) * p * (1.0 - p) * k * s.share;
+            for (i, slot) in g.iter_mut().take(FEATURES).enumerate() {
+                *slot += common * s.features[i];
+            }
+            g[FEATURES] += common;
+        });
         for i in 0..=FEATURES {
             let g = gradient[i] / n;
             first[i] = beta1 * first[i] + (1.0 - beta1) * g;
@@ -200,20 +215,17 @@ pub fn fit(
 /// The mean log-likelihood of `(score, result)` pairs under `model`, the
 /// result 1, 0.5 or 0 for the side that scored.
 fn likelihood(model: WdlModel, scored: &[(f64, f64)]) -> f64 {
-    let total: f64 = scored
-        .par_iter()
-        .map(|&(score, result)| {
-            let [win, draw, loss] = model.chances(score);
-            let p = if result > 0.75 {
-                win
-            } else if result < 0.25 {
-                loss
-            } else {
-                draw
-            };
-            p.max(1e-9).ln()
-        })
-        .sum();
+    let [total] = ordered_sum(scored, |&(score, result), [sum]| {
+        let [win, draw, loss] = model.chances(score);
+        let p = if result > 0.75 {
+            win
+        } else if result < 0.25 {
+            loss
+        } else {
+            draw
+        };
+        *sum += p.max(1e-9).ln();
+    });
     total / scored.len().max(1) as f64
 }
 
@@ -311,6 +323,29 @@ mod tests {
             let i = feature as usize;
             let error = (fitted.weights.features[i] - truth.features[i]).abs();
             assert!(error <= 5, "{}: {fitted}", feature.name());
+        }
+    }
+
+    #[test]
+    fn a_fit_gives_the_same_weights_on_any_number_of_threads() {
+        let samples: Vec<Sample> = positions(3000)
+            .iter()
+            .enumerate()
+            .map(|(i, pos)| Sample::new(pos, [0.0, 0.5, 1.0][i % 3]))
+            .collect();
+        let fit_on = |threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| fit(&samples, Weights::NINE, 300, |_, _| {}))
+        };
+        let one = fit_on(1);
+        for threads in [2, 3, 5] {
+            let many = fit_on(threads);
+            assert_eq!(one.loss_before.to_bits(), many.loss_before.to_bits());
+            assert_eq!(one.loss_after.to_bits(), many.loss_after.to_bits());
+            assert_eq!(one.weights, many.weights, "{threads} threads");
         }
     }
 
