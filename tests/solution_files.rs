@@ -252,3 +252,32 @@ fn every_value_up_to_five_stones_a_side_reads_back_as_it_was_built() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn nine_files_are_byte_for_byte_those_pinned() {
+    // FNV-1a over the bytes: any change to a nine file's values, layout or
+    // compression shows, whatever part of the build it comes from.
+    fn fnv(bytes: &[u8]) -> u64 {
+        bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+        })
+    }
+    let (dir, _) = placing_database();
+    let mut found: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_file())
+        .map(|path| {
+            let bytes = std::fs::read(&path).unwrap();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            format!("{name} {} {:016x}", bytes.len(), fnv(&bytes))
+        })
+        .collect();
+    found.sort();
+    let pinned = include_str!("data/nine-files.txt");
+    let pinned: Vec<&str> = pinned
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .collect();
+    assert_eq!(found, pinned, "found:\n{}", found.join("\n"));
+}
