@@ -7,6 +7,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use morris::Variant;
 use morris::search::PlacingSolver;
 use morris::solution::retrograde::{SectorRange, build_pair, generate};
 use morris::solution::{Database, SectorIndex, sector_position};
@@ -14,7 +15,13 @@ use morris::{Bitboard, Position, Rules, Square};
 
 fn folder() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("morris-endgame-bench-{}", std::process::id()));
-    generate(&dir, SectorRange::per_side(4), &|_| {}, |_| {}).expect("generation");
+    generate(
+        &dir,
+        SectorRange::per_side(Variant::Nine, 4),
+        &|_| {},
+        |_| {},
+    )
+    .expect("generation");
     dir
 }
 
@@ -26,7 +33,7 @@ fn sample_positions() -> Vec<Position> {
         .step_by(997)
         .map(|index| {
             let (mover, other) = sector.decode(index);
-            sector_position(mover, other)
+            sector_position(Variant::Nine, mover, other)
         })
         .collect()
 }
@@ -37,11 +44,13 @@ fn bench_generation(c: &mut Criterion) {
     let mut group = c.benchmark_group("generate");
     group.sample_size(10);
     group.throughput(Throughput::Elements(SectorIndex::new(3, 3).len()));
-    group.bench_function("3-3", |b| b.iter(|| build_pair(3, 3, &smaller, &|_| {})));
+    group.bench_function("3-3", |b| {
+        b.iter(|| build_pair(Variant::Nine, 3, 3, &smaller, &|_| {}))
+    });
     let pair = SectorIndex::new(4, 3).len() + SectorIndex::new(3, 4).len();
     group.throughput(Throughput::Elements(pair));
     group.bench_function("4-3 and 3-4", |b| {
-        b.iter(|| build_pair(4, 3, &smaller, &|_| {}))
+        b.iter(|| build_pair(Variant::Nine, 4, 3, &smaller, &|_| {}))
     });
     group.finish();
     let _ = std::fs::remove_dir_all(dir);
@@ -97,7 +106,7 @@ fn placing_positions() -> Vec<Position> {
         if stones[0].len() != 2 || stones[1].len() != 2 {
             continue;
         }
-        let board = sector_position(stones[0], stones[1]).fen();
+        let board = sector_position(Variant::Nine, stones[0], stones[1]).fen();
         let board = board.split(' ').next().expect("a board");
         let fen = format!("{board} w 2 2 0 3");
         positions.push(Position::from_fen(&fen, Rules::default()).expect("a position"));

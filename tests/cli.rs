@@ -2,6 +2,7 @@
 
 use std::process::{Command, Output};
 
+use morris::Variant;
 use morris::solution::Sector;
 use morris::solution::format::INTERMEDIATE;
 
@@ -264,7 +265,7 @@ fn gen_db_builds_the_placing_phase_and_refuses_damaged_placing_files_by_name() {
         stdout(&placing)
     );
     assert!(!dir.join(INTERMEDIATE).exists());
-    let stored = Sector::placing_within(4)
+    let stored = Sector::placing_within(Variant::Nine, 4)
         .into_iter()
         .filter(|sector| sector.is_stored())
         .count();
@@ -394,34 +395,99 @@ fn gen_db_builds_the_placing_phase_and_refuses_damaged_placing_files_by_name() {
 
 #[test]
 fn the_plan_puts_every_pair_after_the_pairs_it_needs() {
-    let plan = morris(&["gen-db", "--plan", "--max-stones", "9"]);
-    assert!(plan.status.success());
-    let text = stdout(&plan);
-    let mut wave_of = std::collections::HashMap::new();
-    for line in text.lines().filter(|l| !l.starts_with('#')) {
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        assert_eq!(fields.len(), 6, "{line}");
-        let wave: u32 = fields[0].parse().unwrap();
-        for need in fields[5].split(',').filter(|&n| n != "-") {
-            assert!(wave_of[need] < wave, "{line}");
+    for (variant, pairs) in [(Variant::Nine, 28), (Variant::Twelve, 55)] {
+        let plan = morris(&["gen-db", "--plan", "--variant", variant.name()]);
+        assert!(plan.status.success(), "{plan:?}");
+        let text = stdout(&plan);
+        let mut wave_of = std::collections::HashMap::new();
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(fields.len(), 6, "{line}");
+            let wave: u32 = fields[0].parse().unwrap();
+            for need in fields[5].split(',').filter(|&n| n != "-") {
+                assert!(wave_of[need] < wave, "{line}");
+            }
+            assert!(
+                wave_of.insert(fields[1].to_owned(), wave).is_none(),
+                "{line}"
+            );
         }
+        // Every pair from 3-3 to the variant's stones a side, then every
+        // placing sector, the first placement last.
+        let n = variant.stones();
+        let listed = wave_of.keys().filter(|name| name.split('-').count() == 2);
+        assert_eq!(listed.count(), pairs, "{variant}");
+        assert_eq!(wave_of.len(), pairs + Sector::placing_all(variant).len());
+        let (most, fewer) = (format!("{n}-{n}"), format!("{}-{n}", n - 1));
+        assert!(wave_of[&most] > wave_of[&fewer]);
+        assert!(wave_of[&format!("{}-{}-1-0", n - 1, n - 1)] > wave_of[&most]);
+        let last = wave_of.values().max().unwrap();
+        assert_eq!(wave_of[&format!("0-0-{n}-{n}")], *last);
+    }
+}
+
+#[test]
+fn gen_db_and_probe_take_the_variant_and_refuse_sectors_it_has_not() {
+    let dir = std::env::temp_dir().join(format!("morris-cli-twelve-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.display().to_string();
+    let twelve = ["--variant", "twelve"];
+    let built = morris(&[&["gen-db", "--out", &out, "--max-stones", "4"][..], &twelve].concat());
+    assert!(built.status.success(), "{built:?}");
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names.contains(&"twelve-flying-4-4.mdb".to_owned()),
+        "{names:?}"
+    );
+    assert!(
+        names.contains(&"twelve-placing-0-1-4-3.mdb".to_owned()),
+        "{names:?}"
+    );
+    assert!(
+        names.iter().all(|name| name.starts_with("twelve-")),
+        "{names:?}"
+    );
+    // A diagonal mill in one: White flies to c5 (a7-b6-c5).
+    let fen = "W.B/W../.../...B../.../.../.WB w 0 0 0 40";
+    let probe = morris(&[&["probe", fen, "--db", &out][..], &twelve].concat());
+    let text = stdout(&probe);
+    assert!(probe.status.success(), "{probe:?}");
+    assert!(
+        text.starts_with("position: win, next removal in 1 plies"),
+        "{text}"
+    );
+    assert!(text.contains("c5"), "{text}");
+    // Nine's rules read no twelve file.
+    let nine = morris(&["probe", fen, "--db", &out]);
+    assert!(
+        stdout(&nine).starts_with("position: not in the databases"),
+        "{}",
+        stdout(&nine)
+    );
+    for (args, said) in [
+        (
+            &["--sector", "13-3", "--variant", "twelve"][..],
+            "no moving pair of twelve",
+        ),
+        (&["--sector", "10-3"], "no moving pair of nine"),
+        (&["--sector", "0-0-10-10"], "no placing sector of nine"),
+        (
+            &["--max-stones", "13", "--variant", "twelve"],
+            "twelve has 3 to 12 stones a side",
+        ),
+        (&["--variant", "lasker"], "lasker has no databases"),
+    ] {
+        let refused = morris(&[&["gen-db", "--out", &out][..], args].concat());
+        let stderr = String::from_utf8_lossy(&refused.stderr);
         assert!(
-            wave_of.insert(fields[1].to_owned(), wave).is_none(),
-            "{line}"
+            !refused.status.success() && stderr.contains(said),
+            "{args:?}: {stderr}"
         );
     }
-    // Every pair from 3-3 to 9-9, then every placing sector, the first
-    // placement last.
-    let pairs = wave_of.keys().filter(|name| name.split('-').count() == 2);
-    assert_eq!(pairs.count(), 28);
-    assert_eq!(
-        wave_of.len(),
-        28 + morris::solution::Sector::placing_all().len()
-    );
-    assert!(wave_of["9-9"] > wave_of["8-9"]);
-    assert!(wave_of["8-8-1-0"] > wave_of["9-9"]);
-    let last = wave_of.values().max().unwrap();
-    assert_eq!(wave_of["0-0-9-9"], *last);
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -510,7 +576,7 @@ fn probe_counts_the_n_move_rule_afresh_after_a_removal() {
         .step_by(7)
         .find_map(|index| {
             let (mover, other) = sector.decode(index);
-            let board = sector_position(mover, other).fen();
+            let board = sector_position(Variant::Nine, mover, other).fen();
             let board = board.split(' ').next()?;
             let pos = Position::from_fen(&format!("{board} w 0 0 0 20"), rules).ok()?;
             let mv = pos.legal_moves().into_iter().find(|&mv| {

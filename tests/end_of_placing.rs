@@ -9,6 +9,7 @@ use common::solution::{
     plain_placing_minimax,
 };
 use morris::Position;
+use morris::Variant;
 use morris::solution::{DbOutcome, Sector};
 
 #[test]
@@ -115,7 +116,7 @@ fn placing_values_equal_the_end_of_placing_solver_without_the_n_move_rule() {
     use morris::search::PlacingSolver;
     let (_, db) = placing_database();
     let mut compared = [0; 3];
-    for sector in Sector::placing_within(4) {
+    for sector in Sector::placing_within(Variant::Nine, 4) {
         if !(6..=8).contains(&sector.to_place()) {
             continue;
         }
@@ -199,6 +200,7 @@ fn placing_moves_give_each_move_with_and_without_the_n_move_rule() {
     // told apart.
     assert!(changed_by_rule > 0);
     let moving = morris::solution::sector_position(
+        Variant::Nine,
         morris::Bitboard::EMPTY
             .with(morris::Square::ALL[0])
             .with(morris::Square::ALL[1])

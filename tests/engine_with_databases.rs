@@ -8,6 +8,7 @@ use common::session::session;
 use common::solution::{
     database, placing_database, placing_position, placing_positions, plain_move_values, position,
 };
+use morris::Variant;
 use morris::solution::{Database, DbOutcome, DbValue, Sector, SectorIndex};
 use morris::{Color, Position};
 
@@ -222,7 +223,7 @@ fn a_database_win_counts_only_if_its_removal_comes_before_the_n_move_rule() {
         .step_by(7)
         .find_map(|index| {
             let (m, o) = sector.decode(index);
-            let value = db.sector_value(m, o)?;
+            let value = db.sector_value(Variant::Nine, m, o)?;
             (value.outcome == DbOutcome::Win && value.distance >= 3).then_some((
                 m,
                 o,
@@ -342,7 +343,7 @@ fn placing_positions_that_can_err(db: &Database, per_sector: u64) -> Vec<(Positi
         ..morris::Rules::default()
     };
     let mut found = Vec::new();
-    for sector in Sector::placing_within(4) {
+    for sector in Sector::placing_within(Variant::Nine, 4) {
         let step = (sector.len() / per_sector).max(1);
         for index in (0..sector.len()).step_by(step as usize) {
             let (mover, other) = sector.board.decode(index);
@@ -421,7 +422,7 @@ fn with_the_placing_phase_info_reports_the_exact_value() {
     let (dir, db) = placing_database();
     // A drawn start, and a won position found in the databases.
     let drawn = ".../.../.../....../.../.../... w 4 4 0 1".to_owned();
-    let won = Sector::placing_within(4)
+    let won = Sector::placing_within(Variant::Nine, 4)
         .into_iter()
         .filter(|s| s.to_place() >= 3)
         .find_map(|sector| {

@@ -5,6 +5,7 @@
 //! slurm-wlm and munge, so it is ignored by default:
 //! `cargo test --release --test slurm -- --ignored`.
 
+use morris::Variant;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -53,29 +54,48 @@ fn the_waves_as_job_arrays_build_the_files_of_one_machine() {
     let morris = env!("CARGO_BIN_EXE_morris");
     run(Command::new(script("start-local.sh")).arg(&cluster));
     let conf = cluster.join("slurm.conf");
-    // Up to 5 stones a side: five waves, one of them of two pairs.
-    let built = Command::new(script("gen-db-waves.sh"))
-        .args([morris.as_ref(), shared.as_os_str(), logs.as_os_str()])
-        .args(["--max-stones", "5"])
-        .env("SLURM_CONF", &conf)
-        .output()
-        .expect("the waves start");
+    // Up to 5 stones a side: five waves, one of them of two pairs. Then
+    // twelve up to 4 stones, in the same folder, in logs of their own.
+    let waves = |plan: &[&str], logs: &Path| {
+        Command::new(script("gen-db-waves.sh"))
+            .args([morris.as_ref(), shared.as_os_str(), logs.as_os_str()])
+            .args(plan)
+            .env("SLURM_CONF", &conf)
+            .output()
+            .expect("the waves start")
+    };
+    let nine = ["--max-stones", "5"];
+    let twelve = ["--variant", "twelve", "--max-stones", "4"];
+    let built = [
+        waves(&nine, &logs),
+        waves(&twelve, &root.join("logs-twelve")),
+    ];
     run(Command::new(script("stop-local.sh")).arg(&cluster));
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
-    run(Command::new(morris)
-        .args(["gen-db", "--max-stones", "5", "--out"])
-        .arg(&single));
+    for built in built {
+        assert!(
+            built.status.success(),
+            "{}",
+            String::from_utf8_lossy(&built.stderr)
+        );
+    }
+    for plan in [&nine[..], &twelve] {
+        run(Command::new(morris)
+            .arg("gen-db")
+            .args(plan)
+            .arg("--out")
+            .arg(&single));
+    }
     let (on_slurm, on_one) = (files(&shared), files(&single));
     // 3-3 to 5-5, both sides of each pair, then the placing phase of five
     // stones a side, the sectors whose values are derived set aside while
     // they were needed.
-    let placing = morris::solution::Sector::placing_within(5);
-    let stored = placing.iter().filter(|sector| sector.is_stored()).count();
-    assert_eq!(on_slurm.len(), 9 + stored);
+    let placing = morris::solution::Sector::placing_within(Variant::Nine, 5);
+    let stored = |variant, stones| {
+        let sectors = morris::solution::Sector::placing_within(variant, stones);
+        sectors.iter().filter(|sector| sector.is_stored()).count()
+    };
+    let twelve_files = 4 + stored(Variant::Twelve, 4);
+    assert_eq!(on_slurm.len(), 9 + stored(Variant::Nine, 5) + twelve_files);
     assert!(!shared.join(morris::solution::format::INTERMEDIATE).exists());
     let names =
         |files: &[(String, Vec<u8>)]| files.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();

@@ -5,8 +5,9 @@
 mod common;
 
 use common::session::session;
-use common::solution::{database, placing_database, placing_position, position};
+use common::solution::{database, placing_database, placing_position, position, twelve_database};
 use morris::Position;
+use morris::Variant;
 use morris::solution::{Database, Sector, SectorIndex};
 
 #[test]
@@ -53,6 +54,26 @@ fn damaged_and_foreign_files_are_refused_by_name() {
         try_file("nine-flying-3-4.mdb", &good),
         DbProblem::Sector { .. }
     ));
+    // Another variant's file, under either name, is refused by its name.
+    let (twelve_dir, _) = twelve_database();
+    let twelve = std::fs::read(twelve_dir.join("twelve-flying-3-3.mdb")).unwrap();
+    assert_ne!(good, twelve);
+    for (name, bytes) in [
+        ("twelve-flying-3-3.mdb", &good),
+        ("nine-flying-3-3.mdb", &twelve),
+    ] {
+        assert!(matches!(try_file(name, bytes), DbProblem::Sector { .. }));
+    }
+    let placing = "twelve-placing-0-1-3-2.mdb";
+    let twelve_placing = std::fs::read(twelve_dir.join(placing)).unwrap();
+    let path = scratch.join(placing.replace("twelve", "nine"));
+    std::fs::write(&path, twelve_placing).unwrap();
+    let refused = morris::solution::format::PlacingFile::open(&path).err();
+    assert!(matches!(
+        refused.map(|e| e.problem),
+        Some(DbProblem::Sector { .. })
+    ));
+    std::fs::remove_file(&path).unwrap();
     // A folder with one good and one damaged file loads the good one.
     std::fs::write(scratch.join("nine-flying-3-3.mdb"), &good).unwrap();
     std::fs::write(scratch.join("nine-flying-4-3.mdb"), &good[..100]).unwrap();
@@ -120,9 +141,9 @@ fn a_damaged_block_is_found_when_read_and_its_values_are_not_used() {
     let mut unknown = 0;
     for class in 0..sector.class_count() {
         for (_, m, o) in sector.canonical_positions(class) {
-            match db.sector_value(m, o) {
+            match db.sector_value(Variant::Nine, m, o) {
                 None => unknown += 1,
-                value => assert_eq!(value, good.sector_value(m, o)),
+                value => assert_eq!(value, good.sector_value(Variant::Nine, m, o)),
             }
         }
     }
@@ -137,7 +158,7 @@ fn values_read_in_the_background_are_those_read_waiting() {
     let (dir, _) = placing_database();
     // A database of its own, so that no other test has read its blocks.
     let db = Database::open(dir).unwrap().0;
-    let positions: Vec<Position> = Sector::placing_within(4)
+    let positions: Vec<Position> = Sector::placing_within(Variant::Nine, 4)
         .into_iter()
         .flat_map(|sector| {
             let step = (sector.len() / 4).max(1);
@@ -214,7 +235,7 @@ fn every_value_up_to_five_stones_a_side_reads_back_as_it_was_built() {
     let mut built = Vec::new();
     for (a, b) in [(3, 3), (3, 4), (4, 4), (3, 5), (4, 5), (5, 5)] {
         let (smaller, _) = Database::open(&dir).unwrap();
-        for sector in build_pair(a, b, &smaller, &|_| {}) {
+        for sector in build_pair(Variant::Nine, a, b, &smaller, &|_| {}) {
             write_sector(&dir, &sector).unwrap();
             built.push(sector);
         }
@@ -222,14 +243,18 @@ fn every_value_up_to_five_stones_a_side_reads_back_as_it_was_built() {
     let (db, rejected) = Database::open(&dir).unwrap();
     assert!(rejected.is_empty(), "{rejected:?}");
     for sector in &built {
-        let index = sector.sector;
+        let index = sector.sector.board;
         let checked: u64 = (0..index.class_count())
             .into_par_iter()
             .map(|class| {
                 let mut checked = 0;
                 for (at, mover, other) in index.canonical_positions(class) {
                     let value = DbValue::decode(sector.values[at as usize]);
-                    assert_eq!(db.sector_value(mover, other), value, "{index:?} {at}");
+                    assert_eq!(
+                        db.sector_value(Variant::Nine, mover, other),
+                        value,
+                        "{index:?} {at}"
+                    );
                     let pos = position(mover, other);
                     assert_eq!(db.outcome(&pos), value.map(|v| v.outcome));
                     // Under the N-move rule, as late as it can bite.
@@ -280,4 +305,47 @@ fn nine_files_are_byte_for_byte_those_pinned() {
         .filter(|line| !line.starts_with('#'))
         .collect();
     assert_eq!(found, pinned, "found:\n{}", found.join("\n"));
+}
+
+#[test]
+fn a_folder_of_both_variants_answers_each_from_its_own_files() {
+    use morris::{Rules, Variant};
+    let (nine_dir, nine) = placing_database();
+    let (twelve_dir, twelve) = twelve_database();
+    let both = std::env::temp_dir().join(format!("morris-both-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&both);
+    std::fs::create_dir_all(&both).unwrap();
+    for dir in [nine_dir, twelve_dir] {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_file() {
+                std::fs::copy(&path, both.join(path.file_name().unwrap())).unwrap();
+            }
+        }
+    }
+    let (db, rejected) = Database::open(&both).unwrap();
+    assert!(rejected.is_empty(), "{rejected:?}");
+    assert_eq!(db.len(), nine.len() + twelve.len());
+    for (variant, alone) in [(Variant::Nine, nine), (Variant::Twelve, twelve)] {
+        assert!(
+            db.sectors()
+                .iter()
+                .filter(|s| s.variant == variant)
+                .eq(alone.sectors().iter())
+        );
+        let sector = SectorIndex::new(4, 3);
+        for index in (0..sector.len()).step_by(101) {
+            let (mover, other) = sector.decode(index);
+            let pos = morris::solution::sector_position(variant, mover, other);
+            assert_eq!(db.value(&pos), alone.value(&pos), "{variant} {}", pos.fen());
+        }
+        let start = Position::from_fen(
+            ".../.../.../....../.../.../... w 4 4 0 1",
+            Rules::new(variant),
+        )
+        .unwrap();
+        assert_eq!(db.outcome(&start), alone.outcome(&start));
+        assert!(db.outcome(&start).is_some());
+    }
+    let _ = std::fs::remove_dir_all(&both);
 }

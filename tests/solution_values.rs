@@ -6,10 +6,14 @@ mod common;
 
 use common::solution::{
     database, placing_database, placing_position, placing_positions, plain_move_values, position,
+    twelve_database,
 };
+use morris::Variant;
 use morris::solution::format::INTERMEDIATE;
 use morris::solution::retrograde::{SectorRange, generate};
-use morris::solution::{Database, DbOutcome, DbValue, Puzzle, Sector, SectorIndex, compare_sector};
+use morris::solution::{
+    Database, DbOutcome, DbValue, Puzzle, Sector, SectorIndex, compare_sector, sector_position,
+};
 use morris::{Bitboard, Color, Position, Symmetry};
 
 /// The value a position must have, computed from its children's stored
@@ -48,8 +52,14 @@ fn expected_from_children(db: &Database, pos: &Position) -> Option<DbValue> {
     })
 }
 
-fn check_against_children(sectors: &[(usize, usize)], step: usize) {
-    let (_, db) = database();
+/// Checks every `step`th index of `sectors` of `variant` in `db` against
+/// the values of its children.
+fn check_against_children(
+    db: &Database,
+    variant: Variant,
+    sectors: &[(usize, usize)],
+    step: usize,
+) {
     for &(mover, other) in sectors {
         let sector = SectorIndex::new(mover, other);
         let mut checked = 0;
@@ -58,7 +68,7 @@ fn check_against_children(sectors: &[(usize, usize)], step: usize) {
             if sector.canonical(m, o).index != index {
                 continue;
             }
-            let pos = position(m, o);
+            let pos = sector_position(variant, m, o);
             let stored = db.value(&pos).expect("stored");
             let expected = expected_from_children(db, &pos).expect("children stored");
             assert_eq!(stored, expected, "{mover}-{other}: {}", pos.fen());
@@ -68,16 +78,28 @@ fn check_against_children(sectors: &[(usize, usize)], step: usize) {
     }
 }
 
+/// The moving phase of each variant built here, with its databases.
+fn each_variant() -> [(Variant, &'static Database); 2] {
+    [
+        (Variant::Nine, &database().1),
+        (Variant::Twelve, &twelve_database().1),
+    ]
+}
+
 #[test]
 fn every_value_agrees_with_its_children() {
-    check_against_children(&[(3, 3), (3, 4), (4, 3)], 1);
-    check_against_children(&[(4, 4)], 13);
+    // Twelve's by the rules with the diagonals.
+    for (variant, db) in each_variant() {
+        check_against_children(db, variant, &[(3, 3), (3, 4), (4, 3)], 1);
+        check_against_children(db, variant, &[(4, 4)], 13);
+    }
 }
 
 #[test]
 #[ignore = "every 4-4 position: about a minute"]
 fn every_four_four_value_agrees_with_its_children() {
-    check_against_children(&[(4, 4)], 1);
+    let (_, db) = database();
+    check_against_children(db, Variant::Nine, &[(4, 4)], 1);
 }
 
 #[test]
@@ -104,16 +126,16 @@ fn the_best_ranked_move_keeps_the_position_value() {
 
 #[test]
 fn symmetric_positions_have_equal_values() {
-    let (_, db) = database();
     let sector = SectorIndex::new(4, 3);
-    for index in (0..sector.len()).step_by(1009) {
-        let (m, o) = sector.decode(index);
-        let value = db.sector_value(m, o);
-        for sym in Symmetry::ALL {
-            assert_eq!(
-                db.sector_value(sym.apply_bitboard(m), sym.apply_bitboard(o)),
-                value
-            );
+    for (variant, db) in each_variant() {
+        for index in (0..sector.len()).step_by(1009) {
+            let (m, o) = sector.decode(index);
+            let value = db.sector_value(variant, m, o);
+            assert!(value.is_some());
+            for sym in Symmetry::ALL {
+                let image = (sym.apply_bitboard(m), sym.apply_bitboard(o));
+                assert_eq!(db.sector_value(variant, image.0, image.1), value);
+            }
         }
     }
 }
@@ -196,7 +218,12 @@ fn plant_a_draw(values: &mut [u16]) -> usize {
 struct Nothing;
 
 impl morris::solution::retrograde::SmallerSectors for Nothing {
-    fn outcomes(&self, positions: &[(Bitboard, Bitboard)], outcomes: &mut Vec<Option<DbOutcome>>) {
+    fn outcomes(
+        &self,
+        _: Variant,
+        positions: &[(Bitboard, Bitboard)],
+        outcomes: &mut Vec<Option<DbOutcome>>,
+    ) {
         outcomes.extend(positions.iter().map(|_| None));
     }
 }
@@ -211,7 +238,7 @@ fn a_win_its_moves_do_not_bear_out_is_wrong_where_its_distance_is_derived() {
     // has no loss among its moves to derive its distance from.
     let sector = SectorIndex::new(3, 3);
     assert_eq!(Kept::of(sector), Kept::Losses);
-    let mut built = build_pair(3, 3, &Nothing, &|_| {}).remove(0);
+    let mut built = build_pair(Variant::Nine, 3, 3, &Nothing, &|_| {}).remove(0);
     let draw = DbValue::draw().encode();
     let planted = built
         .values
@@ -224,10 +251,21 @@ fn a_win_its_moves_do_not_bear_out_is_wrong_where_its_distance_is_derived() {
     std::fs::create_dir_all(&scratch).unwrap();
     write_sector(&scratch, &built).unwrap();
     let (planted_db, _) = Database::open(&scratch).unwrap();
-    let check = check_sector(&planted_db, Sector::moving(sector), None, &|_| {});
+    let check = check_sector(
+        &planted_db,
+        Sector::moving(Variant::Nine, sector),
+        None,
+        &|_| {},
+    );
     assert!(check.wrong.contains(&(planted as u64)), "{check:?}");
     let (_, db) = database();
-    let compared = compare_sector(db, &planted_db, Sector::moving(sector), None, &|_| {});
+    let compared = compare_sector(
+        db,
+        &planted_db,
+        Sector::moving(Variant::Nine, sector),
+        None,
+        &|_| {},
+    );
     assert_eq!(compared.wrong, vec![planted as u64], "{compared:?}");
     let _ = std::fs::remove_dir_all(&scratch);
 }
@@ -241,7 +279,7 @@ fn checking_against_successors_and_comparing_folders_find_a_planted_error() {
     for (mover, other) in [(3, 3), (3, 4), (4, 3), (4, 4)] {
         let check = check_sector(
             db,
-            Sector::moving(SectorIndex::new(mover, other)),
+            Sector::moving(Variant::Nine, SectorIndex::new(mover, other)),
             None,
             &|_| {},
         );
@@ -253,7 +291,7 @@ fn checking_against_successors_and_comparing_folders_find_a_planted_error() {
         );
     }
     // 3-3 rebuilt with one value changed: a win said to be a draw.
-    let mut built = build_pair(3, 3, &Nothing, &|_| {}).remove(0);
+    let mut built = build_pair(Variant::Nine, 3, 3, &Nothing, &|_| {}).remove(0);
     let planted = plant_a_draw(&mut built.values);
     let scratch = std::env::temp_dir().join(format!("morris-endgame-plant-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
@@ -261,10 +299,20 @@ fn checking_against_successors_and_comparing_folders_find_a_planted_error() {
     write_sector(&scratch, &built).unwrap();
     let (planted_db, _) = Database::open(&scratch).unwrap();
     let sector = SectorIndex::new(3, 3);
-    let check = check_sector(&planted_db, Sector::moving(sector), None, &|_| {});
+    let check = check_sector(
+        &planted_db,
+        Sector::moving(Variant::Nine, sector),
+        None,
+        &|_| {},
+    );
     assert!(check.wrong.contains(&(planted as u64)), "{check:?}");
     // A sample checks fewer.
-    let sampled = check_sector(db, Sector::moving(sector), Some(1000), &|_| {});
+    let sampled = check_sector(
+        db,
+        Sector::moving(Variant::Nine, sector),
+        Some(1000),
+        &|_| {},
+    );
     assert!(sampled.checked > 0 && sampled.checked < check.checked);
     // Through the command line: the good folder passes, the planted fails.
     let run = |folder: &std::path::Path| {
@@ -286,7 +334,13 @@ fn checking_against_successors_and_comparing_folders_find_a_planted_error() {
         "{text}"
     );
     // Compared with the good values, the planted one is the one difference.
-    let compared = compare_sector(db, &planted_db, Sector::moving(sector), None, &|_| {});
+    let compared = compare_sector(
+        db,
+        &planted_db,
+        Sector::moving(Variant::Nine, sector),
+        None,
+        &|_| {},
+    );
     assert_eq!(compared.wrong, vec![planted as u64], "{compared:?}");
     assert_eq!((compared.wrong_count, compared.unknown), (1, 0));
     assert_eq!(compared.checked, check.checked);
@@ -319,17 +373,28 @@ fn checking_against_successors_and_comparing_folders_find_a_planted_error() {
     .unwrap();
     let derived = SectorIndex::new(3, 4);
     let mut planted = None;
-    for mut built in build_pair(3, 4, db, &|_| {}) {
-        if built.sector == derived {
+    for mut built in build_pair(Variant::Nine, 3, 4, db, &|_| {}) {
+        if built.sector.board == derived {
             planted = Some(plant_a_draw(&mut built.values) as u64);
         }
         write_sector(&scratch, &built).unwrap();
     }
     let (planted_db, _) = Database::open(&scratch).unwrap();
-    let check = check_sector(&planted_db, Sector::moving(derived), None, &|_| {});
+    let check = check_sector(
+        &planted_db,
+        Sector::moving(Variant::Nine, derived),
+        None,
+        &|_| {},
+    );
     assert_eq!(check.wrong, vec![planted.unwrap()], "{check:?}");
     assert_eq!((check.wrong_count, check.unknown), (1, 0), "{check:?}");
-    let compared = compare_sector(db, &planted_db, Sector::moving(derived), None, &|_| {});
+    let compared = compare_sector(
+        db,
+        &planted_db,
+        Sector::moving(Variant::Nine, derived),
+        None,
+        &|_| {},
+    );
     assert_eq!(compared.wrong, vec![planted.unwrap()], "{compared:?}");
     let _ = std::fs::remove_dir_all(&scratch);
 }
@@ -340,6 +405,7 @@ fn five_three_values_agree_with_their_children() {
     let dir = std::env::temp_dir().join(format!("morris-endgame-53-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let range = SectorRange {
+        variant: Variant::Nine,
         per_side: 5,
         total: 8,
     };
@@ -431,7 +497,13 @@ fn plain_placing_outcome(
 #[test]
 fn placing_values_equal_a_plain_minimax_up_to_four_stones_a_side() {
     let (_, db) = placing_database();
-    let small = Sector::placing_within(4);
+    placing_values_equal_a_plain_minimax(db, Variant::Nine);
+}
+
+/// Checks every placing position of `variant` up to four stones a side
+/// in `db` against a plain minimax over the rules.
+fn placing_values_equal_a_plain_minimax(db: &Database, variant: Variant) {
+    let small = Sector::placing_within(variant, 4);
     let mut seen = std::collections::HashMap::new();
     let mut outcomes = [0; 3];
     for &sector in &small {
@@ -448,8 +520,8 @@ fn placing_values_equal_a_plain_minimax_up_to_four_stones_a_side() {
     }
     // Sectors from the first placement to the last, and each outcome
     // many times.
-    assert!(small.contains(&Sector::placing(0, 0, 4, 4).unwrap()));
-    assert!(small.contains(&Sector::placing(3, 4, 1, 0).unwrap()));
+    assert!(small.contains(&Sector::placing(variant, 0, 0, 4, 4).unwrap()));
+    assert!(small.contains(&Sector::placing(variant, 3, 4, 1, 0).unwrap()));
     assert!(outcomes.iter().all(|&n| n > 1000), "{outcomes:?}");
 }
 
@@ -462,7 +534,7 @@ fn derived_placing_values_are_those_the_build_set_aside() {
     let (dir, db) = placing_database();
     let (aside, rejected) = Database::open(&dir.join(INTERMEDIATE)).expect("open");
     assert!(rejected.is_empty(), "{rejected:?}");
-    let all = Sector::placing_within(4);
+    let all = Sector::placing_within(Variant::Nine, 4);
     let (stored, derived): (Vec<Sector>, Vec<Sector>) =
         all.iter().partition(|sector| sector.is_stored());
     assert!(stored.iter().all(|sector| db.sectors().contains(sector)));
@@ -471,7 +543,7 @@ fn derived_placing_values_are_those_the_build_set_aside() {
     let (read, unread): (Vec<Sector>, Vec<Sector>) = derived
         .into_iter()
         .partition(|sector| !sector.stored_readers(&all).is_empty());
-    assert!(unread.contains(&Sector::placing(0, 0, 4, 4).unwrap()));
+    assert!(unread.contains(&Sector::placing(Variant::Nine, 0, 0, 4, 4).unwrap()));
     assert!(!read.is_empty());
     assert_eq!(aside.sectors(), read);
     for sector in read {
@@ -722,4 +794,148 @@ fn the_values_built_here_are_the_pinned_ones() {
         checked += 1;
     }
     assert!(checked >= 50, "only {checked} pinned values");
+}
+
+#[test]
+fn twelve_has_sectors_of_its_own() {
+    // Every side 3 to 12 stones, the full board included.
+    let range = SectorRange::per_side(Variant::Twelve, 12);
+    assert_eq!((range.pairs().len(), range.waves().len()), (55, 19));
+    assert_eq!(range.pairs().last(), Some(&(12, 12)));
+    // Nine's range stops at nine's stones, whatever is asked.
+    assert_eq!(SectorRange::per_side(Variant::Nine, 12).pairs().len(), 28);
+    assert!(Sector::new(Variant::Nine, 10, 3, 0, 0).is_none());
+    assert!(Sector::new(Variant::Twelve, 10, 3, 0, 0).is_some());
+    assert!(Sector::placing(Variant::Nine, 0, 0, 12, 12).is_none());
+    let all = Sector::placing_all(Variant::Twelve);
+    let stored = all.iter().filter(|sector| sector.is_stored()).count();
+    assert_eq!((all.len(), stored), (1215, 530));
+    // Each sector after those its placements lead to.
+    let place = |sector: Sector| all.iter().position(|&s| s == sector);
+    for (at, &sector) in all.iter().enumerate() {
+        assert_eq!(sector.variant, Variant::Twelve);
+        let (placed, removed) = sector.successors();
+        for next in std::iter::once(placed).chain(removed) {
+            assert!(
+                !next.is_placing() || place(next) < Some(at),
+                "{sector} {next}"
+            );
+        }
+    }
+    assert_eq!(
+        all.last(),
+        Sector::placing(Variant::Twelve, 0, 0, 12, 12).as_ref()
+    );
+}
+
+#[test]
+fn twelve_placing_values_equal_a_plain_minimax_up_to_four_stones_a_side() {
+    let (_, db) = twelve_database();
+    placing_values_equal_a_plain_minimax(db, Variant::Twelve);
+}
+
+#[test]
+fn a_diagonal_mill_wins_in_twelve_where_nine_has_no_mill() {
+    let (_, nine) = database();
+    let (_, twelve) = twelve_database();
+    let stones = |points: &[&str]| {
+        Bitboard::from_squares(
+            &points
+                .iter()
+                .map(|p| p.parse().unwrap())
+                .collect::<Vec<_>>(),
+        )
+    };
+    // White flies to c5, closing a7-b6-c5; in nine no two of its stones
+    // share a line.
+    let (white, black) = (stones(&["a7", "b6", "d1"]), stones(&["g7", "g1", "e4"]));
+    let value = |db: &Database, variant| {
+        db.value(&sector_position(variant, white, black))
+            .expect("stored")
+    };
+    assert_eq!(value(twelve, Variant::Twelve), DbValue::win(1));
+    assert_ne!(value(nine, Variant::Nine), DbValue::win(1));
+    // Each reads its own files: a nine folder holds no twelve position.
+    assert_eq!(
+        nine.value(&sector_position(Variant::Twelve, white, black)),
+        None
+    );
+}
+
+/// Every removal leads to a draw: for sectors built without those their
+/// removals lead to.
+struct AllDrawn;
+
+impl morris::solution::retrograde::SmallerSectors for AllDrawn {
+    fn outcomes(
+        &self,
+        _: Variant,
+        positions: &[(Bitboard, Bitboard)],
+        outcomes: &mut Vec<Option<DbOutcome>>,
+    ) {
+        outcomes.extend(positions.iter().map(|_| Some(DbOutcome::Draw)));
+    }
+}
+
+#[test]
+fn in_twelve_a_last_placement_that_fills_the_board_draws() {
+    use morris::solution::format::write_sector;
+    use morris::solution::retrograde::{PlacingBuild, build_pair};
+    let dir = std::env::temp_dir().join(format!("morris-full-board-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // Where Black's last stone goes: a full board, or a mill and a removal
+    // into 11-12 (built here as if every removal from there drew).
+    for (a, b) in [(12, 12), (11, 12)] {
+        for built in build_pair(Variant::Twelve, a, b, AllDrawn, &|_| {}) {
+            write_sector(&dir, &built).unwrap();
+        }
+    }
+    let last = Sector::placing(Variant::Twelve, 11, 12, 1, 0).unwrap();
+    PlacingBuild::new(&dir, &[last])
+        .sector(last, &|_| {}, |_| {})
+        .unwrap();
+    let (db, rejected) = Database::open(&dir).unwrap();
+    assert!(rejected.is_empty(), "{rejected:?}");
+    let full = SectorIndex::new(12, 12);
+    for index in 0..full.len() {
+        let (m, o) = full.decode(index);
+        let value = db.value(&sector_position(Variant::Twelve, m, o));
+        assert_eq!(value, Some(DbValue::draw()), "{index}");
+    }
+    // One ply over the rules: the full board by `Position`, a removal by
+    // the file of 11-12.
+    let mut outcomes = [0; 3];
+    let mut filled = 0;
+    for index in 0..last.len() {
+        let (mover, other) = last.board.decode(index);
+        if last.board.canonical(mover, other).index != index {
+            continue;
+        }
+        let pos = placing_position(last, mover, other);
+        let expected = pos
+            .legal_moves()
+            .into_iter()
+            .map(|mv| {
+                let mut child = pos;
+                child.play_unchecked(mv);
+                match child.terminal_outcome() {
+                    Some(end) if end.winner().is_some() => DbOutcome::Win,
+                    Some(_) => {
+                        filled += 1;
+                        DbOutcome::Draw
+                    }
+                    None => -db.outcome(&child).expect("stored"),
+                }
+            })
+            .max()
+            .expect("a placement");
+        assert_eq!(db.outcome(&pos), Some(expected), "{}", pos.fen());
+        outcomes[expected as usize] += 1;
+    }
+    // The full board drew where nothing else did, and a removal decided
+    // the rest, both ways.
+    assert!(filled > 1000, "{filled}");
+    assert!(outcomes.iter().all(|&n| n > 0), "{outcomes:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -16,9 +16,9 @@ use morris::solution::retrograde::{
     pair_sectors, removal_sectors,
 };
 use morris::solution::{
-    Database, DbOutcome, DbValue, Sector, SectorCheck, SectorIndex, check_sector, compare_sector,
+    Database, DbOutcome, DbValue, Sector, SectorCheck, check_sector, compare_sector,
 };
-use morris::{Color, Position, Rules};
+use morris::{Color, Position, Rules, Variant};
 
 use crate::cli::{db_dir, open_databases, thread_pool};
 
@@ -28,9 +28,13 @@ pub struct GenDbArgs {
     /// Folder for the database files (default: the default folder).
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Build every sector in which each side has at most this many stones.
-    #[arg(long, default_value_t = 9)]
-    max_stones: usize,
+    /// The game: nine, or twelve (morabaraba).
+    #[arg(long, default_value_t = Variant::Nine)]
+    variant: Variant,
+    /// Build every sector in which each side has at most this many stones
+    /// (default: the variant's stones).
+    #[arg(long)]
+    max_stones: Option<usize>,
     /// Build only the sectors with at most this many stones in all.
     #[arg(long)]
     max_total: Option<usize>,
@@ -101,6 +105,9 @@ pub struct ProbeArgs {
     /// values ignore the rule, and the values shown apply it.
     #[arg(long, default_value_t = Rules::DEFAULT_N_MOVE_RULE)]
     nmoverule: u16,
+    /// The game: nine, or twelve (morabaraba).
+    #[arg(long, default_value_t = Variant::Nine)]
+    variant: Variant,
 }
 
 /// The phases `gen-db` builds.
@@ -114,15 +121,16 @@ pub enum Phases {
     Placing,
 }
 
-/// One thing `gen-db --sector` builds: a pair of moving sectors written
-/// `A-B` (stones of each side, stored smaller first), or a placing sector
-/// written `M-O-H-I`.
+/// One thing `gen-db --sector` builds, as written: a pair of moving
+/// sectors `A-B` (stones of each side), or a placing sector `M-O-H-I`; a
+/// sector of the variant built once the variant is known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SectorChoice {
     /// The moving sectors A-B and B-A.
     Pair(usize, usize),
-    /// One placing sector.
-    Placing(Sector),
+    /// One placing sector: stones on the board of the side to move and of
+    /// the other side, then in hand.
+    Placing([usize; 4]),
 }
 
 impl FromStr for SectorChoice {
@@ -131,31 +139,68 @@ impl FromStr for SectorChoice {
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let numbers: Option<Vec<usize>> = text.split('-').map(|n| n.trim().parse().ok()).collect();
         match numbers.as_deref() {
-            Some(&[a, b]) if SectorIndex::exists(a, b) => {
-                Ok(SectorChoice::Pair(a.min(b), a.max(b)))
-            }
-            Some(&[mover, other, mover_hand, other_hand]) => {
-                Sector::placing(mover, other, mover_hand, other_hand)
-                    .map(SectorChoice::Placing)
-                    .ok_or_else(|| {
-                        format!(
-                            "'{text}' is no placing sector: the side to move has as many in hand \
-                             as the other or one more, each side 3 to 9 stones in all"
-                        )
-                    })
-            }
+            Some(&[a, b]) => Ok(SectorChoice::Pair(a.min(b), a.max(b))),
+            Some(&[mover, other, mover_hand, other_hand]) => Ok(SectorChoice::Placing([
+                mover, other, mover_hand, other_hand,
+            ])),
             _ => Err(format!(
-                "'{text}' is neither A-B with 3 to 12 stones a side nor a placing sector M-O-H-I"
+                "'{text}' is neither a moving pair A-B nor a placing sector M-O-H-I"
             )),
         }
     }
 }
 
+impl SectorChoice {
+    /// What is built of `variant`: the pair, or the placing sector, if
+    /// `variant` has it.
+    fn of(self, variant: Variant) -> Result<BuildChoice> {
+        let stones = variant.stones();
+        match self {
+            SectorChoice::Pair(a, b) => Sector::new(variant, a, b, 0, 0)
+                .map(|_| BuildChoice::Pair(a, b))
+                .with_context(|| {
+                    format!("{a}-{b} is no moving pair of {variant}: 3 to {stones} stones a side")
+                }),
+            SectorChoice::Placing([mover, other, mover_hand, other_hand]) => {
+                Sector::placing(variant, mover, other, mover_hand, other_hand)
+                    .map(BuildChoice::Placing)
+                    .with_context(|| {
+                        format!(
+                            "{mover}-{other}-{mover_hand}-{other_hand} is no placing sector of \
+                             {variant}: the side to move has as many in hand as the other or one \
+                             more, each side 3 to {stones} stones in all"
+                        )
+                    })
+            }
+        }
+    }
+}
+
+/// One thing `gen-db --sector` builds, of the variant asked for.
+enum BuildChoice {
+    /// The moving sectors A-B and B-A.
+    Pair(usize, usize),
+    /// One placing sector.
+    Placing(Sector),
+}
+
 /// Builds the sectors `args` asks for, or prints their plan.
 pub fn gen_db(args: GenDbArgs) -> Result<()> {
+    let variant = args.variant;
+    anyhow::ensure!(
+        !variant.may_slide_while_placing(),
+        "{variant} has no databases: its placing and moving phases interleave"
+    );
+    let stones = usize::from(variant.stones());
+    let per_side = args.max_stones.unwrap_or(stones);
+    anyhow::ensure!(
+        (3..=stones).contains(&per_side),
+        "--max-stones {per_side}: {variant} has 3 to {stones} stones a side"
+    );
     let range = SectorRange {
-        per_side: args.max_stones,
-        total: args.max_total.unwrap_or(2 * args.max_stones),
+        variant,
+        per_side,
+        total: args.max_total.unwrap_or(2 * per_side),
     };
     // The placing phase reaches every moving sector of as many stones.
     let placing = args.phase != Phases::Moving && args.max_total.is_none();
@@ -163,35 +208,52 @@ pub fn gen_db(args: GenDbArgs) -> Result<()> {
     if args.plan {
         return print_plan(range, moving, placing);
     }
+    let choice = args.sector.map(|choice| choice.of(variant)).transpose()?;
     let dir = db_dir(args.out)?;
-    match args.sector {
-        Some(SectorChoice::Pair(a, b)) => build(&dir, range, Some((a, b)), args.threads),
-        Some(SectorChoice::Placing(sector)) => build_placing(
-            &dir,
-            &[sector],
-            &Sector::placing_within(args.max_stones),
-            args.threads,
-        ),
+    let placing_sectors = Sector::placing_within(variant, per_side);
+    match choice {
+        Some(BuildChoice::Pair(a, b)) => build(&dir, range, Some((a, b)), args.threads),
+        Some(BuildChoice::Placing(sector)) => {
+            build_placing(&dir, &[sector], &placing_sectors, args.threads)
+        }
         None => {
             if moving {
                 build(&dir, range, None, args.threads)?;
             }
             if placing {
-                let sectors = Sector::placing_within(args.max_stones);
-                build_placing(&dir, &sectors, &sectors, args.threads)?;
+                build_placing(&dir, &placing_sectors, &placing_sectors, args.threads)?;
                 // Every sector built from the intermediate files is there.
-                let intermediate = dir.join(INTERMEDIATE);
-                match std::fs::remove_dir_all(&intermediate) {
-                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                        return Err(e)
-                            .with_context(|| format!("cannot remove {}", intermediate.display()));
-                    }
-                    _ => {}
-                }
+                remove_intermediate(&dir, variant)?;
             }
             Ok(())
         }
     }
+}
+
+/// Removes the intermediate files of `variant` from the build folder
+/// `dir`, and the intermediate folder once it is empty: another variant's
+/// build may still need its own.
+fn remove_intermediate(dir: &Path, variant: Variant) -> Result<()> {
+    let intermediate = dir.join(INTERMEDIATE);
+    let entries = match std::fs::read_dir(&intermediate) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        entries => entries.with_context(|| format!("cannot read {}", intermediate.display()))?,
+    };
+    let prefix = format!("{variant}-");
+    for entry in entries {
+        let path = entry?.path();
+        let ours = path
+            .file_name()
+            .and_then(|name| name.to_str())
+            .is_some_and(|name| name.starts_with(&prefix));
+        if ours {
+            std::fs::remove_file(&path)
+                .with_context(|| format!("cannot remove {}", path.display()))?;
+        }
+    }
+    // Left where another variant's files (or anything else) are in it.
+    let _ = std::fs::remove_dir(&intermediate);
+    Ok(())
 }
 
 /// Bytes of memory a pair takes to build, per index: its value and count
@@ -256,7 +318,7 @@ fn print_plan(range: SectorRange, moving: bool, placing: bool) -> Result<()> {
     if placing {
         // A level of placing sectors (as many stones left to place) needs
         // only the level after it, the last one the moving phase.
-        for sector in Sector::placing_within(range.per_side) {
+        for sector in Sector::placing_within(range.variant, range.per_side) {
             let wave = waves + sector.to_place();
             let (placed, removed) = sector.successors();
             let needs: Vec<Sector> = std::iter::once(placed).chain(removed).collect();
@@ -400,7 +462,7 @@ fn build(
         pool.install(|| {
             // Decided positions move the bar within a sector; a finished
             // sector sets it to the positions of every sector done so far.
-            generate_pair(out, pair, &step, |report| {
+            generate_pair(out, range.variant, pair, &step, |report| {
                 let (sector, entries) = (report.sector, report.sector.len());
                 finished += entries;
                 bar.set_position(finished);
@@ -421,9 +483,14 @@ fn build(
     }
     bar.finish_and_clear();
     let scope = match only {
-        Some((a, b)) => format!("the pair {a}-{b}, in {}", out.display()),
+        Some((a, b)) => format!(
+            "the pair {a}-{b} of {}, in {}",
+            range.variant,
+            out.display()
+        ),
         None => format!(
-            "up to {} stones a side, {} in all, in {}",
+            "{} up to {} stones a side, {} in all, in {}",
+            range.variant,
             range.per_side,
             range.total,
             out.display()
@@ -765,7 +832,7 @@ fn disk_table(db: &Database) -> Result<()> {
     };
     let mut files = Vec::new();
     for file in db.moving_files() {
-        files.push((Sector::moving(file.sector), size(&file.path)?));
+        files.push((file.sector, size(&file.path)?));
     }
     for file in db.placing_files() {
         files.push((file.sector, size(&file.path)?));
@@ -854,7 +921,7 @@ fn probe_placing(pos: &Position, db: &Database) -> Result<()> {
 pub fn probe(args: ProbeArgs) -> Result<()> {
     let rules = Rules {
         n_move_rule: args.nmoverule,
-        ..Rules::default()
+        ..Rules::new(args.variant)
     };
     let pos = Position::from_fen(&args.fen, rules).context("the position")?;
     let (db, _) = open_databases(&db_dir(args.db)?)?;

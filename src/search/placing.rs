@@ -237,7 +237,7 @@ impl<'a> PlacingSolver<'a> {
     ///
     /// [`Unsolved`] if a leaf is not in the databases or time ran out.
     pub fn solve(&mut self, pos: &Position) -> Result<DbOutcome, Unsolved> {
-        held_by_databases(pos)?;
+        held_by_databases(self.db, pos)?;
         Ok(DbOutcome::from_signum(self.search(pos, -1, 1)?))
     }
 
@@ -252,7 +252,7 @@ impl<'a> PlacingSolver<'a> {
         pos: &Position,
         moves: &[Move],
     ) -> Result<Vec<(Move, DbOutcome)>, Unsolved> {
-        held_by_databases(pos)?;
+        held_by_databases(self.db, pos)?;
         moves
             .iter()
             .map(|&mv| {
@@ -278,7 +278,7 @@ impl<'a> PlacingSolver<'a> {
         pos: &Position,
         moves: &[Move],
     ) -> Result<PlacingChoice, Unsolved> {
-        held_by_databases(pos)?;
+        held_by_databases(self.db, pos)?;
         let mut ordered: MoveList = moves.iter().copied().collect();
         let known_best = self
             .table
@@ -672,10 +672,10 @@ fn table_key(pos: &Position) -> u64 {
     pos.key() ^ u64::from(pos.plies_since_removal()).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// Whether the databases can answer the leaves of `pos`: they hold Nine
-/// Men's Morris with flying only.
-fn held_by_databases(pos: &Position) -> Result<(), Unsolved> {
-    if Database::holds_rules(pos.rules()) {
+/// Whether the databases `db` can answer the leaves of `pos`: they hold
+/// files of its rules.
+fn held_by_databases(db: &Database, pos: &Position) -> Result<(), Unsolved> {
+    if db.holds(pos.rules()) {
         Ok(())
     } else {
         Err(Unsolved::Unknown)

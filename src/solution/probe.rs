@@ -54,7 +54,8 @@ impl MoveValue {
 
 /// Every sector file of a folder that passed its checks.
 pub struct Database {
-    /// The moving phase by (mover, other) stones, `MAX_STONES + 1` to a row.
+    /// The moving phase by variant, then (mover, other) stones (see
+    /// `moving_slot`).
     moving: Vec<Option<MovingFile>>,
     /// The placing phase.
     placing: HashMap<Sector, PlacingFile>,
@@ -63,9 +64,7 @@ pub struct Database {
 impl Default for Database {
     fn default() -> Database {
         Database {
-            moving: (0..(MAX_STONES + 1) * (MAX_STONES + 1))
-                .map(|_| None)
-                .collect(),
+            moving: (0..MOVING_SLOTS).map(|_| None).collect(),
             placing: HashMap::new(),
         }
     }
@@ -108,7 +107,8 @@ impl Database {
 
     /// Adds a sector file, in place of any of the same sector.
     pub(super) fn insert_moving(&mut self, file: MovingFile) {
-        let slot = sector_slot(file.sector.mover, file.sector.other);
+        let board = file.sector.board;
+        let slot = moving_slot(file.sector.variant, board.mover, board.other);
         self.moving[slot] = Some(file);
     }
 
@@ -129,27 +129,39 @@ impl Database {
         files
     }
 
-    pub(crate) fn moving_file(&self, mover: usize, other: usize) -> Option<&MovingFile> {
+    /// The file of `variant`'s moving sector of `mover` and `other`
+    /// stones, if loaded.
+    pub(crate) fn moving_file(
+        &self,
+        variant: Variant,
+        mover: usize,
+        other: usize,
+    ) -> Option<&MovingFile> {
         if mover > MAX_STONES || other > MAX_STONES {
             return None;
         }
-        self.moving[sector_slot(mover, other)].as_ref()
+        self.moving[moving_slot(variant, mover, other)].as_ref()
     }
 
-    /// The loaded sector files, smallest first.
+    /// The loaded sector files, by variant, then smallest first.
     pub fn moving_files(&self) -> Vec<&MovingFile> {
+        // The slots are in that order.
         let mut files: Vec<&MovingFile> = self.moving.iter().flatten().collect();
-        files.sort_by_key(|f| (f.sector.mover + f.sector.other, f.sector.mover));
+        files.sort_by_key(|f| {
+            let board = f.sector.board;
+            (
+                moving_slot(f.sector.variant, 0, 0),
+                board.mover + board.other,
+                board.mover,
+            )
+        });
         files
     }
 
     /// Every sector loaded: the moving phase's smallest first, then the
     /// placing phase's, the last placements first.
     pub fn sectors(&self) -> Vec<Sector> {
-        let moving = self
-            .moving_files()
-            .into_iter()
-            .map(|f| Sector::moving(f.sector));
+        let moving = self.moving_files().into_iter().map(|f| f.sector);
         let placing = self.placing_files().into_iter().map(|f| f.sector);
         moving.chain(placing).collect()
     }
@@ -164,7 +176,7 @@ impl Database {
             self.placing_file(sector).map(PlacingFile::verify)
         } else {
             let board = sector.board;
-            self.moving_file(board.mover, board.other)
+            self.moving_file(sector.variant, board.mover, board.other)
                 .map(MovingFile::verify)
         }
     }
@@ -195,10 +207,16 @@ impl Database {
             .collect()
     }
 
-    /// Whether the databases are of these rules: Nine Men's Morris with
-    /// flying.
-    pub fn holds_rules(rules: Rules) -> bool {
-        rules.variant == Variant::Nine && rules.flying
+    /// Whether files of these rules are loaded: of their variant, built
+    /// with flying.
+    pub fn holds(&self, rules: Rules) -> bool {
+        can_hold(rules)
+            && (self
+                .moving
+                .iter()
+                .flatten()
+                .any(|f| f.sector.variant == rules.variant)
+                || self.placing.keys().any(|s| s.variant == rules.variant))
     }
 
     /// Whether the databases hold every position the placing of `pos` can
@@ -206,9 +224,10 @@ impl Database {
     /// moves (those with fewer stones, after removals, come before them).
     pub fn holds_end_of_placing(&self, pos: &Position) -> bool {
         let [white, black] = Color::ALL.map(|c| pos.stone_count(c) as usize);
-        Database::holds_rules(pos.rules())
-            && self.moving_file(white, black).is_some()
-            && self.moving_file(black, white).is_some()
+        let variant = pos.rules().variant;
+        can_hold(pos.rules())
+            && self.moving_file(variant, white, black).is_some()
+            && self.moving_file(variant, black, white).is_some()
     }
 
     /// The outcome for the side to move of any position the databases
@@ -546,25 +565,32 @@ impl Database {
         }
     }
 
-    /// The value of the position with `mover` to move against `other`
-    /// (a moving position, by its stones alone), if its sector is loaded.
-    pub fn sector_value(&self, mover: Bitboard, other: Bitboard) -> Option<DbValue> {
-        let (file, index) = self.sector_entry(mover, other)?;
-        let pos = sector_position(mover, other);
+    /// The value of the position of `variant` with `mover` to move against
+    /// `other` (a moving position, by its stones alone), if its sector is
+    /// loaded.
+    pub fn sector_value(
+        &self,
+        variant: Variant,
+        mover: Bitboard,
+        other: Bitboard,
+    ) -> Option<DbValue> {
+        let (file, index) = self.sector_entry(variant, mover, other)?;
+        let pos = sector_position(variant, mover, other);
         self.stored_value(file, index, &pos, Reads::Wait)
             .unwrap_or(None)
     }
 
-    /// The outcomes of `positions` (each the stones of the side to move
-    /// and of the other side, in the moving phase) as stored, appended to
-    /// `outcomes`.
+    /// The outcomes of `positions` of `variant` (each the stones of the
+    /// side to move and of the other side, in the moving phase) as stored,
+    /// appended to `outcomes`.
     pub fn sector_outcomes(
         &self,
+        variant: Variant,
         positions: &[(Bitboard, Bitboard)],
         outcomes: &mut Vec<Option<DbOutcome>>,
     ) {
         outcomes.extend(positions.iter().map(|&(mover, other)| {
-            let (file, index) = self.sector_entry(mover, other)?;
+            let (file, index) = self.sector_entry(variant, mover, other)?;
             file.outcome(index)
         }));
     }
@@ -671,32 +697,42 @@ impl Database {
         }
     }
 
-    /// The file and index of the position with `mover` to move against
-    /// `other`, if its sector is loaded.
-    fn sector_entry(&self, mover: Bitboard, other: Bitboard) -> Option<(&MovingFile, u64)> {
-        let file = self.moving_file(mover.len() as usize, other.len() as usize)?;
-        Some((file, file.sector.canonical(mover, other).index))
+    /// The file and index of the position of `variant` with `mover` to
+    /// move against `other`, if its sector is loaded.
+    fn sector_entry(
+        &self,
+        variant: Variant,
+        mover: Bitboard,
+        other: Bitboard,
+    ) -> Option<(&MovingFile, u64)> {
+        let file = self.moving_file(variant, mover.len() as usize, other.len() as usize)?;
+        Some((file, file.sector.board.canonical(mover, other).index))
     }
 
     /// The file and index of a moving position, if its sector is loaded.
     fn moving_entry(&self, pos: &Position) -> Option<(&MovingFile, u64)> {
-        if !Database::holds_rules(pos.rules()) || pos.stones_to_place() > 0 {
+        if !can_hold(pos.rules()) || pos.stones_to_place() > 0 {
             return None;
         }
         let us = pos.side_to_move();
-        self.sector_entry(pos.stones(us), pos.stones(us.opponent()))
+        self.sector_entry(
+            pos.rules().variant,
+            pos.stones(us),
+            pos.stones(us.opponent()),
+        )
     }
 
     /// Where the value of a placing position is: the file and index of its
     /// sector, if loaded, or derived if its sector's values are.
     fn placing_entry(&self, pos: &Position) -> Option<PlacingEntry<'_>> {
-        if !Database::holds_rules(pos.rules()) || pos.stones_to_place() == 0 {
+        if !can_hold(pos.rules()) || pos.stones_to_place() == 0 {
             return None;
         }
         let (us, them) = (pos.side_to_move(), pos.side_to_move().opponent());
         let count = |side: Color| pos.stones(side).len() as usize;
         let hand = |side: Color| pos.in_hand(side) as usize;
-        let sector = Sector::placing(count(us), count(them), hand(us), hand(them))?;
+        let variant = pos.rules().variant;
+        let sector = Sector::placing(variant, count(us), count(them), hand(us), hand(them))?;
         match self.placing_file(sector) {
             Some(file) => {
                 let index = sector
@@ -716,7 +752,7 @@ impl std::fmt::Debug for Database {
         let moving: Vec<String> = self
             .moving_files()
             .iter()
-            .map(|f| Sector::moving(f.sector).to_string())
+            .map(|f| f.sector.to_string())
             .collect();
         let placing: Vec<String> = self
             .placing_files()
@@ -739,9 +775,21 @@ enum PlacingEntry<'a> {
     Derived,
 }
 
-/// Where the moving sector of `mover` and `other` stones is kept, `MAX_STONES + 1` to a row.
-fn sector_slot(mover: usize, other: usize) -> usize {
-    mover * (MAX_STONES + 1) + other
+/// Whether databases can hold positions of `rules`: a variant whose
+/// placing and moving phases are separate, with flying.
+fn can_hold(rules: Rules) -> bool {
+    !rules.variant.may_slide_while_placing() && rules.flying
+}
+
+/// Slots of the moving files of one variant: `MAX_STONES + 1` to a row.
+const VARIANT_SLOTS: usize = (MAX_STONES + 1) * (MAX_STONES + 1);
+/// Slots of the moving files of every variant.
+const MOVING_SLOTS: usize = Variant::ALL.len() * VARIANT_SLOTS;
+
+/// Where the file of `variant`'s moving sector of `mover` and `other`
+/// stones is kept.
+fn moving_slot(variant: Variant, mover: usize, other: usize) -> usize {
+    variant as usize * VARIANT_SLOTS + mover * (MAX_STONES + 1) + other
 }
 
 /// The best of `moves` by `known`, `Some(None)` if there is no move, and

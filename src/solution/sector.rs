@@ -10,18 +10,24 @@
 use super::index::{MIN_STONES, SectorIndex};
 use crate::board::{Bitboard, Color, Position, Rules, Variant};
 
-/// The position of a sector with `mover` to move (as White) against
-/// `other`, nothing in hand, under the rules the databases are built for.
-pub fn sector_position(mover: Bitboard, other: Bitboard) -> Position {
-    Position::from_parts([mover, other], [0, 0], Color::White, Rules::default(), 0, 1)
+/// The position of `variant`'s moving phase with `mover` to move (as
+/// White) against `other`, under the rules the databases are built for.
+pub fn sector_position(variant: Variant, mover: Bitboard, other: Bitboard) -> Position {
+    Position::from_parts(
+        [mover, other],
+        [0, 0],
+        Color::White,
+        Rules::new(variant),
+        0,
+        1,
+    )
 }
 
-/// Stones of each side in Nine Men's Morris.
-const STONES: usize = Variant::Nine.stones() as usize;
-
-/// A sector: the stones on the board and in hand of each side.
+/// A sector: the game, and the stones on the board and in hand of each side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Sector {
+    /// The game whose positions these are.
+    pub variant: Variant,
     /// Stones on the board: of the side to move, and of the other side.
     pub board: SectorIndex,
     /// Stones in hand of the side to move.
@@ -50,20 +56,29 @@ impl std::fmt::Display for Sector {
 impl Sector {
     /// The sector of `mover` and `other` stones on the board and
     /// `mover_hand` and `other_hand` in hand, if such positions exist in a
-    /// game of Nine Men's Morris: a moving sector (see
-    /// [`SectorIndex::exists`]) or a placing one (see [`Sector::placing`]).
-    pub fn new(mover: usize, other: usize, mover_hand: usize, other_hand: usize) -> Option<Sector> {
+    /// game of `variant`: a moving sector of at least three and at most the
+    /// variant's stones a side (see [`SectorIndex::exists`]) or a placing
+    /// one (see [`Sector::placing`]).
+    pub fn new(
+        variant: Variant,
+        mover: usize,
+        other: usize,
+        mover_hand: usize,
+        other_hand: usize,
+    ) -> Option<Sector> {
         if mover_hand == 0 && other_hand == 0 {
-            SectorIndex::exists(mover, other)
-                .then(|| Sector::moving(SectorIndex::new(mover, other)))
+            let stones = usize::from(variant.stones());
+            (SectorIndex::exists(mover, other) && mover.max(other) <= stones)
+                .then(|| Sector::moving(variant, SectorIndex::new(mover, other)))
         } else {
-            Sector::placing(mover, other, mover_hand, other_hand)
+            Sector::placing(variant, mover, other, mover_hand, other_hand)
         }
     }
 
     /// The moving phase's sector of these stones on the board.
-    pub fn moving(board: SectorIndex) -> Sector {
+    pub fn moving(variant: Variant, board: SectorIndex) -> Sector {
         Sector {
+            variant,
             board,
             mover_hand: 0,
             other_hand: 0,
@@ -72,24 +87,26 @@ impl Sector {
 
     /// The placing phase's sector of `mover` and `other` stones on the
     /// board and `mover_hand` and `other_hand` in hand, if such positions
-    /// exist in a game of Nine Men's Morris: the side to move places
-    /// (White, with as many in hand as Black, or Black, with one more),
-    /// neither side has placed more than its stones, and each has at least
-    /// three in all.
+    /// exist in a game of `variant`: the side to move places (White, with
+    /// as many in hand as Black, or Black, with one more), neither side
+    /// has placed more than its stones, and each has at least three in all.
     pub fn placing(
+        variant: Variant,
         mover: usize,
         other: usize,
         mover_hand: usize,
         other_hand: usize,
     ) -> Option<Sector> {
+        let stones = usize::from(variant.stones());
         let turn = mover_hand == other_hand || mover_hand == other_hand + 1;
         let exists = turn
             && mover_hand >= 1
-            && mover + mover_hand <= STONES
-            && other + other_hand <= STONES
+            && mover + mover_hand <= stones
+            && other + other_hand <= stones
             && mover + mover_hand >= MIN_STONES
             && other + other_hand >= MIN_STONES;
         exists.then_some(Sector {
+            variant,
             board: SectorIndex::new(mover, other),
             mover_hand,
             other_hand,
@@ -143,27 +160,28 @@ impl Sector {
             .collect()
     }
 
-    /// Every placing sector with at most `per_side` stones a side, on the
-    /// board and in hand together, the last placements first: each
-    /// sector's successors come before it, and its last placements lead to
-    /// moving sectors of at most `per_side` stones a side.
-    pub fn placing_within(per_side: usize) -> Vec<Sector> {
-        let mut sectors = Sector::placing_all();
+    /// Every placing sector of `variant` with at most `per_side` stones a
+    /// side, on the board and in hand together, the last placements first:
+    /// each sector's successors come before it, and its last placements
+    /// lead to moving sectors of at most `per_side` stones a side.
+    pub fn placing_within(variant: Variant, per_side: usize) -> Vec<Sector> {
+        let mut sectors = Sector::placing_all(variant);
         sectors.retain(|s| {
             s.board.mover + s.mover_hand <= per_side && s.board.other + s.other_hand <= per_side
         });
         sectors
     }
 
-    /// Every placing sector, the last placements first: each sector's
-    /// successors come before it.
-    pub fn placing_all() -> Vec<Sector> {
-        let mut sectors: Vec<Sector> = (0..=STONES)
+    /// Every placing sector of `variant`, the last placements first: each
+    /// sector's successors come before it.
+    pub fn placing_all(variant: Variant) -> Vec<Sector> {
+        let stones = usize::from(variant.stones());
+        let mut sectors: Vec<Sector> = (0..=stones)
             .flat_map(|mover_hand| {
-                (0..=STONES).flat_map(move |other_hand| {
-                    (0..=STONES).flat_map(move |mover| {
-                        (0..=STONES).filter_map(move |other| {
-                            Sector::placing(mover, other, mover_hand, other_hand)
+                (0..=stones).flat_map(move |other_hand| {
+                    (0..=stones).flat_map(move |mover| {
+                        (0..=stones).filter_map(move |other| {
+                            Sector::placing(variant, mover, other, mover_hand, other_hand)
                         })
                     })
                 })
@@ -185,16 +203,22 @@ impl Sector {
         )
     }
 
+    /// The rules the sector's values are built for: its variant's, with
+    /// flying and the N-move rule's default (which no stored value weighs).
+    pub fn rules(self) -> Rules {
+        Rules::new(self.variant)
+    }
+
     /// The position of this sector with `mover` and `other` on the board:
     /// White to move when the hands are equal, else Black (with one more).
     pub fn position(self, mover: Bitboard, other: Bitboard) -> Position {
         let hands = [self.mover_hand as u8, self.other_hand as u8];
         if self.mover_hand == self.other_hand {
-            Position::from_parts([mover, other], hands, Color::White, Rules::default(), 0, 1)
+            Position::from_parts([mover, other], hands, Color::White, self.rules(), 0, 1)
         } else {
             let [mover_hand, other_hand] = hands;
             let (stones, hands) = ([other, mover], [other_hand, mover_hand]);
-            Position::from_parts(stones, hands, Color::Black, Rules::default(), 0, 1)
+            Position::from_parts(stones, hands, Color::Black, self.rules(), 0, 1)
         }
     }
 
@@ -224,6 +248,7 @@ impl Sector {
                 (self.board.mover + 1, self.mover_hand - 1, self.other_hand);
             // The other side moves next: it is the successor's mover.
             Sector {
+                variant: self.variant,
                 board: SectorIndex::new(other, mover),
                 mover_hand: other_hand,
                 other_hand: mover_hand,

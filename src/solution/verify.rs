@@ -9,7 +9,7 @@ use super::index::SectorIndex;
 use super::probe::{Database, best_known};
 use super::sector::{Sector, sector_position};
 use super::value::{DbOutcome, DbValue};
-use crate::board::Bitboard;
+use crate::board::{Bitboard, Outcome, Position, Variant};
 
 /// What checking one sector found: against its successors, or against
 /// another folder's values.
@@ -31,24 +31,37 @@ pub struct SectorCheck {
 const LISTED: usize = 10;
 
 /// The value one ply of minimax over the stored values of its children
-/// gives the position `mover` to move against `other` (a removal counts
-/// as distance one, whatever follows); `None` if a child is not stored.
-pub(super) fn value_from_children(
+/// gives the position of `variant` with `mover` to move against `other` (a
+/// removal counts as distance one, whatever follows); `None` if a child is
+/// not stored.
+fn value_from_children(
     db: &Database,
+    variant: Variant,
     mover: Bitboard,
     other: Bitboard,
 ) -> Option<DbValue> {
-    let pos = sector_position(mover, other);
+    let pos = sector_position(variant, mover, other);
     let best = best_known(pos.legal_moves(), |mv| db.move_value(&pos, mv).value)?;
-    // No move at all is a block, lost at once.
-    Some(best.unwrap_or(DbValue::loss(0)))
+    Some(best.unwrap_or(match without_a_move(&pos) {
+        DbOutcome::Draw => DbValue::draw(),
+        _ => DbValue::loss(0),
+    }))
 }
 
 /// The outcome one ply of minimax over the outcomes of its children gives
 /// `pos`; `None` if a child is not known.
-fn outcome_from_children(db: &Database, pos: &crate::board::Position) -> Option<DbOutcome> {
+fn outcome_from_children(db: &Database, pos: &Position) -> Option<DbOutcome> {
     let best = best_known(pos.legal_moves(), |mv| db.move_value(pos, mv).outcome)?;
-    Some(best.unwrap_or(DbOutcome::Loss))
+    Some(best.unwrap_or_else(|| without_a_move(pos)))
+}
+
+/// The outcome of `pos`, which has no move, by the rules: a full board
+/// where that draws, else a block, lost at once.
+fn without_a_move(pos: &Position) -> DbOutcome {
+    match pos.terminal_outcome() {
+        Some(Outcome::Draw { .. }) => DbOutcome::Draw,
+        _ => DbOutcome::Loss,
+    }
 }
 
 /// Checks the stored values of `sector` against one ply of minimax over
@@ -73,9 +86,12 @@ pub fn check_sector(
         sample,
         progress,
         |check, index, mover, other| {
-            let value = keeps_distances.then(|| db.sector_value(mover, other));
+            let variant = sector.variant;
+            let value = keeps_distances.then(|| db.sector_value(variant, mover, other));
             if let Some(value @ Some(_)) = value {
-                check.record(index, value, || value_from_children(db, mover, other));
+                check.record(index, value, || {
+                    value_from_children(db, variant, mover, other)
+                });
             } else {
                 let pos = sector.position(mover, other);
                 check.record(index, db.outcome(&pos), || outcome_from_children(db, &pos));
@@ -105,8 +121,8 @@ pub fn compare_sector(
         |check, index, mover, other| {
             let values = keeps_distances.then(|| {
                 (
-                    ours.sector_value(mover, other),
-                    theirs.sector_value(mover, other),
+                    ours.sector_value(sector.variant, mover, other),
+                    theirs.sector_value(sector.variant, mover, other),
                 )
             });
             if let Some((Some(ours), Some(theirs))) = values {

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
+use morris::Variant;
 use morris::solution::retrograde::{PlacingBuild, SectorRange, generate};
 use morris::solution::{Database, DbOutcome, Sector};
 use morris::{Bitboard, Color, Position};
@@ -15,7 +16,33 @@ pub fn database() -> &'static (PathBuf, Database) {
     DB.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("morris-endgame-test-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        generate(&dir, SectorRange::per_side(4), &|_| {}, |_| {}).expect("generation");
+        generate(
+            &dir,
+            SectorRange::per_side(Variant::Nine, 4),
+            &|_| {},
+            |_| {},
+        )
+        .expect("generation");
+        let (db, rejected) = Database::open(&dir).expect("open");
+        assert!(rejected.is_empty(), "{rejected:?}");
+        (dir, db)
+    })
+}
+
+/// Twelve Men's Morris up to four stones a side, both phases, built once
+/// for all tests by `gen-db`'s library calls into a folder of its own.
+pub fn twelve_database() -> &'static (PathBuf, Database) {
+    static DB: OnceLock<(PathBuf, Database)> = OnceLock::new();
+    DB.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("morris-twelve-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let range = SectorRange::per_side(Variant::Twelve, 4);
+        generate(&dir, range, &|_| {}, |_| {}).expect("generation");
+        let sectors = Sector::placing_within(Variant::Twelve, 4);
+        let mut build = PlacingBuild::new(&dir, &sectors);
+        for &sector in &sectors {
+            build.sector(sector, &|_| {}, |_| {}).expect("generation");
+        }
         let (db, rejected) = Database::open(&dir).expect("open");
         assert!(rejected.is_empty(), "{rejected:?}");
         (dir, db)
@@ -23,7 +50,7 @@ pub fn database() -> &'static (PathBuf, Database) {
 }
 
 pub fn position(mover: Bitboard, other: Bitboard) -> Position {
-    morris::solution::sector_position(mover, other)
+    morris::solution::sector_position(Variant::Nine, mover, other)
 }
 
 /// The outcome of a placing position by plain minimax to the databases'
@@ -110,7 +137,7 @@ pub fn placing_positions(count: usize, seed: u64) -> Vec<Position> {
         if white_hand + black_hand == 0 {
             continue;
         }
-        let board = morris::solution::sector_position(white, black).fen();
+        let board = morris::solution::sector_position(Variant::Nine, white, black).fen();
         let board = board.split(' ').next().unwrap();
         let plies = next() % 60;
         let fen = format!("{board} {side} {white_hand} {black_hand} {plies} 10");
@@ -131,10 +158,10 @@ pub fn placing_position(sector: Sector, mover: Bitboard, other: Bitboard) -> Pos
     } else {
         (other, mover, "b", other_hand, mover_hand)
     };
-    let board = morris::solution::sector_position(white, black).fen();
+    let board = morris::solution::sector_position(sector.variant, white, black).fen();
     let board = board.split(' ').next().unwrap();
     let fen = format!("{board} {side} {white_hand} {black_hand} 0 1");
-    Position::from_fen(&fen, morris::Rules::default()).unwrap()
+    Position::from_fen(&fen, sector.rules()).unwrap()
 }
 
 /// The databases of `database()` with the placing phase up to four stones
@@ -151,7 +178,7 @@ pub fn placing_database() -> &'static (PathBuf, Database) {
             let path = entry.unwrap().path();
             std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
         }
-        let sectors = Sector::placing_within(4);
+        let sectors = Sector::placing_within(Variant::Nine, 4);
         let mut build = PlacingBuild::new(&dir, &sectors);
         for &sector in &sectors {
             build.sector(sector, &|_| {}, |_| {}).expect("generation");

@@ -6,4 +6,5 @@ set -eu
 # $PLAN_ARGS is a list of options, split on purpose.
 # shellcheck disable=SC2086
 pair=$("$MORRIS" gen-db --plan $PLAN_ARGS | awk -v w="$WAVE" -v i="$SLURM_ARRAY_TASK_ID" '$1 == w && ++n == i { print $2 }')
-exec "$MORRIS" gen-db --out "$OUT" --sector "$pair"
+# shellcheck disable=SC2086
+exec "$MORRIS" gen-db --out "$OUT" --sector "$pair" $PLAN_ARGS

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+use morris::Variant;
 use morris::solution::retrograde::{SectorRange, generate};
 use morris::solution::{Database, DbOutcome};
 use morris::{Color, Position, Rules};
@@ -74,7 +75,13 @@ fn placing_data_holds_exact_values_and_is_reproducible() {
     let dir: PathBuf =
         std::env::temp_dir().join(format!("morris-tune-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    generate(&dir.join("db"), SectorRange::per_side(4), &|_| {}, |_| {}).expect("generation");
+    generate(
+        &dir.join("db"),
+        SectorRange::per_side(Variant::Nine, 4),
+        &|_| {},
+        |_| {},
+    )
+    .expect("generation");
     let (db, _) = Database::open(&dir.join("db")).expect("open");
     let (first, second) = (dir.join("a.data"), dir.join("b.data"));
     run_placing(&dir.join("db"), &first);

@@ -17,12 +17,19 @@ use super::checksum::checksum;
 use super::compressed::{self, SUM_BYTES, block_count, decode_into, is_intact};
 use super::file_name;
 use super::reader::{self, BlockFile, NotInMemory, Reads, Urgency};
+use crate::board::Variant;
 use crate::solution::error::{DbError, DbProblem};
 use crate::solution::memory::HugeBytes;
 use crate::solution::sector::Sector;
 
-/// Variant code of Nine Men's Morris in a header.
-pub(super) const NINE: u8 = 0;
+/// The code of `variant` in a header: its place among the variants, so
+/// that nine's files, written before there were others, keep theirs (0).
+pub(super) fn variant_code(variant: Variant) -> u8 {
+    Variant::ALL
+        .iter()
+        .position(|&v| v == variant)
+        .expect("every variant is listed") as u8
+}
 
 /// A file header: what identifies the file, and its own checksum.
 pub(super) trait FileHeader: Pod {
@@ -107,7 +114,7 @@ pub(super) fn open_header<H: FileHeader>(
         problem,
     };
     let storage = load(path, loading)?;
-    let header: H = read_header(storage.bytes(), version).map_err(error)?;
+    let (header, variant): (H, Variant) = read_header(storage.bytes(), version).map_err(error)?;
     let [mover, other, mover_hand, other_hand] = header.stones();
     let bad_sector = || {
         error(DbProblem::Sector {
@@ -118,7 +125,7 @@ pub(super) fn open_header<H: FileHeader>(
         })
     };
     let [m, o, mh, oh] = header.stones().map(usize::from);
-    let sector = Sector::new(m, o, mh, oh).ok_or_else(bad_sector)?;
+    let sector = Sector::new(variant, m, o, mh, oh).ok_or_else(bad_sector)?;
     let named = path.file_name().and_then(|name| name.to_str()) == Some(&file_name(sector));
     if !named || sector.is_placing() != H::PLACING || header.entries() != sector.len() {
         return Err(bad_sector());
@@ -126,10 +133,11 @@ pub(super) fn open_header<H: FileHeader>(
     Ok((storage, header, sector))
 }
 
-/// The header at the start of `bytes`, checked: magic, its checksum, the
-/// rules (Nine Men's Morris with flying), and the format `version`: this
+/// The header at the start of `bytes`, checked, and the variant it is of:
+/// magic, its checksum, the rules (a variant whose placing and moving
+/// phases are separate, with flying), and the format `version`: this
 /// build's, or an older one to convert.
-fn read_header<H: FileHeader>(bytes: &[u8], version: u32) -> Result<H, DbProblem> {
+fn read_header<H: FileHeader>(bytes: &[u8], version: u32) -> Result<(H, Variant), DbProblem> {
     let header_bytes = bytes
         .get(..std::mem::size_of::<H>())
         .ok_or(DbProblem::TooShort)?;
@@ -149,10 +157,13 @@ fn read_header<H: FileHeader>(bytes: &[u8], version: u32) -> Result<H, DbProblem
     if checksum(bytemuck::bytes_of(&header.unsummed())) != header.checksum() {
         return Err(DbProblem::Checksum);
     }
-    if variant != NINE || flying != 1 {
-        return Err(DbProblem::Rules);
+    let variant = Variant::ALL
+        .get(usize::from(variant))
+        .filter(|v| !v.may_slide_while_placing());
+    match variant {
+        Some(&variant) if flying == 1 => Ok((header, variant)),
+        _ => Err(DbProblem::Rules),
     }
-    Ok(header)
 }
 
 /// The bytes of an open file.

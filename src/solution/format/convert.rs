@@ -19,6 +19,7 @@ use super::checksum::checksum;
 use super::moving::{self, BuiltSector, Kept, MovingFile, write_sector};
 use super::placing::{self, PlacingFile, PlacingHeader, PlacingValues};
 use super::{file_name, is_placing_file};
+use crate::board::Variant;
 use crate::solution::error::{DbError, DbProblem};
 use crate::solution::sector::Sector;
 use crate::solution::value::DbValue;
@@ -196,7 +197,7 @@ fn convert_moving(path: &Path, to: &Path) -> Result<Converted, DbError> {
 /// keeps more distances than its sector needs.
 fn convert_current(path: &Path, to: &Path) -> Result<Converted, DbError> {
     let file = MovingFile::open(path)?;
-    if file.kept() == Kept::of(file.sector) {
+    if file.kept() == Kept::of(file.sector.board) {
         drop(file);
         return keep(path, to).map(Converted::Current);
     }
@@ -206,7 +207,7 @@ fn convert_current(path: &Path, to: &Path) -> Result<Converted, DbError> {
         problem: DbProblem::Checksum,
     })?;
     let before = std::fs::metadata(path).map_err(io_error(path))?.len();
-    let sector = Sector::moving(file.sector);
+    let sector = file.sector;
     drop(file);
     write_moving(sector, values, before as usize, to)
 }
@@ -220,10 +221,7 @@ fn write_moving(
     before: usize,
     to: &Path,
 ) -> Result<Converted, DbError> {
-    let built = BuiltSector {
-        sector: sector.board,
-        values,
-    };
+    let built = BuiltSector { sector, values };
     let work = work_folder(to)?;
     write_sector(&work, &built)?;
     let name = file_name(sector);
@@ -301,8 +299,9 @@ fn old_entry(byte: u8, index: u64, exceptions: &[[u64; 2]]) -> Option<u16> {
 pub fn left_out(path: &Path) -> Option<Sector> {
     let name = path.file_name()?.to_str()?;
     let dir = path.parent()?;
-    let sector = Sector::placing_all()
+    let sector = Variant::ALL
         .into_iter()
+        .flat_map(Sector::placing_all)
         .find(|&sector| !sector.is_stored() && file_name(sector) == name)?;
     derivable(dir, sector).then_some(sector)
 }
@@ -333,14 +332,14 @@ fn intact(path: &Path) -> Result<Sector, DbError> {
     } else {
         let file = MovingFile::open(path)?;
         file.verify()?;
-        Ok(Sector::moving(file.sector))
+        Ok(file.sector)
     }
 }
 
 /// Whether the file at `path` is a moving file that keeps more distances
 /// than its sector needs (see [`Kept`]).
 fn keeps_more_than_needed(path: &Path) -> bool {
-    MovingFile::open(path).is_ok_and(|file| file.kept() != Kept::of(file.sector))
+    MovingFile::open(path).is_ok_and(|file| file.kept() != Kept::of(file.sector.board))
 }
 
 /// Whether opening a file as an old one failed because it is of this
@@ -477,7 +476,7 @@ mod tests {
 
     #[test]
     fn an_old_moving_file_converts_value_for_value_and_a_damaged_one_is_refused() {
-        let sector = Sector::moving(SectorIndex::new(4, 3));
+        let sector = Sector::moving(Variant::Nine, SectorIndex::new(4, 3));
         let (old, new) = (scratch("old-moving"), scratch("new-moving"));
         // Distances beyond a byte of either format among them.
         let values: Vec<u16> = (0..sector.len())
@@ -552,7 +551,7 @@ mod tests {
 
     #[test]
     fn an_old_placing_file_converts_value_for_value_and_a_damaged_one_is_refused() {
-        let sector = Sector::placing(2, 3, 1, 0).expect("a placing sector");
+        let sector = Sector::placing(Variant::Nine, 2, 3, 1, 0).expect("a placing sector");
         let (old, new) = (scratch("old"), scratch("new"));
         let outcomes = [DbOutcome::Loss, DbOutcome::Draw, DbOutcome::Win];
         let outcome = |index: u64| outcomes[(index / 50 % 3) as usize];
@@ -604,10 +603,10 @@ mod tests {
     #[test]
     fn a_file_derived_from_the_files_beside_it_is_left_out() {
         // Black places its last stone: the positions lead to 3-3 alone.
-        let sector = Sector::placing(2, 3, 1, 0).expect("a placing sector");
+        let sector = Sector::placing(Variant::Nine, 2, 3, 1, 0).expect("a placing sector");
         assert_eq!(
             sector.successors(),
-            (Sector::moving(SectorIndex::new(3, 3)), None)
+            (Sector::moving(Variant::Nine, SectorIndex::new(3, 3)), None)
         );
         let (from, to) = (scratch("derived"), scratch("derived-to"));
         let codes: Vec<AtomicU8> = (0..sector.len()).map(|_| AtomicU8::new(0)).collect();
@@ -616,7 +615,7 @@ mod tests {
         assert_eq!(left_out(&path), None);
         let converted = convert_file(&path, &to).expect("kept");
         assert_eq!(converted, Converted::Current(sector));
-        let moving = SectorIndex::new(3, 3);
+        let moving = Sector::moving(Variant::Nine, SectorIndex::new(3, 3));
         let values = vec![DbValue::draw().encode(); moving.len() as usize];
         write_sector(
             &from,
@@ -633,12 +632,14 @@ mod tests {
         );
         // Two placements from the moving phase, derived too; a sector kept
         // in files is never left out.
-        let before = Sector::placing(2, 2, 1, 1).expect("a placing sector");
+        let before = Sector::placing(Variant::Nine, 2, 2, 1, 1).expect("a placing sector");
         assert_eq!(before.successors().0, sector);
         let earlier = from.join(file_name(before));
         fs::write(&earlier, b"").expect("written");
         assert_eq!(left_out(&earlier), Some(before));
-        let stored = from.join(file_name(Sector::placing(2, 3, 2, 1).expect("a sector")));
+        let stored = from.join(file_name(
+            Sector::placing(Variant::Nine, 2, 3, 2, 1).expect("a sector"),
+        ));
         fs::write(&stored, b"").expect("written");
         assert_eq!(left_out(&stored), None);
         for dir in [from, to] {
@@ -648,7 +649,7 @@ mod tests {
 
     #[test]
     fn a_moving_file_that_keeps_more_distances_than_it_needs_is_converted() {
-        let sector = SectorIndex::new(4, 4);
+        let sector = Sector::moving(Variant::Nine, SectorIndex::new(4, 4));
         let (from, to) = (scratch("surplus"), scratch("surplus-to"));
         let values: Vec<u16> = (0..sector.len())
             .map(|index| match index % 3 {
@@ -659,7 +660,7 @@ mod tests {
             .collect();
         let built = BuiltSector { sector, values };
         write_keeping(&from, &built, Kept::All).expect("written");
-        let name = file_name(Sector::moving(sector));
+        let name = file_name(sector);
         let before = fs::metadata(from.join(&name)).expect("written").len();
         // Into a folder that holds it already, or in place.
         fs::copy(from.join(&name), to.join(&name)).expect("copied");
@@ -672,7 +673,7 @@ mod tests {
         }
         assert_eq!(
             convert_file(&from.join(&name), &from).expect("kept"),
-            Converted::Current(Sector::moving(sector))
+            Converted::Current(sector)
         );
         for dir in [from, to] {
             fs::remove_dir_all(dir).expect("cleaned");
@@ -681,17 +682,17 @@ mod tests {
 
     #[test]
     fn a_moving_file_is_checked_and_copied_as_it_is() {
-        let sector = SectorIndex::new(3, 3);
+        let sector = Sector::moving(Variant::Nine, SectorIndex::new(3, 3));
         let (from, to) = (scratch("from"), scratch("to"));
         let values = (0..sector.len())
             .map(|index| DbValue::win((index % 90) as u16).encode())
             .collect();
         write_sector(&from, &BuiltSector { sector, values }).expect("written");
-        let name = file_name(Sector::moving(sector));
+        let name = file_name(sector);
         for into in [&to, &from] {
             assert_eq!(
                 convert_file(&from.join(&name), into).expect("kept"),
-                Converted::Current(Sector::moving(sector))
+                Converted::Current(sector)
             );
         }
         assert_eq!(

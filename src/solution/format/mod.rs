@@ -21,15 +21,12 @@ use std::path::{Path, PathBuf};
 
 use crate::solution::sector::Sector;
 
-/// The name of the file of `sector`: `nine-flying-M-O.mdb` in the moving
-/// phase, `nine-placing-M-O-H-I.mdb` in the placing phase.
+/// The name of the file of `sector`: `V-flying-M-O.mdb` in the moving
+/// phase, `V-placing-M-O-H-I.mdb` in the placing phase, where `V` is the
+/// variant (`nine-flying-3-3.mdb`, `twelve-placing-0-0-12-12.mdb`).
 pub(crate) fn file_name(sector: Sector) -> String {
-    let prefix = if sector.is_placing() {
-        PLACING_PREFIX
-    } else {
-        MOVING_PREFIX
-    };
-    format!("{prefix}{sector}.mdb")
+    let phase = if sector.is_placing() { PLACING } else { MOVING };
+    format!("{}-{phase}-{sector}.mdb", sector.variant)
 }
 
 /// The folder under a build's folder that keeps the files of the sectors
@@ -60,12 +57,12 @@ pub(crate) fn build_path(dir: &Path, sector: Sector) -> PathBuf {
     }
 }
 
-/// How the name of a moving sector's file begins.
-const MOVING_PREFIX: &str = "nine-flying-";
-/// How the name of a placing sector's file begins.
-const PLACING_PREFIX: &str = "nine-placing-";
+/// The word of a moving sector's file name, after the variant.
+const MOVING: &str = "flying";
+/// The word of a placing sector's file name, after the variant.
+const PLACING: &str = "placing";
 
 /// Whether the file named `name` is of the placing phase.
 pub(crate) fn is_placing_file(name: &str) -> bool {
-    name.starts_with(PLACING_PREFIX)
+    name.split('-').nth(1) == Some(PLACING)
 }

@@ -34,7 +34,7 @@ use std::sync::Arc;
 use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 
-use super::checked::{Checked, Loading, NINE, file_header, open_header, write_whole};
+use super::checked::{Checked, Loading, file_header, open_header, variant_code, write_whole};
 use super::checksum::checksum;
 use super::compressed::{Compressed, block_count};
 use super::file_name;
@@ -252,7 +252,7 @@ impl Layout {
 /// The values of one sector, one `u16` per index (see [`DbValue::encode`]).
 pub struct BuiltSector {
     /// The sector.
-    pub sector: SectorIndex,
+    pub sector: Sector,
     /// Encoded values; 0 for indices that are not canonical.
     pub values: Vec<u16>,
 }
@@ -274,7 +274,7 @@ struct Tally {
 ///
 /// [`DbError`] naming the file if it cannot be written.
 pub fn write_sector(dir: &Path, built: &BuiltSector) -> Result<MovingHeader, DbError> {
-    write_keeping(dir, built, Kept::of(built.sector))
+    write_keeping(dir, built, Kept::of(built.sector.board))
 }
 
 /// [`write_sector`], keeping the distances `kept` says.
@@ -283,12 +283,12 @@ pub(super) fn write_keeping(
     built: &BuiltSector,
     kept: Kept,
 ) -> Result<MovingHeader, DbError> {
-    let sector = built.sector;
-    let path = dir.join(file_name(Sector::moving(sector)));
+    let path = dir.join(file_name(built.sector));
+    let sector = built.sector.board;
     let mut header = MovingHeader::zeroed();
     header.magic = MAGIC;
     header.version = VERSION;
-    header.variant = NINE;
+    header.variant = variant_code(built.sector.variant);
     header.flying = 1;
     header.mover = sector.mover as u8;
     header.other = sector.other as u8;
@@ -414,7 +414,7 @@ pub struct MovingFile {
     /// The header.
     pub header: MovingHeader,
     /// The sector.
-    pub sector: SectorIndex,
+    pub sector: Sector,
     /// Where it came from.
     pub path: PathBuf,
     /// The sorted (index, distance) pairs of the distances that do not
@@ -453,14 +453,13 @@ impl MovingFile {
 
     fn open_with(path: &Path, loading: Loading) -> Result<MovingFile, DbError> {
         let (storage, header, sector) = open_header::<MovingHeader>(path, loading, VERSION)?;
-        let sector = sector.board;
         let error = |problem| DbError {
             path: path.to_owned(),
             problem,
         };
         let entries = sector.len() as usize;
         let exceptions = usize::try_from(header.exceptions).unwrap_or(usize::MAX);
-        let kept = Kept::of_file(header.distances, sector);
+        let kept = Kept::of_file(header.distances, sector.board);
         let Some(kept) = kept.filter(|_| exceptions <= entries) else {
             return Err(error(DbProblem::Sector {
                 mover: header.mover,
@@ -715,6 +714,7 @@ mod tests {
     use std::fs;
 
     use super::*;
+    use crate::board::Variant;
 
     #[test]
     fn every_distance_survives_its_byte_or_the_exceptions() {
@@ -745,8 +745,8 @@ mod tests {
 
     #[test]
     fn each_sector_keeps_what_the_other_of_its_pair_or_itself_derives_from() {
-        for mover in 3..=9 {
-            for other in 3..=9 {
+        for mover in 3..=12 {
+            for other in 3..=12 {
                 let sector = SectorIndex::new(mover, other);
                 let pair = Kept::of(SectorIndex::new(other, mover));
                 for outcome in [DbOutcome::Win, DbOutcome::Loss] {
@@ -787,11 +787,14 @@ mod tests {
                     .encode();
                 }
             }
-            let built = BuiltSector { sector, values };
+            let built = BuiltSector {
+                sector: Sector::moving(Variant::Nine, sector),
+                values,
+            };
             let header = write_keeping(&dir, &built, kept).expect("written");
             assert_eq!(header.exceptions > 0, kept != Kept::Nothing);
             assert!(header.far_count > 0);
-            let path = dir.join(file_name(Sector::moving(sector)));
+            let path = dir.join(file_name(Sector::moving(Variant::Nine, sector)));
             let file = MovingFile::open(&path).expect("opened");
             file.verify().expect("intact");
             assert_eq!(file.kept(), kept);
@@ -821,7 +824,7 @@ mod tests {
             // A file of the other sector's name is refused.
             let twin = SectorIndex::new(sector.other, sector.mover);
             if twin != sector {
-                let other = dir.join(file_name(Sector::moving(twin)));
+                let other = dir.join(file_name(Sector::moving(Variant::Nine, twin)));
                 fs::copy(&path, &other).expect("copied");
                 assert!(matches!(
                     MovingFile::open(&other).err().map(|e| e.problem),
@@ -836,8 +839,9 @@ mod tests {
             (SectorIndex::new(4, 4), Kept::Nothing),
         ] {
             let values = vec![DbValue::draw().encode(); sector.len() as usize];
+            let sector = Sector::moving(Variant::Nine, sector);
             write_keeping(&dir, &BuiltSector { sector, values }, kept).expect("written");
-            let path = dir.join(file_name(Sector::moving(sector)));
+            let path = dir.join(file_name(sector));
             assert!(matches!(
                 MovingFile::open(&path).err().map(|e| e.problem),
                 Some(DbProblem::Sector { .. })

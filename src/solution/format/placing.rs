@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 use bytemuck::{Pod, Zeroable};
 
-use super::checked::{Checked, Loading, NINE, file_header, open_header, write_whole};
+use super::checked::{Checked, Loading, file_header, open_header, variant_code, write_whole};
 use super::checksum::checksum;
 use super::compressed::{Compressed, block_count};
 use super::file_name;
@@ -199,7 +199,7 @@ pub(super) fn write_file(
     let compressed = Compressed::new(packed, BLOCK, LEVEL);
     header.magic = MAGIC;
     header.version = VERSION;
-    header.variant = NINE;
+    header.variant = variant_code(sector.variant);
     header.flying = 1;
     header.block_table_checksum = checksum(compressed.table_bytes());
     header.header_checksum = 0;

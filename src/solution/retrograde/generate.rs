@@ -7,11 +7,12 @@ use std::path::Path;
 
 use super::moving::{BuildStep, build_pair};
 use super::placing::{MissingSuccessor, build_placing_sector};
+use crate::board::Variant;
 use crate::solution::error::{BuildError, DbError, DbProblem};
 use crate::solution::format::moving::{MovingFile, write_sector};
 use crate::solution::format::placing::{PlacingFile, write_placing};
 use crate::solution::format::{build_folder, build_path};
-use crate::solution::index::{MAX_STONES, MIN_STONES, SectorIndex};
+use crate::solution::index::{MIN_STONES, SectorIndex};
 use crate::solution::probe::Database;
 use crate::solution::sector::Sector;
 
@@ -37,10 +38,13 @@ pub enum Generated {
     NotNeeded,
 }
 
-/// Which sectors to build: each side 3 to `per_side` stones, and at most
-/// `total` stones in all.
+/// Which sectors to build: those of `variant` with each side 3 to
+/// `per_side` stones (at most the variant's), and at most `total` stones
+/// in all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SectorRange {
+    /// The game.
+    pub variant: Variant,
     /// The most stones of one side.
     pub per_side: usize,
     /// The most stones of both sides together.
@@ -48,9 +52,10 @@ pub struct SectorRange {
 }
 
 impl SectorRange {
-    /// Every sector with at most `per_side` stones a side.
-    pub fn per_side(per_side: usize) -> SectorRange {
+    /// Every sector of `variant` with at most `per_side` stones a side.
+    pub fn per_side(variant: Variant, per_side: usize) -> SectorRange {
         SectorRange {
+            variant,
             per_side,
             total: 2 * per_side,
         }
@@ -58,7 +63,9 @@ impl SectorRange {
 
     /// The sector pairs (a <= b) in the range, in the order they are built.
     pub fn pairs(self) -> Vec<(usize, usize)> {
-        let max = self.per_side.clamp(MIN_STONES, MAX_STONES);
+        let max = self
+            .per_side
+            .clamp(MIN_STONES, usize::from(self.variant.stones()));
         let mut pairs: Vec<(usize, usize)> = (MIN_STONES..=max)
             .flat_map(|a| (a..=max).map(move |b| (a, b)))
             .filter(|&(a, b)| a + b <= self.total)
@@ -178,6 +185,7 @@ fn missing(dir: &Path, sectors: Vec<String>) -> BuildError {
 /// smaller sectors of the format before (to convert).
 pub fn generate_pair(
     dir: &Path,
+    variant: Variant,
     (a, b): (usize, usize),
     progress: &(dyn Fn(BuildStep) + Sync),
     mut done: impl FnMut(&GenerationReport),
@@ -186,11 +194,9 @@ pub fn generate_pair(
         path: dir.to_owned(),
         problem: DbProblem::from(e),
     })?;
-    let pair: Vec<Sector> = pair_sectors(a, b).into_iter().map(Sector::moving).collect();
-    let needed: Vec<Sector> = removal_sectors(a, b)
-        .into_iter()
-        .map(Sector::moving)
-        .collect();
+    let moving = |board| Sector::moving(variant, board);
+    let pair: Vec<Sector> = pair_sectors(a, b).into_iter().map(moving).collect();
+    let needed: Vec<Sector> = removal_sectors(a, b).into_iter().map(moving).collect();
     refuse_convertible(dir, &pair)?;
     refuse_convertible(dir, &needed)?;
     if all_valid(dir, &pair) {
@@ -204,10 +210,10 @@ pub fn generate_pair(
     }
     let mut smaller = Database::default();
     load_verified(dir, &needed, &mut smaller).map_err(|names| missing(dir, names))?;
-    for built in build_pair(a, b, &smaller, progress) {
+    for built in build_pair(variant, a, b, &smaller, progress) {
         write_sector(dir, &built)?;
         done(&GenerationReport {
-            sector: Sector::moving(built.sector),
+            sector: built.sector,
             how: Generated::Built,
         });
     }
@@ -229,7 +235,7 @@ pub fn generate(
     mut done: impl FnMut(&GenerationReport),
 ) -> Result<(), BuildError> {
     for pair in range.pairs() {
-        generate_pair(dir, pair, progress, &mut done)?;
+        generate_pair(dir, range.variant, pair, progress, &mut done)?;
     }
     Ok(())
 }

@@ -21,30 +21,47 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
-use crate::board::{Bitboard, Rules};
+use crate::board::{Bitboard, Tables, Variant};
 use crate::solution::format::moving::BuiltSector;
 use crate::solution::index::{MIN_STONES, SectorIndex};
 use crate::solution::memory::AtomicWords;
 use crate::solution::probe::Database;
+use crate::solution::sector::Sector;
 use crate::solution::value::{DbOutcome, DbValue};
 
 /// Looks up the outcomes of positions of already built smaller sectors: a
 /// removal is the next removal, so its distance is 1 whatever theirs.
 pub trait SmallerSectors: Sync {
     /// Appends to `outcomes` the outcome of each position (`mover`,
-    /// `other`) of `positions` (`None` where its sector is not known).
-    fn outcomes(&self, positions: &[(Bitboard, Bitboard)], outcomes: &mut Vec<Option<DbOutcome>>);
+    /// `other`) of `variant` in `positions` (`None` where its sector is not
+    /// known).
+    fn outcomes(
+        &self,
+        variant: Variant,
+        positions: &[(Bitboard, Bitboard)],
+        outcomes: &mut Vec<Option<DbOutcome>>,
+    );
 }
 
 impl SmallerSectors for Database {
-    fn outcomes(&self, positions: &[(Bitboard, Bitboard)], outcomes: &mut Vec<Option<DbOutcome>>) {
-        self.sector_outcomes(positions, outcomes);
+    fn outcomes(
+        &self,
+        variant: Variant,
+        positions: &[(Bitboard, Bitboard)],
+        outcomes: &mut Vec<Option<DbOutcome>>,
+    ) {
+        self.sector_outcomes(variant, positions, outcomes);
     }
 }
 
 impl<T: SmallerSectors + ?Sized> SmallerSectors for &T {
-    fn outcomes(&self, positions: &[(Bitboard, Bitboard)], outcomes: &mut Vec<Option<DbOutcome>>) {
-        (**self).outcomes(positions, outcomes);
+    fn outcomes(
+        &self,
+        variant: Variant,
+        positions: &[(Bitboard, Bitboard)],
+        outcomes: &mut Vec<Option<DbOutcome>>,
+    ) {
+        (**self).outcomes(variant, positions, outcomes);
     }
 }
 
@@ -167,15 +184,16 @@ impl Working {
     }
 }
 
-/// Builds the sectors (a, b) and (b, a) (one sector when a = b);
-/// `progress` is told of each step. `smaller` is let go of as soon as
-/// the first step is done with it, to make room for the rest.
+/// Builds the sectors (a, b) and (b, a) (one sector when a = b) of
+/// `variant`; `progress` is told of each step. `smaller` is let go of as
+/// soon as the first step is done with it, to make room for the rest.
 ///
 /// # Panics
 ///
 /// If a sector has fewer than three stones a side (such positions are not
 /// stored: the side short of stones has lost).
 pub fn build_pair(
+    variant: Variant,
     a: usize,
     b: usize,
     smaller: impl SmallerSectors,
@@ -201,10 +219,10 @@ pub fn build_pair(
         work.iter().all(|w| w.sector.len() <= Decided::INDICES),
         "a sector has more indices than a decided position can name"
     );
-    first_look(&work, &smaller, progress);
+    first_look(variant, &work, &smaller, progress);
     drop(smaller);
-    take_moves_back(&work, progress);
-    into_sectors(work)
+    take_moves_back(variant.tables(), &work, progress);
+    into_sectors(variant, work)
 }
 
 /// Positions looked at together in step 1: their removals' values are
@@ -216,6 +234,7 @@ const LOOK_BATCH: usize = 256;
 /// removal or a block decides (see the module notes), and counting the
 /// moves of the others.
 fn first_look(
+    variant: Variant,
     work: &[Working],
     smaller: &dyn SmallerSectors,
     progress: &(dyn Fn(BuildStep) + Sync),
@@ -233,7 +252,7 @@ fn first_look(
                     if batch.is_empty() {
                         return decided;
                     }
-                    look_at_batch(&batch, smaller, |index, look| {
+                    look_at_batch(variant, &batch, smaller, |index, look| {
                         let entry = w.entry(index as usize);
                         match look {
                             Look::Decided(value) => {
@@ -269,7 +288,8 @@ fn first_look(
 enum Look {
     /// Decided by a block or a removal.
     Decided(DbValue),
-    /// Drawn: every move removes, and one removal leads to a draw.
+    /// Drawn: every move removes, and one removal leads to a draw; or the
+    /// board is full where that is a draw.
     Drawn,
     /// Open: `counted` moves stay inside the pair; `way_out` if a removal
     /// leads to a draw.
@@ -290,8 +310,12 @@ struct Walk {
 /// Walks the moves of `mover` against `other`, pushing onto `removals`
 /// the positions (opponent to move) that its removals lead to.
 #[inline]
-fn walk_moves(mover: Bitboard, other: Bitboard, removals: &mut Vec<(Bitboard, Bitboard)>) -> Walk {
-    let tables = Rules::default().variant.tables();
+fn walk_moves(
+    tables: &Tables,
+    mover: Bitboard,
+    other: Bitboard,
+    removals: &mut Vec<(Bitboard, Bitboard)>,
+) -> Walk {
     let empty = !(mover | other);
     let flies = mover.len() == 3;
     let removable = tables.removable(other);
@@ -329,22 +353,24 @@ fn walk_moves(mover: Bitboard, other: Bitboard, removals: &mut Vec<(Bitboard, Bi
 /// Step 1 for a batch of positions (index, mover, other): tells `record`
 /// what each look finds.
 fn look_at_batch(
+    variant: Variant,
     batch: &[(u64, Bitboard, Bitboard)],
     smaller: &dyn SmallerSectors,
     mut record: impl FnMut(u64, Look),
 ) {
+    let tables = variant.tables();
     let mut removals = Vec::with_capacity(batch.len() * 16);
     let walks: Vec<(Walk, usize)> = batch
         .iter()
         .map(|&(_, mover, other)| {
-            let walk = walk_moves(mover, other, &mut removals);
+            let walk = walk_moves(tables, mover, other, &mut removals);
             (walk, removals.len())
         })
         .collect();
     let mut outcomes = Vec::with_capacity(removals.len());
-    smaller.outcomes(&removals, &mut outcomes);
+    smaller.outcomes(variant, &removals, &mut outcomes);
     let mut start = 0;
-    for (&(index, _, _), (walk, end)) in batch.iter().zip(walks) {
+    for (&(index, mover, other), (walk, end)) in batch.iter().zip(walks) {
         let removed_into = &outcomes[start..end];
         start = end;
         if walk.wins_now || removed_into.contains(&Some(DbOutcome::Loss)) {
@@ -353,6 +379,12 @@ fn look_at_batch(
         }
         let way_out = removed_into.contains(&Some(DbOutcome::Draw));
         let look = match (walk.any_move, walk.counted, way_out) {
+            // Only a variant's last placement fills the board, with no
+            // removal, so the game's draw never decides a position of
+            // another: the build asks it only here.
+            (false, _, _) if variant.full_board_draws() && (mover | other) == Bitboard::FULL => {
+                Look::Drawn
+            }
             (false, _, _) => Look::Decided(DbValue::loss(0)),
             (true, 0, true) => Look::Drawn,
             (true, 0, false) => Look::Decided(DbValue::loss(1)),
@@ -380,7 +412,7 @@ const SCAN_BLOCK: usize = 1 << 14;
 /// Step 2. Takes moves back from the positions decided at each distance,
 /// starting from those of step 1 (at distances 0 and 1), until nothing
 /// new is decided.
-fn take_moves_back(work: &[Working], progress: &(dyn Fn(BuildStep) + Sync)) {
+fn take_moves_back(tables: &Tables, work: &[Working], progress: &(dyn Fn(BuildStep) + Sync)) {
     let mut frontier = Frontier::Scan;
     let mut distance = 0u16;
     loop {
@@ -396,7 +428,7 @@ fn take_moves_back(work: &[Working], progress: &(dyn Fn(BuildStep) + Sync)) {
                         })
                         .collect();
                     for chunk in at_distance.chunks(CHUNK) {
-                        take_back(work, chunk, distance, &mut found);
+                        take_back(tables, work, chunk, distance, &mut found);
                     }
                     found
                 })
@@ -406,7 +438,7 @@ fn take_moves_back(work: &[Working], progress: &(dyn Fn(BuildStep) + Sync)) {
                 .par_iter()
                 .flat_map(|list| list.par_chunks(CHUNK))
                 .fold(Vec::new, |mut found, chunk| {
-                    take_back(work, chunk, distance, &mut found);
+                    take_back(tables, work, chunk, distance, &mut found);
                     found
                 })
                 .map(trimmed)
@@ -439,7 +471,13 @@ fn scan_blocks(work: &[Working]) -> Vec<(usize, Range<usize>)> {
 
 /// Takes back the last moves into the positions of `chunk`, decided at
 /// `distance`, pushing onto `found` the positions they decide.
-fn take_back(work: &[Working], chunk: &[Decided], distance: u16, found: &mut Vec<Decided>) {
+fn take_back(
+    tables: &Tables,
+    work: &[Working],
+    chunk: &[Decided],
+    distance: u16,
+    found: &mut Vec<Decided>,
+) {
     // The sector a non-removal move leads to: the other one of the pair.
     let partner = |s: usize| if work.len() == 1 { 0 } else { 1 - s };
     // The last moves of the chunk's positions, taken back.
@@ -457,7 +495,7 @@ fn take_back(work: &[Working], chunk: &[Decided], distance: u16, found: &mut Vec
         let p = partner(s);
         let target = &work[p];
         // The last move was made by `other`; take it back.
-        for_each_predecessor(mover, other, |before| {
+        for_each_predecessor(tables, mover, other, |before| {
             let canonical = target.sector.canonical(before, mover);
             unmoves.push(Unmove {
                 sector: p,
@@ -526,7 +564,7 @@ fn take_back(work: &[Working], chunk: &[Decided], distance: u16, found: &mut Vec
 }
 
 /// Step 3. What is still open is a draw: the finished values.
-fn into_sectors(work: Vec<Working>) -> Vec<BuiltSector> {
+fn into_sectors(variant: Variant, work: Vec<Working>) -> Vec<BuiltSector> {
     work.into_iter()
         .map(|w| {
             let values = w
@@ -545,7 +583,7 @@ fn into_sectors(work: Vec<Working>) -> Vec<BuiltSector> {
                 })
                 .collect();
             BuiltSector {
-                sector: w.sector,
+                sector: Sector::moving(variant, w.sector),
                 values,
             }
         })
@@ -556,8 +594,12 @@ fn into_sectors(work: Vec<Working>) -> Vec<BuiltSector> {
 /// each move that could have led here without closing a mill (and so
 /// without a removal).
 #[inline]
-fn for_each_predecessor(mover: Bitboard, other: Bitboard, mut found: impl FnMut(Bitboard)) {
-    let tables = Rules::default().variant.tables();
+fn for_each_predecessor(
+    tables: &Tables,
+    mover: Bitboard,
+    other: Bitboard,
+    mut found: impl FnMut(Bitboard),
+) {
     let empty = !(mover | other);
     let flies = other.len() == 3;
     for to in other {

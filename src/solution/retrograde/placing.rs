@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
 
-use crate::board::{Bitboard, Rules, Symmetry, Tables};
+use crate::board::{Bitboard, Symmetry, Tables};
 use crate::solution::format::moving::MovingFile;
 use crate::solution::format::placing::{PlacingFile, PlacingValues, code};
 use crate::solution::index::{SectorIndex, WithMover, classes_of, subsets};
@@ -50,7 +50,7 @@ impl<'a> Successor<'a> {
             db.placing_file(next).map(SuccessorFile::Placing)
         } else {
             let board = next.board;
-            db.moving_file(board.mover, board.other)
+            db.moving_file(next.variant, board.mover, board.other)
                 .map(SuccessorFile::Moving)
         };
         Ok(Successor {
@@ -91,7 +91,7 @@ pub fn build_placing_sector(
     let (placed, removed) = sector.successors();
     let placed = Successor::of(db, placed)?;
     let removed = removed.map(|next| Successor::of(db, next)).transpose()?;
-    let tables = Rules::default().variant.tables();
+    let tables = sector.variant.tables();
     let groups = classes_of(sector.board.other);
     let placements = groups
         .par_iter()

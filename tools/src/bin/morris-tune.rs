@@ -55,6 +55,9 @@ enum Command {
         /// Stones per side at most.
         #[arg(long, default_value_t = 5)]
         max_stones: u32,
+        /// The variant whose databases are read.
+        #[arg(long, default_value_t = Variant::Nine)]
+        variant: Variant,
         /// The seed of the draw.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -217,7 +220,15 @@ fn games(records: &[PathBuf], out: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn db(dir: &Path, samples: usize, max_stones: u32, seed: u64, out: &Path) -> anyhow::Result<()> {
+/// Writes `samples` random quiet positions of `variant` with at most
+/// `max_stones` a side and their values in the databases of `dir`.
+fn db(
+    dir: &Path,
+    samples: usize,
+    (variant, max_stones): (Variant, u32),
+    seed: u64,
+    out: &Path,
+) -> anyhow::Result<()> {
     let db = morris_tools::db::open(dir)?;
     let mut rng = StdRng::seed_from_u64(seed);
     let squares: Vec<Square> = Bitboard::FULL.iter().collect();
@@ -234,6 +245,7 @@ fn db(dir: &Path, samples: usize, max_stones: u32, seed: u64, out: &Path) -> any
         points.shuffle(&mut rng);
         let stones = |points: &[Square]| Bitboard::from_squares(points);
         let pos = sector_position(
+            variant,
             stones(&points[..mover]),
             stones(&points[mover..mover + other]),
         );
@@ -420,9 +432,10 @@ fn main() -> ExitCode {
             dir,
             samples,
             max_stones,
+            variant,
             seed,
             out,
-        } => db(&dir, samples, max_stones, seed, &out),
+        } => db(&dir, samples, (variant, max_stones), seed, &out),
         Command::Placing {
             dir,
             samples,

@@ -664,6 +664,7 @@ impl StateView {
         seat: Option<Color>,
     ) -> StateView {
         let databases = db.is_some();
+        let databases_hold_rules = db.is_some_and(|db| db.holds(state.game.position().rules()));
         // Two people, or a person rated against the engine, play on their own.
         let on_their_own = state.room.is_some() || state.rated.is_some();
         let db = db.filter(|_| !on_their_own);
@@ -841,7 +842,7 @@ impl StateView {
             hint: state.hint.map(Into::into),
             exact,
             databases,
-            databases_hold_rules: databases && Database::holds_rules(rules),
+            databases_hold_rules,
         }
     }
 }

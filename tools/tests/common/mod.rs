@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use morris::Variant;
 use morris::solution::retrograde::{PlacingBuild, SectorRange, generate};
 use morris::solution::{Database, Sector};
 use morris_tools::client::EngineConfig;
@@ -155,7 +156,13 @@ impl Drop for TempDir {
 /// folder of its own, which lasts as long as the guard.
 pub fn small_databases(name: &str) -> (Database, TempDir) {
     let dir = TempDir::new(name);
-    generate(dir.path(), SectorRange::per_side(3), &|_| {}, |_| {}).expect("the 3-3 databases");
+    generate(
+        dir.path(),
+        SectorRange::per_side(Variant::Nine, 3),
+        &|_| {},
+        |_| {},
+    )
+    .expect("the 3-3 databases");
     let (db, _) = Database::open(dir.path()).expect("the databases open");
     (db, dir)
 }
@@ -164,7 +171,7 @@ pub fn small_databases(name: &str) -> (Database, TempDir) {
 /// stones a side (on the board and in hand).
 pub fn small_databases_with_placing(name: &str) -> (Database, TempDir) {
     let (_, dir) = small_databases(name);
-    let sectors = Sector::placing_within(3);
+    let sectors = Sector::placing_within(Variant::Nine, 3);
     let mut build = PlacingBuild::new(dir.path(), &sectors);
     for &sector in &sectors {
         build
