@@ -7,6 +7,7 @@ mod common;
 use common::session::session;
 use common::solution::{
     database, placing_database, placing_position, placing_positions, plain_move_values, position,
+    twelve_database,
 };
 use morris::Variant;
 use morris::solution::{Database, DbOutcome, DbValue, Sector, SectorIndex};
@@ -333,17 +334,21 @@ fn among_drawing_moves_the_engine_searches_as_if_the_draws_were_unknown() {
     );
 }
 
-/// About `per_sector` positions of each sector of `placing_database()`
-/// where a move throws the value away, and that value, under rules
-/// without the N-move rule: the end-of-placing solver is then left out,
-/// and the placing phase's databases alone choose.
-fn placing_positions_that_can_err(db: &Database, per_sector: u64) -> Vec<(Position, DbOutcome)> {
+/// About `per_sector` positions of each placing sector of `variant` up to
+/// four stones a side in `db` where a move throws the value away, and that
+/// value, under rules without the N-move rule: the end-of-placing solver
+/// is then left out, and the placing phase's databases alone choose.
+fn placing_positions_that_can_err(
+    db: &Database,
+    variant: Variant,
+    per_sector: u64,
+) -> Vec<(Position, DbOutcome)> {
     let rules = morris::Rules {
         n_move_rule: 0,
-        ..morris::Rules::default()
+        ..morris::Rules::new(variant)
     };
     let mut found = Vec::new();
-    for sector in Sector::placing_within(Variant::Nine, 4) {
+    for sector in Sector::placing_within(variant, 4) {
         let step = (sector.len() / per_sector).max(1);
         for index in (0..sector.len()).step_by(step as usize) {
             let (mover, other) = sector.board.decode(index);
@@ -367,19 +372,57 @@ fn placing_positions_that_can_err(db: &Database, per_sector: u64) -> Vec<(Positi
 
 #[test]
 fn with_the_placing_phase_the_engine_plays_only_moves_that_keep_the_value() {
-    let (dir, _) = placing_database();
-    let db = std::sync::Arc::new(Database::open(dir).unwrap().0);
-    let positions = placing_positions_that_can_err(&db, 50);
-    for (pos, value) in &positions {
-        let mv = engine_move(&morris::Game::new(*pos), &db);
-        assert_eq!(
-            db.move_value(pos, mv).outcome,
-            Some(*value),
-            "{} {mv}",
-            pos.fen()
-        );
+    for (variant, dir) in [
+        (Variant::Nine, &placing_database().0),
+        (Variant::Twelve, &twelve_database().0),
+    ] {
+        let db = std::sync::Arc::new(Database::open(dir).unwrap().0);
+        let positions = placing_positions_that_can_err(&db, variant, 50);
+        for (pos, value) in &positions {
+            let mv = engine_move(&morris::Game::new(*pos), &db);
+            assert_eq!(
+                db.move_value(pos, mv).outcome,
+                Some(*value),
+                "{variant} {} {mv}",
+                pos.fen()
+            );
+        }
+        assert!(positions.len() >= 20, "{variant} {}", positions.len());
     }
-    assert!(positions.len() >= 20, "{}", positions.len());
+}
+
+#[test]
+fn in_twelve_the_engine_reports_the_value_of_twelve_s_databases() {
+    let (twelve, db) = twelve_database();
+    let (nine, _) = placing_database();
+    // A won placing position of twelve: three stones or more to place.
+    let won = Sector::placing_within(Variant::Twelve, 4)
+        .into_iter()
+        .filter(|s| s.to_place() >= 3)
+        .find_map(|sector| {
+            (0..sector.len()).find_map(|index| {
+                let (mover, other) = sector.board.decode(index);
+                let pos = placing_position(sector, mover, other);
+                (pos.terminal_outcome().is_none() && db.outcome(&pos) == Some(DbOutcome::Win))
+                    .then(|| pos.fen())
+            })
+        })
+        .expect("a won placing position");
+    // Nine's files say nothing of twelve.
+    for (dir, read) in [(twelve, true), (nine, false)] {
+        let script = format!(
+            "setoption name Variant value twelve\nsetoption name EndgameDB value {}\nsetoption name UCI_ShowWDL value true\nposition fen {won}\ngo depth 4\n",
+            dir.display()
+        );
+        let out = session(script.as_bytes());
+        let info = out
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .expect("an info line");
+        assert_eq!(info.contains("wdl 1000 0 0"), read, "{won}: {info}");
+        assert_eq!(!info.contains(" dbhits 0 "), read, "{won}: {info}");
+    }
 }
 
 #[test]
@@ -389,7 +432,7 @@ fn on_the_clock_the_placing_phase_chooses_the_move_too() {
     let (dir, _) = placing_database();
     let db = std::sync::Arc::new(Database::open(dir).unwrap().0);
     let mut checked = 0;
-    for (pos, value) in placing_positions_that_can_err(&db, 8) {
+    for (pos, value) in placing_positions_that_can_err(&db, Variant::Nine, 8) {
         // Only where the first move generated throws the value away.
         if db.move_value(&pos, pos.legal_moves()[0]).outcome == Some(value) {
             continue;
