@@ -615,3 +615,44 @@ fn probe_counts_the_n_move_rule_afresh_after_a_removal() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_build_stopped_after_its_time_goes_on_to_the_same_files() {
+    let root = std::env::temp_dir().join(format!("morris-cli-stop-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let (whole, parts) = (root.join("whole"), root.join("parts"));
+    let plan = ["--variant", "twelve", "--max-stones", "4"];
+    let gen_db = |dir: &std::path::Path, more: &[&str]| {
+        let out = dir.display().to_string();
+        let output = morris(&[&["gen-db", "--out", &out][..], &plan, more].concat());
+        assert!(output.status.success(), "{output:?}");
+        stdout(&output)
+    };
+    gen_db(&whole, &[]);
+    // Each run builds one pair or placing sector, then stops.
+    let mut runs = 0;
+    while gen_db(&parts, &["--stop-after", "0s"]).contains("Stopped after ") {
+        runs += 1;
+        assert!(runs < 100);
+    }
+    assert!(runs > 20, "{runs}");
+    let names = |dir: &std::path::Path| {
+        let mut names: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(names(&parts), names(&whole));
+    for name in names(&whole) {
+        assert_eq!(
+            std::fs::read(parts.join(&name)).unwrap(),
+            std::fs::read(whole.join(&name)).unwrap(),
+            "{name:?}"
+        );
+    }
+    let refused = morris(&["gen-db", "--out", "/nonexistent", "--stop-after", "5 days"]);
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("the unit is s, m or h"));
+    let _ = std::fs::remove_dir_all(root);
+}

@@ -53,6 +53,32 @@ pub struct GenDbArgs {
     /// Worker threads (default: one per core).
     #[arg(long)]
     threads: Option<usize>,
+    /// Stop, with what is built kept, once a pair or placing sector is
+    /// built after this long (as `90s`, `45m` or `8h`); the same command
+    /// goes on from there.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    stop_after: Option<std::time::Duration>,
+}
+
+/// A duration written as a number of seconds, minutes or hours: `90s`,
+/// `45m`, `8h` (seconds without a unit).
+fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let (number, unit) = match text.find(|c: char| !c.is_ascii_digit() && c != '.') {
+        Some(at) => text.split_at(at),
+        None => (text, "s"),
+    };
+    let seconds = match unit {
+        "s" => 1.0,
+        "m" => 60.0,
+        "h" => 3600.0,
+        _ => return Err(format!("'{text}': the unit is s, m or h")),
+    };
+    number
+        .parse::<f64>()
+        .ok()
+        .filter(|n| n.is_finite() && *n >= 0.0)
+        .and_then(|n| std::time::Duration::try_from_secs_f64(n * seconds).ok())
+        .ok_or_else(|| format!("'{text}' is not a duration such as 90s, 45m or 8h"))
 }
 
 /// What `db-verify` checks.
@@ -211,22 +237,62 @@ pub fn gen_db(args: GenDbArgs) -> Result<()> {
     let choice = args.sector.map(|choice| choice.of(variant)).transpose()?;
     let dir = db_dir(args.out)?;
     let placing_sectors = Sector::placing_within(variant, per_side);
+    let until = Until {
+        start: Instant::now(),
+        stop_after: args.stop_after,
+    };
     match choice {
-        Some(BuildChoice::Pair(a, b)) => build(&dir, range, Some((a, b)), args.threads),
+        Some(BuildChoice::Pair(a, b)) => {
+            build(&dir, range, Some((a, b)), args.threads, until).map(drop)
+        }
         Some(BuildChoice::Placing(sector)) => {
-            build_placing(&dir, &[sector], &placing_sectors, args.threads)
+            build_placing(&dir, &[sector], &placing_sectors, args.threads, until).map(drop)
         }
         None => {
-            if moving {
-                build(&dir, range, None, args.threads)?;
+            if moving && !build(&dir, range, None, args.threads, until)? {
+                return Ok(());
             }
-            if placing {
-                build_placing(&dir, &placing_sectors, &placing_sectors, args.threads)?;
+            if placing
+                && build_placing(
+                    &dir,
+                    &placing_sectors,
+                    &placing_sectors,
+                    args.threads,
+                    until,
+                )?
+            {
                 // Every sector built from the intermediate files is there.
                 remove_intermediate(&dir, variant)?;
             }
             Ok(())
         }
+    }
+}
+
+/// When a build stops before its end: once a unit is built after
+/// `stop_after` from `start`.
+#[derive(Clone, Copy)]
+struct Until {
+    start: Instant,
+    stop_after: Option<std::time::Duration>,
+}
+
+impl Until {
+    /// Whether the time is up with `left` units (`what`) still to look
+    /// at; if so, says so.
+    fn stops(self, left: usize, what: &str) -> Result<bool> {
+        let Some(limit) = self
+            .stop_after
+            .filter(|&limit| self.start.elapsed() >= limit)
+        else {
+            return Ok(false);
+        };
+        out!(
+            "Stopped after {:.0} s (--stop-after {} s): {left} {what} left; the same command goes on from there",
+            self.start.elapsed().as_secs_f64(),
+            limit.as_secs_f64()
+        );
+        Ok(true)
     }
 }
 
@@ -404,12 +470,16 @@ fn peak_memory_note() -> String {
         .unwrap_or_default()
 }
 
+/// Builds the pairs of `range` (or `only` the one pair) in `out`, keeping
+/// those present and valid; whether it came to the end (or stopped
+/// `until` says).
 fn build(
     out: &Path,
     range: SectorRange,
     only: Option<(usize, usize)>,
     threads: Option<usize>,
-) -> Result<()> {
+    until: Until,
+) -> Result<bool> {
     let pairs = match only {
         Some(pair) => vec![pair],
         None => range.pairs(),
@@ -427,7 +497,12 @@ fn build(
     // The steps of the build are told a minute apart when the bar is
     // hidden, to show it is moving.
     let tell = |line: String| tell(&bar, line);
-    for pair in pairs {
+    let mut stopped = false;
+    for (done, &pair) in pairs.iter().enumerate() {
+        if built > 0 && until.stops(pairs.len() - done, "pairs")? {
+            stopped = true;
+            break;
+        }
         let pair_start = Instant::now();
         reset_peak_memory();
         let last_told = std::sync::Mutex::new(Instant::now());
@@ -504,19 +579,21 @@ fn build(
             start.elapsed().as_secs_f64()
         );
     }
-    Ok(())
+    Ok(!stopped)
 }
 
 /// Builds the placing sectors `sectors` (in order: each from those before
 /// it and the moving phase) in `out`, keeping those present and valid, and
 /// leaving out those derived that no sector kept in a file of `among` (the
-/// game's sectors) needs.
+/// game's sectors) needs; whether it came to the end (or stopped `until`
+/// says).
 fn build_placing(
     out: &Path,
     sectors: &[Sector],
     among: &[Sector],
     threads: Option<usize>,
-) -> Result<()> {
+    until: Until,
+) -> Result<bool> {
     let mut placing = PlacingBuild::new(out, among);
     let total: u64 = sectors.iter().map(|s| s.len()).sum();
     let bar = build_bar(total, "placing positions")?;
@@ -525,7 +602,12 @@ fn build_placing(
     let start = Instant::now();
     let (mut built, mut kept, mut not_needed, mut positions_built) = (0, 0, 0, 0);
     let mut finished = 0;
-    for &sector in sectors {
+    let mut stopped = false;
+    for (done, &sector) in sectors.iter().enumerate() {
+        if built > 0 && until.stops(sectors.len() - done, "placing sectors")? {
+            stopped = true;
+            break;
+        }
         let sector_start = Instant::now();
         reset_peak_memory();
         bar.set_message(format!("placing {sector}"));
@@ -574,7 +656,7 @@ fn build_placing(
             start.elapsed().as_secs_f64()
         );
     }
-    Ok(())
+    Ok(!stopped)
 }
 
 /// Checks the files of a folder and their values against their successors'.
