@@ -49,11 +49,11 @@ pub mod solution;
 pub mod uci;
 
 pub use board::{
-    Bitboard, Color, DrawReason, FenError, FenField, Game, GameRecord, GameResult,
+    Bitboard, Color, DrawReason, FenError, FenField, FullBoard, Game, GameRecord, GameResult,
     IllegalMoveError, IllegalReason, MAX_MOVES, Move, MoveList, MoveSyntaxProblem, MoveToken,
-    Outcome, ParseColorError, ParseFenError, ParseMoveError, ParseSquareError, ParseVariantError,
-    Phase, Position, RecordError, Rules, Setup, SetupError, Square, Squares, Symmetry, Tables,
-    Variant, WinReason, divide, divide_total, parse_records, perft,
+    Outcome, ParseColorError, ParseFenError, ParseFullBoardError, ParseMoveError, ParseSquareError,
+    ParseVariantError, Phase, Position, RecordError, Rules, Setup, SetupError, Square, Squares,
+    Symmetry, Tables, Variant, WinReason, divide, divide_total, parse_records, perft,
 };
 pub use engine::{
     BestMove, ELO_OF_SKILL, Engine, EngineOption, EngineOptions, GoError, GoStart, MoveNotation,

@@ -215,3 +215,46 @@ fn placing_moves_give_each_move_with_and_without_the_n_move_rule() {
         Err(morris::search::Unsolved::Unknown)
     );
 }
+
+#[test]
+fn a_block_on_the_ply_that_reaches_the_n_move_rule_wins_in_every_path() {
+    use morris::search::{PlacingSolver, placing_moves};
+    let (_, db) = placing_database();
+    // Black places d1, the last stone of a game of four, and blocks every
+    // White stone on the ply that reaches the rule's 60: the block comes
+    // before the N-move rule (docs/RULES.md), so the placement wins.
+    let fen = "WBW/.../.../B....B/.../.../W.W b 0 1 59 40";
+    let pos = Position::from_fen(fen, morris::Rules::default()).unwrap();
+    let d1: morris::Move = "d1".parse().unwrap();
+    let mut after = pos;
+    after.play_unchecked(d1);
+    assert!(after.n_move_rule_reached());
+    let winner = after.terminal_outcome().and_then(|o| o.winner());
+    assert_eq!(winner, Some(morris::Color::Black));
+    assert_eq!(db.outcome_with_rule(&after), Some(DbOutcome::Loss));
+    let mut solver = PlacingSolver::new(db, None, None);
+    assert_eq!(
+        solver.solve_moves(&pos, &[d1]).unwrap(),
+        vec![(d1, DbOutcome::Win)]
+    );
+    assert_eq!(solver.solve(&pos).unwrap(), DbOutcome::Win);
+    let placing = placing_moves(db, &pos).unwrap();
+    assert_eq!(placing.with_rule, Some(DbOutcome::Win));
+    let known = placing.moves.iter().find(|m| m.mv == d1).unwrap();
+    assert_eq!(known.with_rule, Some(DbOutcome::Win));
+    assert_eq!(plain_placing_minimax(db, &pos), 1);
+}
+
+#[test]
+fn a_position_the_n_move_rule_has_drawn_is_a_draw_whatever_its_moves() {
+    let (_, db) = database();
+    // White flies to g7, closing a7-d7-g7, and would win at once; but the
+    // rule drew the game as the position was reached.
+    let fen = |plies: u32| format!("WW./.../.../....../W../BB./..B w 0 0 {plies} 40");
+    let pos = |plies| Position::from_fen(&fen(plies), morris::Rules::default()).unwrap();
+    assert_eq!(db.outcome_with_rule(&pos(59)), Some(DbOutcome::Win));
+    assert!(pos(60).n_move_rule_reached());
+    assert_eq!(db.outcome_with_rule(&pos(60)), Some(DbOutcome::Draw));
+    // As stored, the draw rules left out, it is still a win.
+    assert_eq!(db.outcome(&pos(60)), Some(DbOutcome::Win));
+}

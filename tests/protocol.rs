@@ -124,6 +124,7 @@ fn uci_lists_every_option() {
         "Variant",
         "Flying",
         "NMoveRule",
+        "FullBoard",
         "EndgameDB",
         "MoveNotation",
     ] {
@@ -781,4 +782,23 @@ fn limit_strength_plays_at_the_level_uci_elo_names() {
     let lines =
         session(b"setoption name UCI_Elo value 0\nposition startpos moves d6 d2\ngo depth 5\n");
     assert!(lines.iter().any(|l| l.starts_with("info depth 5 ")));
+}
+
+#[test]
+fn the_full_board_rule_decides_twelve_s_last_placement() {
+    // Black's last stone fills the board, closing no mill.
+    let fen = "WBW/BWB/WBW/BWBWBW/BWB/WBW/.WB b 0 1 0 12";
+    for (rule, score) in [("draw", "score cp 0 "), ("whiteloses", "score mate 1 ")] {
+        let script = format!(
+            "setoption name Variant value twelve\nsetoption name FullBoard value {rule}\nposition fen {fen}\ngo depth 2\n"
+        );
+        let lines = session(script.as_bytes());
+        assert!(last_info(&lines).contains(score), "{rule}: {lines:?}");
+        assert_eq!(bestmove(&lines), "a1", "{rule}");
+    }
+    let lines = session(b"setoption name FullBoard value blackloses\nisready\n");
+    assert!(
+        lines[0].starts_with("info string error: setoption: ") && lines[0].contains("whiteloses"),
+        "{lines:?}"
+    );
 }

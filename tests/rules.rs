@@ -1,8 +1,8 @@
 //! Each rule of docs/RULES.md on a hand-built position.
 
 use morris::{
-    Color, DrawReason, Game, IllegalReason, Move, Outcome, Phase, Position, Rules, Square, Variant,
-    WinReason,
+    Color, DrawReason, FullBoard, Game, IllegalReason, Move, Outcome, Phase, Position, Rules,
+    Square, Variant, WinReason,
 };
 
 fn position(fen: &str, rules: Rules) -> Position {
@@ -440,6 +440,20 @@ fn a_full_board_in_twelve_is_a_draw_before_it_is_blocked() {
     };
     assert_eq!(pos.terminal_outcome(), Some(draw));
     assert_eq!(draw.to_string(), "draw (full board)");
+    // Under Sanmill's rule, White, who placed first, loses.
+    let rules = Rules {
+        full_board: FullBoard::WhiteLoses,
+        ..Rules::new(Variant::Twelve)
+    };
+    let pos = position("WBW/BWB/WBW/BWBWBW/BWB/WBW/BWB w 0 0 0 13", rules);
+    let lost = pos.terminal_outcome().expect("over");
+    assert_eq!(lost.winner(), Some(Color::Black));
+    assert_eq!(
+        lost.to_string(),
+        "black wins (white placed first on a full board)"
+    );
+    // Nine cannot fill its board: the rule changes nothing there.
+    assert_eq!(Rules::new(Variant::Nine).full_board, FullBoard::Draw);
 }
 
 #[test]

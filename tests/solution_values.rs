@@ -798,10 +798,10 @@ fn the_values_built_here_are_the_pinned_ones() {
 
 #[test]
 fn twelve_has_sectors_of_its_own() {
-    // Every side 3 to 12 stones, the full board included.
+    // Every side 3 to 12 stones, a full board none: the game is over.
     let range = SectorRange::per_side(Variant::Twelve, 12);
-    assert_eq!((range.pairs().len(), range.waves().len()), (55, 19));
-    assert_eq!(range.pairs().last(), Some(&(12, 12)));
+    assert_eq!((range.pairs().len(), range.waves().len()), (54, 18));
+    assert_eq!(range.pairs().last(), Some(&(11, 12)));
     // Nine's range stops at nine's stones, whatever is asked.
     assert_eq!(SectorRange::per_side(Variant::Nine, 12).pairs().len(), 28);
     assert!(Sector::new(Variant::Nine, 10, 3, 0, 0).is_none());
@@ -860,6 +860,16 @@ fn a_diagonal_mill_wins_in_twelve_where_nine_has_no_mill() {
         nine.value(&sector_position(Variant::Twelve, white, black)),
         None
     );
+    // The moving phase never fills the board: its files are both
+    // full-board rules'.
+    let white_loses = morris::Rules {
+        full_board: morris::FullBoard::WhiteLoses,
+        ..morris::Rules::new(Variant::Twelve)
+    };
+    let pos = sector_position(Variant::Twelve, white, black);
+    let other_rule = Position::from_fen(&pos.fen(), white_loses).unwrap();
+    assert!(twelve.holds(pos.rules()) && twelve.holds(white_loses));
+    assert_eq!(twelve.value(&other_rule), twelve.value(&pos));
 }
 
 /// Every removal leads to a draw: for sectors built without those their
@@ -878,64 +888,119 @@ impl morris::solution::retrograde::SmallerSectors for AllDrawn {
 }
 
 #[test]
-fn in_twelve_a_last_placement_that_fills_the_board_draws() {
-    use morris::solution::format::write_sector;
-    use morris::solution::retrograde::{PlacingBuild, build_pair};
+fn in_twelve_a_placement_that_fills_the_board_ends_the_game_by_the_rule() {
+    use morris::solution::format::{PlacingFile, write_placing, write_sector};
+    use morris::solution::retrograde::{build_pair, build_placing_sector};
+    use morris::{DbProblem, FullBoard, Rules};
     let dir = std::env::temp_dir().join(format!("morris-full-board-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    // Where Black's last stone goes: a full board, or a mill and a removal
-    // into 11-12 (built here as if every removal from there drew).
-    for (a, b) in [(12, 12), (11, 12)] {
-        for built in build_pair(Variant::Twelve, a, b, AllDrawn, &|_| {}) {
-            write_sector(&dir, &built).unwrap();
-        }
+    // Where Black's last stone goes: a full board, which no sector holds,
+    // or a mill and a removal into 11-12 (built here as if every removal
+    // from there drew).
+    assert!(!SectorIndex::exists(12, 12));
+    for built in build_pair(Variant::Twelve, 11, 12, AllDrawn, &|_| {}) {
+        write_sector(&dir, &built).unwrap();
     }
-    let last = Sector::placing(Variant::Twelve, 11, 12, 1, 0).unwrap();
-    PlacingBuild::new(&dir, &[last])
-        .sector(last, &|_| {}, |_| {})
-        .unwrap();
     let (db, rejected) = Database::open(&dir).unwrap();
     assert!(rejected.is_empty(), "{rejected:?}");
-    let full = SectorIndex::new(12, 12);
-    for index in 0..full.len() {
-        let (m, o) = full.decode(index);
-        let value = db.value(&sector_position(Variant::Twelve, m, o));
-        assert_eq!(value, Some(DbValue::draw()), "{index}");
-    }
-    // One ply over the rules: the full board by `Position`, a removal by
-    // the file of 11-12.
-    let mut outcomes = [0; 3];
-    let mut filled = 0;
-    for index in 0..last.len() {
-        let (mover, other) = last.board.decode(index);
-        if last.board.canonical(mover, other).index != index {
-            continue;
-        }
-        let pos = placing_position(last, mover, other);
-        let expected = pos
-            .legal_moves()
-            .into_iter()
-            .map(|mv| {
-                let mut child = pos;
-                child.play_unchecked(mv);
-                match child.terminal_outcome() {
-                    Some(end) if end.winner().is_some() => DbOutcome::Win,
-                    Some(_) => {
-                        filled += 1;
-                        DbOutcome::Draw
+    for rule in FullBoard::ALL {
+        let last = Sector::placing(Variant::Twelve, 11, 12, 1, 0)
+            .unwrap()
+            .under(rule);
+        assert_eq!(last.full_board, rule);
+        assert_eq!(last.rules().full_board, rule);
+        // Its values are derived, so a build makes them only where a file
+        // is built from them: made here to be read.
+        let values = build_placing_sector(last, &db, &|_| {}).unwrap();
+        std::fs::create_dir_all(dir.join(INTERMEDIATE)).unwrap();
+        write_placing(&dir.join(INTERMEDIATE), &values).unwrap();
+        let name = format!(
+            "twelve{}-placing-11-12-1-0.mdb",
+            if rule == FullBoard::Draw {
+                ""
+            } else {
+                "-whiteloses"
+            }
+        );
+        let path = dir.join(INTERMEDIATE).join(&name);
+        let file = PlacingFile::open(&path).unwrap();
+        assert_eq!(file.sector, last);
+        // One ply over the rules: the full board by `Position`, a removal
+        // by the file of 11-12.
+        let mut outcomes = [0; 3];
+        let mut filled = 0;
+        for index in 0..last.len() {
+            let (mover, other) = last.board.decode(index);
+            if last.board.canonical(mover, other).index != index {
+                continue;
+            }
+            let pos = placing_position(last, mover, other);
+            assert_eq!(pos.rules().full_board, rule);
+            let expected = pos
+                .legal_moves()
+                .into_iter()
+                .map(|mv| {
+                    let mut child = pos;
+                    child.play_unchecked(mv);
+                    match child.terminal_outcome() {
+                        Some(end) if end.winner().is_some() => {
+                            filled += usize::from(mv.removal.is_none());
+                            DbOutcome::Win
+                        }
+                        Some(_) => {
+                            filled += 1;
+                            DbOutcome::Draw
+                        }
+                        None => -db.outcome(&child).expect("stored"),
                     }
-                    None => -db.outcome(&child).expect("stored"),
-                }
-            })
-            .max()
-            .expect("a placement");
-        assert_eq!(db.outcome(&pos), Some(expected), "{}", pos.fen());
-        outcomes[expected as usize] += 1;
+                })
+                .max()
+                .expect("a placement");
+            assert_eq!(file.outcome(index), Some(expected), "{rule} {}", pos.fen());
+            // Derived from the files, one ply, alike.
+            assert_eq!(db.outcome(&pos), Some(expected), "{rule} {}", pos.fen());
+            outcomes[expected as usize] += 1;
+        }
+        // The full board decided where nothing else did; a removal decided
+        // the rest, both ways.
+        assert!(filled > 1000, "{filled}");
+        assert!(outcomes.iter().all(|&n| n > 0), "{rule} {outcomes:?}");
+        // A file is refused under the other rule's name.
+        let other = dir.join(match rule {
+            FullBoard::Draw => name.replace("twelve-", "twelve-whiteloses-"),
+            FullBoard::WhiteLoses => name.replace("twelve-whiteloses-", "twelve-"),
+        });
+        std::fs::copy(&path, &other).unwrap();
+        let refused = PlacingFile::open(&other).err().map(|e| e.problem);
+        assert!(
+            matches!(refused, Some(DbProblem::Sector { .. })),
+            "{other:?}"
+        );
+        std::fs::remove_file(&other).unwrap();
     }
-    // The full board drew where nothing else did, and a removal decided
-    // the rest, both ways.
-    assert!(filled > 1000, "{filled}");
-    assert!(outcomes.iter().all(|&n| n > 0), "{outcomes:?}");
+    // Both rules' files in one folder: each position reads its rule's.
+    let (both, rejected) = Database::open(&dir.join(INTERMEDIATE)).unwrap();
+    assert!(rejected.is_empty() && both.len() == 2, "{rejected:?}");
+    for rule in FullBoard::ALL {
+        let last = Sector::placing(Variant::Twelve, 11, 12, 1, 0)
+            .unwrap()
+            .under(rule);
+        let mut differ = 0;
+        for index in (0..last.len()).step_by(97) {
+            let (mover, other) = last.board.decode(index);
+            let pos = placing_position(last, mover, other);
+            assert_eq!(both.outcome(&pos), db.outcome(&pos), "{rule} {}", pos.fen());
+            let drawn = Position::from_fen(&pos.fen(), Rules::new(Variant::Twelve)).unwrap();
+            differ += usize::from(both.outcome(&pos) != both.outcome(&drawn));
+        }
+        assert_eq!(differ > 0, rule != FullBoard::Draw, "{rule}");
+    }
+    // Under either rule a game reads the shared moving files.
+    let white_loses = Rules {
+        full_board: FullBoard::WhiteLoses,
+        ..Rules::new(Variant::Twelve)
+    };
+    assert!(db.holds(white_loses) && db.holds(Rules::new(Variant::Twelve)));
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::board::{Color, IllegalMoveError, IllegalReason, Move, Position};
+use crate::board::{Color, FullBoard, IllegalMoveError, IllegalReason, Move, Position};
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -28,6 +28,9 @@ pub enum WinReason {
     TooFewStones,
     /// The loser must move and has no legal move.
     Blocked,
+    /// The board filled up with nothing left in hand, under the rule that
+    /// White, who placed first, then loses.
+    FullBoard,
 }
 
 /// Which rule drew a game.
@@ -61,6 +64,7 @@ impl fmt::Display for Outcome {
                 let why = match reason {
                     WinReason::TooFewStones => "has fewer than three stones",
                     WinReason::Blocked => "is blocked",
+                    WinReason::FullBoard => "placed first on a full board",
                 };
                 write!(f, "{} wins ({loser} {why})", winner.name())
             }
@@ -87,13 +91,20 @@ impl Position {
         if self.side_to_move_is_short() {
             return loss(WinReason::TooFewStones);
         }
-        if self.rules().variant.full_board_draws()
+        let rules = self.rules();
+        if rules.variant.can_fill_the_board()
             && self.empty().is_empty()
             && self.in_hand(us) == 0
             && self.in_hand(us.opponent()) == 0
         {
-            return Some(Outcome::Draw {
-                reason: DrawReason::FullBoard,
+            return Some(match rules.full_board {
+                FullBoard::Draw => Outcome::Draw {
+                    reason: DrawReason::FullBoard,
+                },
+                FullBoard::WhiteLoses => Outcome::Win {
+                    winner: Color::Black,
+                    reason: WinReason::FullBoard,
+                },
             });
         }
         if self.count_legal_moves() == 0 {

@@ -23,7 +23,7 @@ pub use moves::{MAX_MOVES, Move, MoveList, MoveSyntaxProblem, MoveToken, ParseMo
 pub use perft::{divide, divide_total, perft};
 pub use position::Position;
 pub use record::{GameRecord, GameResult, RecordError, parse_records};
-pub use rules::{ParseVariantError, Rules, Variant};
+pub use rules::{FullBoard, ParseFullBoardError, ParseVariantError, Rules, Variant};
 pub use setup::{FenError, FenField, ParseFenError, Setup, SetupError};
 pub use symmetry::Symmetry;
 pub use tables::Tables;

@@ -13,8 +13,8 @@
 //! ```
 //!
 //! A record may hold any tags. `FEN` gives the start position (the start
-//! position of the variant when absent); `Variant`, `Flying` and
-//! `NMoveRule` give the rules (the defaults when absent). Move numbers,
+//! position of the variant when absent); `Variant`, `Flying`,
+//! `NMoveRule` and `FullBoard` give the rules (the defaults when absent). Move numbers,
 //! `{comments}` and the result token are skipped when reading, and a
 //! removal written as its own token (`d6-d5 xb4`) is joined to its move.
 
@@ -24,8 +24,8 @@ use std::fmt;
 use thiserror::Error;
 
 use crate::board::{
-    Color, FenError, Game, IllegalMoveError, Move, MoveSyntaxProblem, MoveToken, ParseMoveError,
-    Position, Rules, Variant,
+    Color, FenError, FullBoard, Game, IllegalMoveError, Move, MoveSyntaxProblem, MoveToken,
+    ParseMoveError, Position, Rules, Variant,
 };
 
 /// How a recorded game ended.
@@ -142,7 +142,8 @@ impl GameRecord {
             .map(|(_, value)| value.as_str())
     }
 
-    /// The rules from the `Variant`, `Flying` and `NMoveRule` tags.
+    /// The rules from the `Variant`, `Flying`, `NMoveRule` and `FullBoard`
+    /// tags.
     ///
     /// # Errors
     ///
@@ -170,12 +171,15 @@ impl GameRecord {
                 .filter(|&n| n <= Rules::MAX_N_MOVE_RULE)
                 .ok_or_else(|| bad("NMoveRule", value))?;
         }
+        if let Some(value) = self.tag("FullBoard") {
+            rules.full_board = value.parse().map_err(|_| bad("FullBoard", value))?;
+        }
         Ok(rules)
     }
 
     /// The tags that give `rules`, as [`GameRecord::rules`] reads them:
-    /// `Variant`, and `Flying` and `NMoveRule` where they are not the
-    /// defaults.
+    /// `Variant`, and `Flying`, `NMoveRule` and `FullBoard` where they are
+    /// not the defaults.
     pub fn rules_tags(rules: Rules) -> Vec<(String, String)> {
         let mut tags = vec![("Variant".to_owned(), rules.variant.to_string())];
         if !rules.flying {
@@ -183,6 +187,9 @@ impl GameRecord {
         }
         if rules.n_move_rule != Rules::DEFAULT_N_MOVE_RULE {
             tags.push(("NMoveRule".to_owned(), rules.n_move_rule.to_string()));
+        }
+        if rules.full_board != FullBoard::default() {
+            tags.push(("FullBoard".to_owned(), rules.full_board.to_string()));
         }
         tags
     }
@@ -396,12 +403,13 @@ mod tests {
     #[test]
     fn the_rules_tags_give_the_rules_back() {
         for variant in Variant::ALL {
-            for flying in [true, false] {
+            for (flying, full_board) in [true, false].into_iter().zip(FullBoard::ALL) {
                 for n_move_rule in [0, 10, Rules::DEFAULT_N_MOVE_RULE, Rules::MAX_N_MOVE_RULE] {
                     let rules = Rules {
                         variant,
                         flying,
                         n_move_rule,
+                        full_board,
                     };
                     let record = GameRecord {
                         tags: GameRecord::rules_tags(rules),

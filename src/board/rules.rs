@@ -14,8 +14,8 @@ pub enum Variant {
     /// Nine Men's Morris: 9 stones, 16 lines.
     #[default]
     Nine,
-    /// Twelve Men's Morris (Morabaraba): 12 stones, the four diagonals too,
-    /// and a board filled in the placing phase is a draw.
+    /// Twelve Men's Morris (Morabaraba): 12 stones, the four diagonals too;
+    /// the placing phase can fill the board (see [`FullBoard`]).
     Twelve,
     /// Lasker Morris: 10 stones; a side with stones in hand may slide
     /// instead of placing.
@@ -51,9 +51,10 @@ impl Variant {
         matches!(self, Variant::Lasker)
     }
 
-    /// Whether a full board with nothing in hand is a draw.
+    /// Whether the placing phase can fill the board: the stones of both
+    /// sides are as many as the points.
     #[inline]
-    pub const fn full_board_draws(self) -> bool {
+    pub const fn can_fill_the_board(self) -> bool {
         matches!(self, Variant::Twelve)
     }
 
@@ -89,6 +90,59 @@ impl FromStr for Variant {
     }
 }
 
+/// What a board filled by the last placement is, where a variant can
+/// fill it: a draw (docs/RULES.md), or a loss for White, who placed first
+/// (as Sanmill and the published solution of Morabaraba have it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FullBoard {
+    /// A draw.
+    #[default]
+    Draw,
+    /// White, the first player, loses.
+    WhiteLoses,
+}
+
+impl FullBoard {
+    /// Both rules, the default first.
+    pub const ALL: [FullBoard; 2] = [FullBoard::Draw, FullBoard::WhiteLoses];
+
+    /// The name used by the `FullBoard` option.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FullBoard::Draw => "draw",
+            FullBoard::WhiteLoses => "whiteloses",
+        }
+    }
+}
+
+impl fmt::Display for FullBoard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for FullBoard {
+    type Err = ParseFullBoardError;
+
+    /// Parses `draw` or `whiteloses`, in any case.
+    fn from_str(s: &str) -> Result<FullBoard, ParseFullBoardError> {
+        FullBoard::ALL
+            .into_iter()
+            .find(|rule| rule.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| ParseFullBoardError {
+                token: s.to_owned(),
+            })
+    }
+}
+
+/// A full-board rule that is not known.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("'{token}' is not a full-board rule (draw, whiteloses)")]
+pub struct ParseFullBoardError {
+    /// The text that was read.
+    pub token: String,
+}
+
 /// The rules a game is played under.
 ///
 /// ```
@@ -106,6 +160,9 @@ pub struct Rules {
     pub flying: bool,
     /// Moves per side without a removal that draw the game; 0 is off.
     pub n_move_rule: u16,
+    /// What a board filled by the last placement is, where the variant
+    /// can fill it.
+    pub full_board: FullBoard,
 }
 
 impl Rules {
@@ -121,6 +178,7 @@ impl Rules {
             variant,
             flying: true,
             n_move_rule: Rules::DEFAULT_N_MOVE_RULE,
+            full_board: FullBoard::Draw,
         }
     }
 

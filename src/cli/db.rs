@@ -18,7 +18,7 @@ use morris::solution::retrograde::{
 use morris::solution::{
     Database, DbOutcome, DbValue, Sector, SectorCheck, check_sector, compare_sector,
 };
-use morris::{Color, Position, Rules, Variant};
+use morris::{Color, FullBoard, Position, Rules, Variant};
 
 use crate::cli::{db_dir, open_databases, thread_pool};
 
@@ -31,6 +31,11 @@ pub struct GenDbArgs {
     /// The game: nine, or twelve (morabaraba).
     #[arg(long, default_value_t = Variant::Nine)]
     variant: Variant,
+    /// What a board twelve's last placement fills is: draw, or whiteloses
+    /// (the placing sectors that can fill it have files of each rule; the
+    /// rest are shared).
+    #[arg(long, default_value_t = FullBoard::Draw)]
+    full_board: FullBoard,
     /// Build every sector in which each side has at most this many stones
     /// (default: the variant's stones).
     #[arg(long)]
@@ -134,6 +139,9 @@ pub struct ProbeArgs {
     /// The game: nine, or twelve (morabaraba).
     #[arg(long, default_value_t = Variant::Nine)]
     variant: Variant,
+    /// What a board twelve's last placement fills is: draw, or whiteloses.
+    #[arg(long, default_value_t = FullBoard::Draw)]
+    full_board: FullBoard,
 }
 
 /// The phases `gen-db` builds.
@@ -177,9 +185,10 @@ impl FromStr for SectorChoice {
 }
 
 impl SectorChoice {
-    /// What is built of `variant`: the pair, or the placing sector, if
-    /// `variant` has it.
-    fn of(self, variant: Variant) -> Result<BuildChoice> {
+    /// What is built of `variant`: the pair, or the placing sector (of the
+    /// full-board rule `full_board` if it can fill the board), if `variant`
+    /// has it.
+    fn of(self, variant: Variant, full_board: FullBoard) -> Result<BuildChoice> {
         let stones = variant.stones();
         match self {
             SectorChoice::Pair(a, b) => Sector::new(variant, a, b, 0, 0)
@@ -189,7 +198,7 @@ impl SectorChoice {
                 }),
             SectorChoice::Placing([mover, other, mover_hand, other_hand]) => {
                 Sector::placing(variant, mover, other, mover_hand, other_hand)
-                    .map(BuildChoice::Placing)
+                    .map(|sector| BuildChoice::Placing(sector.under(full_board)))
                     .with_context(|| {
                         format!(
                             "{mover}-{other}-{mover_hand}-{other_hand} is no placing sector of \
@@ -234,9 +243,15 @@ pub fn gen_db(args: GenDbArgs) -> Result<()> {
     if args.plan {
         return print_plan(range, moving, placing);
     }
-    let choice = args.sector.map(|choice| choice.of(variant)).transpose()?;
+    let choice = args
+        .sector
+        .map(|choice| choice.of(variant, args.full_board))
+        .transpose()?;
     let dir = db_dir(args.out)?;
-    let placing_sectors = Sector::placing_within(variant, per_side);
+    let placing_sectors: Vec<Sector> = Sector::placing_within(variant, per_side)
+        .into_iter()
+        .map(|sector| sector.under(args.full_board))
+        .collect();
     let until = Until {
         start: Instant::now(),
         stop_after: args.stop_after,
@@ -386,8 +401,7 @@ fn print_plan(range: SectorRange, moving: bool, placing: bool) -> Result<()> {
         // only the level after it, the last one the moving phase.
         for sector in Sector::placing_within(range.variant, range.per_side) {
             let wave = waves + sector.to_place();
-            let (placed, removed) = sector.successors();
-            let needs: Vec<Sector> = std::iter::once(placed).chain(removed).collect();
+            let needs = sector.needs();
             let needed_bytes: u64 = needs
                 .iter()
                 .map(|&next| {
@@ -1003,6 +1017,7 @@ fn probe_placing(pos: &Position, db: &Database) -> Result<()> {
 pub fn probe(args: ProbeArgs) -> Result<()> {
     let rules = Rules {
         n_move_rule: args.nmoverule,
+        full_board: args.full_board,
         ..Rules::new(args.variant)
     };
     let pos = Position::from_fen(&args.fen, rules).context("the position")?;

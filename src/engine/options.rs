@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use thiserror::Error;
 
-use crate::board::Rules;
+use crate::board::{FullBoard, Rules};
 use crate::search::MAX_SKILL;
 use crate::search::{HashAllocError, TranspositionTable};
 use crate::solution::DbError;
@@ -228,6 +228,8 @@ pub enum EngineOption {
     Flying,
     /// `NMoveRule`: moves per side without a removal that draw.
     NMoveRule,
+    /// `FullBoard`: what a board filled by the last placement is.
+    FullBoard,
     /// `EndgameDB`: the folder of the databases.
     EndgameDb,
     /// `ReadAhead`: read database blocks the next moves may need while
@@ -237,12 +239,15 @@ pub enum EngineOption {
     MoveNotation,
 }
 
+/// The words of `FullBoard`, as `uci` lists them.
+const FULL_BOARD_RULES: [&str; 2] = [FullBoard::ALL[0].name(), FullBoard::ALL[1].name()];
+
 /// The words of `MoveNotation`, as `uci` lists them.
 const NOTATIONS: [&str; 2] = [MoveNotation::Compound.name(), MoveNotation::Split.name()];
 
 impl EngineOption {
     /// Every option, in the order `uci` lists them.
-    pub const ALL: [EngineOption; 16] = [
+    pub const ALL: [EngineOption; 17] = [
         EngineOption::Hash,
         EngineOption::ClearHash,
         EngineOption::Threads,
@@ -256,6 +261,7 @@ impl EngineOption {
         EngineOption::Variant,
         EngineOption::Flying,
         EngineOption::NMoveRule,
+        EngineOption::FullBoard,
         EngineOption::EndgameDb,
         EngineOption::ReadAhead,
         EngineOption::MoveNotation,
@@ -277,6 +283,7 @@ impl EngineOption {
             EngineOption::Variant => "Variant",
             EngineOption::Flying => "Flying",
             EngineOption::NMoveRule => "NMoveRule",
+            EngineOption::FullBoard => "FullBoard",
             EngineOption::EndgameDb => "EndgameDB",
             EngineOption::ReadAhead => "ReadAhead",
             EngineOption::MoveNotation => "MoveNotation",
@@ -328,6 +335,10 @@ impl EngineOption {
                 0,
                 i64::from(Rules::MAX_N_MOVE_RULE),
             ),
+            EngineOption::FullBoard => OptionKind::Combo {
+                default: defaults.rules.full_board.name(),
+                vars: &FULL_BOARD_RULES,
+            },
             EngineOption::EndgameDb => OptionKind::Text,
             EngineOption::ReadAhead => OptionKind::Check {
                 default: defaults.read_ahead,
@@ -425,6 +436,11 @@ impl EngineOptions {
             }
             EngineOption::Flying => self.rules.flying = option.flag(value)?,
             EngineOption::NMoveRule => self.rules.n_move_rule = option.number(value)? as u16,
+            EngineOption::FullBoard => {
+                self.rules.full_board = value
+                    .parse()
+                    .map_err(|_| option.bad(value, "one of draw, whiteloses"))?;
+            }
             EngineOption::EndgameDb => {
                 self.endgame_db = match value {
                     "" | "<empty>" => None,

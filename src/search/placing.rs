@@ -347,17 +347,21 @@ impl<'a> PlacingSolver<'a> {
         if pos.side_to_move_is_short() {
             return Ok(-1);
         }
-        if pos.n_move_rule_reached() {
-            return Ok(0);
-        }
         let to_place = pos.stones_to_place() as usize;
         if to_place == 0 {
+            // The value under the rule: a block, lost at distance 0, is
+            // lost even on the ply that reaches the rule's count, which
+            // draws any other position (docs/RULES.md's order).
             let value = self
                 .db
                 .value_under_rule_with(pos, self.reads)
                 .map_err(|_| Unsolved::NotInMemory)?
                 .ok_or(Unsolved::Unknown)?;
             return Ok(value.outcome.signum());
+        }
+        // A side with stones in hand can always place: never blocked.
+        if pos.n_move_rule_reached() {
+            return Ok(0);
         }
         let key = table_key(pos);
         let original_alpha = alpha;
@@ -456,10 +460,7 @@ impl<'a> PlacingSolver<'a> {
                 if child.side_to_move_is_short() {
                     return Ok(1);
                 }
-                if child.n_move_rule_reached() {
-                    best = best.max(0);
-                    continue;
-                }
+                // The rule is weighed with the child's value (see `search`).
                 children.push(child);
             }
             self.leaf_outcomes.clear();

@@ -317,10 +317,11 @@ pub(super) const MAX_STONES: usize = Variant::Twelve.stones() as usize;
 
 impl SectorIndex {
     /// Whether `mover` and `other` stones make a sector: `MIN_STONES` to
-    /// `MAX_STONES` a side, no more in all than the board's points.
+    /// `MAX_STONES` a side, and an empty point (a full board ends the game
+    /// by the rules, so no database holds it).
     pub fn exists(mover: usize, other: usize) -> bool {
         let stones = MIN_STONES..=MAX_STONES;
-        stones.contains(&mover) && stones.contains(&other) && mover + other <= Square::ALL.len()
+        stones.contains(&mover) && stones.contains(&other) && mover + other < Square::ALL.len()
     }
 
     /// The sector of `mover` and `other` stones.

@@ -12,7 +12,7 @@ use super::format::reader::{NotInMemory, Reads, Urgency};
 use super::index::MAX_STONES;
 use super::sector::{Sector, sector_position};
 use super::value::{DbOutcome, DbValue};
-use crate::board::{Bitboard, Color, Move, Position, Rules, Variant};
+use crate::board::{Bitboard, Color, Move, Outcome, Position, Rules, Variant};
 
 /// What the databases know of one legal move, for the side making it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -497,6 +497,14 @@ impl Database {
     /// afresh), `None` if one of them is not known; a placing position's
     /// as stored, having no distance.
     pub fn outcome_with_rule(&self, pos: &Position) -> Option<DbOutcome> {
+        // The rules' order: a block or too few stones first, then the
+        // rule, which has drawn the game however its moves would go on.
+        if let Some(end) = pos.terminal_outcome() {
+            return Some(outcome_of_end(end, pos.side_to_move()));
+        }
+        if pos.n_move_rule_reached() {
+            return Some(DbOutcome::Draw);
+        }
         if pos.stones_to_place() > 0 {
             return self.outcome(pos);
         }
@@ -731,8 +739,9 @@ impl Database {
         let (us, them) = (pos.side_to_move(), pos.side_to_move().opponent());
         let count = |side: Color| pos.stones(side).len() as usize;
         let hand = |side: Color| pos.in_hand(side) as usize;
-        let variant = pos.rules().variant;
-        let sector = Sector::placing(variant, count(us), count(them), hand(us), hand(them))?;
+        let rules = pos.rules();
+        let sector = Sector::placing(rules.variant, count(us), count(them), hand(us), hand(them))?
+            .under(rules.full_board);
         match self.placing_file(sector) {
             Some(file) => {
                 let index = sector
@@ -776,7 +785,8 @@ enum PlacingEntry<'a> {
 }
 
 /// Whether databases can hold positions of `rules`: a variant whose
-/// placing and moving phases are separate, with flying.
+/// placing and moving phases are separate, with flying (the sectors of
+/// either full-board rule have files of their own).
 fn can_hold(rules: Rules) -> bool {
     !rules.variant.may_slide_while_placing() && rules.flying
 }
@@ -802,6 +812,15 @@ pub(super) fn best_known<I, T: Ord>(
     moves
         .into_iter()
         .try_fold(None, |best, mv| Some(best.max(Some(known(mv)?))))
+}
+
+/// The outcome for `mover` of a game that has ended in `end`.
+fn outcome_of_end(end: Outcome, mover: Color) -> DbOutcome {
+    match end.winner() {
+        Some(winner) if winner == mover => DbOutcome::Win,
+        Some(_) => DbOutcome::Loss,
+        None => DbOutcome::Draw,
+    }
 }
 
 /// Where a legal move leads.

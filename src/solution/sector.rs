@@ -8,7 +8,7 @@
 //! (whose successors are in the moving phase) back to the first.
 
 use super::index::{MIN_STONES, SectorIndex};
-use crate::board::{Bitboard, Color, Position, Rules, Variant};
+use crate::board::{Bitboard, Color, FullBoard, Position, Rules, Variant};
 
 /// The position of `variant`'s moving phase with `mover` to move (as
 /// White) against `other`, under the rules the databases are built for.
@@ -28,6 +28,10 @@ pub fn sector_position(variant: Variant, mover: Bitboard, other: Bitboard) -> Po
 pub struct Sector {
     /// The game whose positions these are.
     pub variant: Variant,
+    /// The full-board rule its values are of: [`FullBoard::Draw`] but for
+    /// a placing sector that can still fill the board (see
+    /// [`Sector::under`]), whose values the rule changes.
+    pub full_board: FullBoard,
     /// Stones on the board: of the side to move, and of the other side.
     pub board: SectorIndex,
     /// Stones in hand of the side to move.
@@ -79,6 +83,7 @@ impl Sector {
     pub fn moving(variant: Variant, board: SectorIndex) -> Sector {
         Sector {
             variant,
+            full_board: FullBoard::Draw,
             board,
             mover_hand: 0,
             other_hand: 0,
@@ -107,10 +112,33 @@ impl Sector {
             && other + other_hand >= MIN_STONES;
         exists.then_some(Sector {
             variant,
+            full_board: FullBoard::Draw,
             board: SectorIndex::new(mover, other),
             mover_hand,
             other_hand,
         })
+    }
+
+    /// The sector of the same stones under the full-board rule `rule`:
+    /// itself unless its positions can still fill the board (a placing
+    /// sector of a variant that can fill it, no stone removed yet), whose
+    /// values then depend on the rule.
+    pub fn under(self, rule: FullBoard) -> Sector {
+        let stones = usize::from(self.variant.stones());
+        let can_fill = self.variant.can_fill_the_board()
+            && self.is_placing()
+            && self.board.mover + self.mover_hand == stones
+            && self.board.other + self.other_hand == stones;
+        Sector {
+            full_board: if can_fill { rule } else { FullBoard::Draw },
+            ..self
+        }
+    }
+
+    /// Whether this is where a placement that fills the board leads: no
+    /// sector, since the game is then over (see [`SectorIndex::exists`]).
+    pub fn is_full_board(self) -> bool {
+        !SectorIndex::exists(self.board.mover, self.board.other) && !self.is_placing()
     }
 
     /// Whether stones are in hand: a sector of the placing phase.
@@ -203,10 +231,14 @@ impl Sector {
         )
     }
 
-    /// The rules the sector's values are built for: its variant's, with
-    /// flying and the N-move rule's default (which no stored value weighs).
+    /// The rules the sector's values are built for: its variant's and its
+    /// full-board rule, with flying and the N-move rule's default (which no
+    /// stored value weighs).
     pub fn rules(self) -> Rules {
-        Rules::new(self.variant)
+        Rules {
+            full_board: self.full_board,
+            ..Rules::new(self.variant)
+        }
     }
 
     /// The position of this sector with `mover` and `other` on the board:
@@ -237,10 +269,20 @@ impl Sector {
         self.board.is_empty()
     }
 
+    /// The sectors a placing sector's values are built from: where its
+    /// placements lead (see [`Sector::successors`]), but a full board,
+    /// where the game ends.
+    pub fn needs(self) -> Vec<Sector> {
+        let (placed, removed) = self.successors();
+        let placed = Some(placed).filter(|placed| !placed.is_full_board());
+        placed.into_iter().chain(removed).collect()
+    }
+
     /// Where a placement of this placing sector leads, and a placement that
     /// removes a stone (`None` when the other side would be left with fewer
     /// than three stones: the placement wins); once the last stone is
-    /// placed, a moving sector.
+    /// placed, a moving sector, or a full board (see
+    /// [`Sector::is_full_board`]), where the game ends.
     pub fn successors(self) -> (Sector, Option<Sector>) {
         debug_assert!(self.is_placing(), "a moving sector has no placement");
         let next = |other: usize| {
@@ -249,10 +291,12 @@ impl Sector {
             // The other side moves next: it is the successor's mover.
             Sector {
                 variant: self.variant,
+                full_board: FullBoard::Draw,
                 board: SectorIndex::new(other, mover),
                 mover_hand: other_hand,
                 other_hand: mover_hand,
             }
+            .under(self.full_board)
         };
         let removing = self.board.other + self.other_hand > MIN_STONES && self.board.other > 0;
         (

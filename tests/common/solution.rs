@@ -61,11 +61,9 @@ pub fn plain_placing_minimax(db: &Database, pos: &Position) -> i8 {
     if pos.side_to_move_is_short() {
         return -1;
     }
-    if pos.plies_since_removal() >= 60 {
-        return 0;
-    }
     if pos.in_hand(Color::White) == 0 && pos.in_hand(Color::Black) == 0 {
         let value = db.value(pos).expect("leaf stored");
+        // A block (a loss at 0) comes before the rule.
         if pos.plies_since_removal() + u32::from(value.distance) > 60 {
             return 0;
         }
@@ -74,6 +72,9 @@ pub fn plain_placing_minimax(db: &Database, pos: &Position) -> i8 {
             DbOutcome::Draw => 0,
             DbOutcome::Loss => -1,
         };
+    }
+    if pos.plies_since_removal() >= 60 {
+        return 0;
     }
     pos.legal_moves()
         .into_iter()

@@ -17,18 +17,29 @@ use super::checksum::checksum;
 use super::compressed::{self, SUM_BYTES, block_count, decode_into, is_intact};
 use super::file_name;
 use super::reader::{self, BlockFile, NotInMemory, Reads, Urgency};
-use crate::board::Variant;
+use crate::board::{FullBoard, Variant};
 use crate::solution::error::{DbError, DbProblem};
 use crate::solution::memory::HugeBytes;
 use crate::solution::sector::Sector;
 
-/// The code of `variant` in a header: its place among the variants, so
-/// that nine's files, written before there were others, keep theirs (0).
-pub(super) fn variant_code(variant: Variant) -> u8 {
-    Variant::ALL
-        .iter()
-        .position(|&v| v == variant)
-        .expect("every variant is listed") as u8
+/// The code of the rules of `sector` in a header's variant byte: the
+/// variant's place among the variants (so that nine's files, written
+/// before there were others, keep theirs, 0), plus 16 times the
+/// full-board rule's place among the rules.
+pub(super) fn variant_code(sector: Sector) -> u8 {
+    let place = |found: Option<usize>| found.expect("every rule is listed") as u8;
+    let variant = place(Variant::ALL.iter().position(|&v| v == sector.variant));
+    let rule = place(FullBoard::ALL.iter().position(|&r| r == sector.full_board));
+    variant | rule << 4
+}
+
+/// The rules a header's variant byte `code` gives (see [`variant_code`]),
+/// if databases can be of them: a variant whose placing and moving phases
+/// are separate, and a full-board rule.
+fn rules_of_code(code: u8) -> Option<(Variant, FullBoard)> {
+    let variant = *Variant::ALL.get(usize::from(code & 15))?;
+    let rule = *FullBoard::ALL.get(usize::from(code >> 4))?;
+    (!variant.may_slide_while_placing()).then_some((variant, rule))
 }
 
 /// A file header: what identifies the file, and its own checksum.
@@ -114,7 +125,7 @@ pub(super) fn open_header<H: FileHeader>(
         problem,
     };
     let storage = load(path, loading)?;
-    let (header, variant): (H, Variant) = read_header(storage.bytes(), version).map_err(error)?;
+    let (header, (variant, rule)): (H, _) = read_header(storage.bytes(), version).map_err(error)?;
     let [mover, other, mover_hand, other_hand] = header.stones();
     let bad_sector = || {
         error(DbProblem::Sector {
@@ -125,7 +136,10 @@ pub(super) fn open_header<H: FileHeader>(
         })
     };
     let [m, o, mh, oh] = header.stones().map(usize::from);
-    let sector = Sector::new(variant, m, o, mh, oh).ok_or_else(bad_sector)?;
+    let sector = Sector::new(variant, m, o, mh, oh)
+        .map(|sector| sector.under(rule))
+        .filter(|sector| sector.full_board == rule)
+        .ok_or_else(bad_sector)?;
     let named = path.file_name().and_then(|name| name.to_str()) == Some(&file_name(sector));
     if !named || sector.is_placing() != H::PLACING || header.entries() != sector.len() {
         return Err(bad_sector());
@@ -133,11 +147,14 @@ pub(super) fn open_header<H: FileHeader>(
     Ok((storage, header, sector))
 }
 
-/// The header at the start of `bytes`, checked, and the variant it is of:
-/// magic, its checksum, the rules (a variant whose placing and moving
-/// phases are separate, with flying), and the format `version`: this
-/// build's, or an older one to convert.
-fn read_header<H: FileHeader>(bytes: &[u8], version: u32) -> Result<(H, Variant), DbProblem> {
+/// The header at the start of `bytes`, checked, and the variant and
+/// full-board rule it is of: magic, its checksum, the rules (a variant
+/// whose placing and moving phases are separate, with flying), and the
+/// format `version`: this build's, or an older one to convert.
+fn read_header<H: FileHeader>(
+    bytes: &[u8],
+    version: u32,
+) -> Result<(H, (Variant, FullBoard)), DbProblem> {
     let header_bytes = bytes
         .get(..std::mem::size_of::<H>())
         .ok_or(DbProblem::TooShort)?;
@@ -157,11 +174,8 @@ fn read_header<H: FileHeader>(bytes: &[u8], version: u32) -> Result<(H, Variant)
     if checksum(bytemuck::bytes_of(&header.unsummed())) != header.checksum() {
         return Err(DbProblem::Checksum);
     }
-    let variant = Variant::ALL
-        .get(usize::from(variant))
-        .filter(|v| !v.may_slide_while_placing());
-    match variant {
-        Some(&variant) if flying == 1 => Ok((header, variant)),
+    match rules_of_code(variant) {
+        Some(rules) if flying == 1 => Ok((header, rules)),
         _ => Err(DbProblem::Rules),
     }
 }

@@ -312,10 +312,7 @@ fn derivable(dir: &Path, sector: Sector) -> bool {
     if sector.is_stored() {
         return dir.join(file_name(sector)).is_file();
     }
-    let (placed, removed) = sector.successors();
-    std::iter::once(placed)
-        .chain(removed)
-        .all(|next| derivable(dir, next))
+    sector.needs().into_iter().all(|next| derivable(dir, next))
 }
 
 /// The sector of the database file at `path` of this build's format,

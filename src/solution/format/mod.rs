@@ -19,14 +19,21 @@ pub use placing::{PlacingCounts, PlacingFile, PlacingHeader, PlacingValues, writ
 
 use std::path::{Path, PathBuf};
 
+use crate::board::FullBoard;
 use crate::solution::sector::Sector;
 
 /// The name of the file of `sector`: `V-flying-M-O.mdb` in the moving
 /// phase, `V-placing-M-O-H-I.mdb` in the placing phase, where `V` is the
-/// variant (`nine-flying-3-3.mdb`, `twelve-placing-0-0-12-12.mdb`).
+/// variant (`nine-flying-3-3.mdb`, `twelve-placing-0-0-12-12.mdb`), and
+/// the full-board rule after it where it is not the default
+/// (`twelve-whiteloses-placing-0-0-12-12.mdb`).
 pub(crate) fn file_name(sector: Sector) -> String {
     let phase = if sector.is_placing() { PLACING } else { MOVING };
-    format!("{}-{phase}-{sector}.mdb", sector.variant)
+    let rule = match sector.full_board {
+        FullBoard::Draw => String::new(),
+        rule => format!("-{rule}"),
+    };
+    format!("{}{rule}-{phase}-{sector}.mdb", sector.variant)
 }
 
 /// The folder under a build's folder that keeps the files of the sectors
@@ -64,5 +71,5 @@ const PLACING: &str = "placing";
 
 /// Whether the file named `name` is of the placing phase.
 pub(crate) fn is_placing_file(name: &str) -> bool {
-    name.split('-').nth(1) == Some(PLACING)
+    name.split('-').any(|word| word == PLACING)
 }

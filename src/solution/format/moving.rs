@@ -288,7 +288,7 @@ pub(super) fn write_keeping(
     let mut header = MovingHeader::zeroed();
     header.magic = MAGIC;
     header.version = VERSION;
-    header.variant = variant_code(built.sector.variant);
+    header.variant = variant_code(built.sector);
     header.flying = 1;
     header.mover = sector.mover as u8;
     header.other = sector.other as u8;

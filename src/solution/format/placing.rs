@@ -199,7 +199,7 @@ pub(super) fn write_file(
     let compressed = Compressed::new(packed, BLOCK, LEVEL);
     header.magic = MAGIC;
     header.version = VERSION;
-    header.variant = variant_code(sector.variant);
+    header.variant = variant_code(sector);
     header.flying = 1;
     header.block_table_checksum = checksum(compressed.table_bytes());
     header.header_checksum = 0;

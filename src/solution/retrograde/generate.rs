@@ -68,7 +68,7 @@ impl SectorRange {
             .clamp(MIN_STONES, usize::from(self.variant.stones()));
         let mut pairs: Vec<(usize, usize)> = (MIN_STONES..=max)
             .flat_map(|a| (a..=max).map(move |b| (a, b)))
-            .filter(|&(a, b)| a + b <= self.total)
+            .filter(|&(a, b)| a + b <= self.total && SectorIndex::exists(a, b))
             .collect();
         pairs.sort_by_key(|&(a, b)| (a + b, a));
         pairs
@@ -327,8 +327,7 @@ impl<'a> PlacingBuild<'a> {
             return Ok(());
         }
         let dir = self.dir;
-        let (placed, removed) = sector.successors();
-        let needed: Vec<Sector> = std::iter::once(placed).chain(removed).collect();
+        let needed = sector.needs();
         let mut successors = Database::default();
         load_verified(dir, &needed, &mut successors).map_err(|names| missing(dir, names))?;
         // Every successor was opened and checked: a value can be missing

@@ -288,8 +288,7 @@ fn first_look(
 enum Look {
     /// Decided by a block or a removal.
     Decided(DbValue),
-    /// Drawn: every move removes, and one removal leads to a draw; or the
-    /// board is full where that is a draw.
+    /// Drawn: every move removes, and one removal leads to a draw.
     Drawn,
     /// Open: `counted` moves stay inside the pair; `way_out` if a removal
     /// leads to a draw.
@@ -370,7 +369,7 @@ fn look_at_batch(
     let mut outcomes = Vec::with_capacity(removals.len());
     smaller.outcomes(variant, &removals, &mut outcomes);
     let mut start = 0;
-    for (&(index, mover, other), (walk, end)) in batch.iter().zip(walks) {
+    for (&(index, _, _), (walk, end)) in batch.iter().zip(walks) {
         let removed_into = &outcomes[start..end];
         start = end;
         if walk.wins_now || removed_into.contains(&Some(DbOutcome::Loss)) {
@@ -379,12 +378,6 @@ fn look_at_batch(
         }
         let way_out = removed_into.contains(&Some(DbOutcome::Draw));
         let look = match (walk.any_move, walk.counted, way_out) {
-            // Only a variant's last placement fills the board, with no
-            // removal, so the game's draw never decides a position of
-            // another: the build asks it only here.
-            (false, _, _) if variant.full_board_draws() && (mover | other) == Bitboard::FULL => {
-                Look::Drawn
-            }
             (false, _, _) => Look::Decided(DbValue::loss(0)),
             (true, 0, true) => Look::Drawn,
             (true, 0, false) => Look::Decided(DbValue::loss(1)),

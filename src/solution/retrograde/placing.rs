@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
 
-use crate::board::{Bitboard, Symmetry, Tables};
+use crate::board::{Bitboard, FullBoard, Symmetry, Tables};
 use crate::solution::format::moving::MovingFile;
 use crate::solution::format::placing::{PlacingFile, PlacingValues, code};
 use crate::solution::index::{SectorIndex, WithMover, classes_of, subsets};
@@ -89,8 +89,16 @@ pub fn build_placing_sector(
     // Zeroed by the allocator, not entry by entry.
     let entries: Vec<AtomicU8> = bytemuck::zeroed_vec(sector.len() as usize);
     let (placed, removed) = sector.successors();
-    let placed = Successor::of(db, placed)?;
+    // A placement that fills the board ends the game, by the rule.
+    let placed = (!placed.is_full_board())
+        .then(|| Successor::of(db, placed))
+        .transpose()?;
     let removed = removed.map(|next| Successor::of(db, next)).transpose()?;
+    // Black places last, so a board it fills is lost for White, or drawn.
+    let full_board = match sector.full_board {
+        FullBoard::Draw => DbOutcome::Draw,
+        FullBoard::WhiteLoses => DbOutcome::Win,
+    };
     let tables = sector.variant.tables();
     let groups = classes_of(sector.board.other);
     let placements = groups
@@ -108,7 +116,8 @@ pub fn build_placing_sector(
             let group = Group {
                 tables,
                 other,
-                placed: (placed, placed.board().with_mover(other)),
+                placed: placed.map(|placed| (placed, placed.board().with_mover(other))),
+                full_board,
                 removals: match removed {
                     Some(removed) if !other.is_empty() => tables
                         .removable(other)
@@ -147,8 +156,12 @@ pub fn build_placing_sector(
 struct Group<'a> {
     tables: &'static Tables,
     other: Bitboard,
-    /// Where a placement leads, with the other side's stones as mover.
-    placed: (Successor<'a>, WithMover),
+    /// Where a placement leads, with the other side's stones as mover;
+    /// `None` where it fills the board.
+    placed: Option<(Successor<'a>, WithMover)>,
+    /// The outcome for the side to move of a placement that fills the
+    /// board.
+    full_board: DbOutcome,
     /// Where a placement that removes a stone leads (`None`: it wins the
     /// game), and for each stone it may take, with the other side's stones
     /// left as mover.
@@ -157,22 +170,29 @@ struct Group<'a> {
 }
 
 impl Group<'_> {
+    /// The outcome for the side to move of a placement that removes
+    /// nothing, after which it has `after` on the board.
+    #[inline]
+    fn placed(&self, after: Bitboard) -> Result<DbOutcome, MissingSuccessor> {
+        match self.placed {
+            Some((placed, after_placing)) => placed.outcome_for_mover(after_placing.index(after)),
+            None => Ok(self.full_board),
+        }
+    }
+
     /// The outcome for the side to move of the position with `mover`
     /// stones against the group's.
     #[inline]
     fn outcome(&self, mover: Bitboard) -> Result<DbOutcome, MissingSuccessor> {
         let empty = !(mover | self.other) & Bitboard::FULL;
         let closing = self.tables.closing_points(mover, empty);
-        let (placed, after_placing) = self.placed;
         let mut best = DbOutcome::Loss;
         // A mill is the likeliest win: those placements first.
         for to in closing {
             let after = mover.with(to);
             match self.removed {
                 // Nothing on the board to take.
-                _ if self.other.is_empty() => {
-                    best = best.max(placed.outcome_for_mover(after_placing.index(after))?);
-                }
+                _ if self.other.is_empty() => best = best.max(self.placed(after)?),
                 // The other side is left short of stones.
                 None => return Ok(DbOutcome::Win),
                 Some(removed) => {
@@ -189,7 +209,7 @@ impl Group<'_> {
             }
         }
         for to in empty - closing {
-            best = best.max(placed.outcome_for_mover(after_placing.index(mover.with(to)))?);
+            best = best.max(self.placed(mover.with(to))?);
             if best == DbOutcome::Win {
                 return Ok(best);
             }

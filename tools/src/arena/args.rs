@@ -28,7 +28,8 @@ usage: morris-arena -engine cmd=<program> [name=<name>] [dir=<folder>] [arg=<arg
                     [-openings file=<path> [order=sequential|random] [seed=<s>] | -openings random plies=<n>[-<m>] seed=<s>]
                     [-sprt elo0=<e> elo1=<e> alpha=<a> beta=<b>] [-pgnout <file> [min]]
                     [-ratinginterval N] [-tournament round-robin|gauntlet] [-variant nine|twelve|lasker]
-                    [-flying true|false] [-nmoverule N] [-timemargin <ms>] [-hangtimeout <s>]
+                    [-flying true|false] [-nmoverule N] [-fullboard draw|whiteloses]
+                    [-timemargin <ms>] [-hangtimeout <s>]
        morris-arena --check <file>   (replay game records, report the first illegal move)
 Times in seconds: tc=10+0.1 is 10 s plus 0.1 s a move, tc=40/60 is 60 s for every
 40 moves, tc=inf is no clock (give depth= or nodes=); st=0.2 is 0.2 s a move.
@@ -179,6 +180,11 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
                     .map_err(|_| "-flying: true or false".to_owned())?
             }
             "-nmoverule" => rules.n_move_rule = whole(one(&mut i)?, "-nmoverule")?,
+            "-fullboard" => {
+                rules.full_board = one(&mut i)?
+                    .parse()
+                    .map_err(|e| format!("-fullboard: {e}"))?
+            }
             "-timemargin" => {
                 time_margin = Duration::from_millis(whole(one(&mut i)?, "-timemargin")?)
             }

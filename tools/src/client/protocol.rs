@@ -74,6 +74,7 @@ pub fn rules_options(rules: Rules) -> Vec<(String, String)> {
         ("Variant".to_owned(), rules.variant.to_string()),
         ("Flying".to_owned(), rules.flying.to_string()),
         ("NMoveRule".to_owned(), rules.n_move_rule.to_string()),
+        ("FullBoard".to_owned(), rules.full_board.to_string()),
     ]
 }
 

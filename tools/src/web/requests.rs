@@ -7,7 +7,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use morris::{Color, Rules, Variant};
+use morris::{Color, FullBoard, Rules, Variant};
 use serde::de::{self, DeserializeOwned, IgnoredAny, Visitor};
 use serde::{Deserialize, Deserializer};
 
@@ -49,7 +49,9 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Optio
 }
 
 /// The settings of a body: `variant`, `nMoveRule` (moves each without a
-/// removal that draw, 0 for none), `flying` (`true` or `false`), `engine`
+/// removal that draw, 0 for none), `flying` (`true` or `false`),
+/// `fullBoard` (`draw` or `whiteloses`: a board twelve's placing fills),
+/// `engine`
 /// (`none`, `white`, `black`, `both`), `level` (`easy`, `medium`,
 /// `hard`, `full` or a Skill Level, 0 to 20, as a string or a number),
 /// `movetime` (ms), `clock` (`null`, or `{"kind": "turn" or "game",
@@ -63,6 +65,7 @@ pub(super) struct SettingsRequest {
     variant: Option<String>,
     n_move_rule: Option<u64>,
     flying: Option<bool>,
+    full_board: Option<String>,
     engine: Option<String>,
     /// Absent keeps the level; `null` is no level, and refused.
     #[serde(default, deserialize_with = "present")]
@@ -145,6 +148,11 @@ impl SettingsRequest {
         }
         if let Some(flying) = self.flying {
             settings.rules.flying = flying;
+        }
+        if let Some(rule) = &self.full_board {
+            settings.rules.full_board = rule
+                .parse::<FullBoard>()
+                .map_err(|_| format!("unknown full-board rule '{rule}' (draw, whiteloses)"))?;
         }
         if let Some(training) = self.training {
             settings.training = training;
@@ -355,6 +363,7 @@ pub(super) fn settings_request(settings: &Settings) -> String {
         "variant": settings.rules.variant.to_string(),
         "nMoveRule": settings.rules.n_move_rule,
         "flying": settings.rules.flying,
+        "fullBoard": settings.rules.full_board.name(),
         "engine": settings.engine_side.name(),
         "level": settings.strength.name(),
         "movetime": settings.movetime.as_millis() as u64,
@@ -389,14 +398,15 @@ mod tests {
     #[test]
     fn the_pages_settings_are_read() {
         // As the page's settings_json sends them.
-        let body = r#"{"variant":"twelve","nMoveRule":10,"flying":false,"engine":"white","level":"easy","movetime":300,"clock":{"kind":"turn","seconds":60}}"#;
+        let body = r#"{"variant":"twelve","nMoveRule":10,"flying":false,"fullBoard":"whiteloses","engine":"white","level":"easy","movetime":300,"clock":{"kind":"turn","seconds":60}}"#;
         let read = settings(body).expect("the page's settings");
         assert_eq!(
             read.rules,
             Rules {
                 variant: Variant::Twelve,
                 flying: false,
-                n_move_rule: 10
+                n_move_rule: 10,
+                full_board: FullBoard::WhiteLoses,
             }
         );
         assert_eq!(read.engine_side, EngineSide::White);
@@ -496,6 +506,10 @@ mod tests {
             settings(r#"{"nMoveRule":1001}"#),
             Err("the N-move rule is 0 (none) to 1000 moves each, not 1001".to_owned())
         );
+        assert_eq!(
+            settings(r#"{"fullBoard":"blackloses"}"#),
+            Err("unknown full-board rule 'blackloses' (draw, whiteloses)".to_owned())
+        );
         for body in [
             r#"{"clock":{"kind":"turn","seconds":60,"increment":2}}"#,
             r#"{"clock":{"kind":"game","seconds":60,"increment":-2}}"#,
@@ -537,6 +551,7 @@ mod tests {
                 variant: Variant::Twelve,
                 n_move_rule: 30,
                 flying: false,
+                full_board: FullBoard::WhiteLoses,
             },
             engine_side: EngineSide::White,
             strength: Strength::Skill(7),

@@ -148,7 +148,8 @@ impl Strength {
 /// How a game is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
-    /// The rules of new games: the variant, flying, the N-move rule.
+    /// The rules of new games: the variant, flying, the N-move rule, the
+    /// full board.
     pub rules: Rules,
     /// Who the engine plays.
     pub engine_side: EngineSide,

@@ -65,6 +65,8 @@ pub(super) struct ChallengeView {
     variant: String,
     n_move_rule: u16,
     flying: bool,
+    /// What a board twelve's placing fills is: `draw` or `whiteloses`.
+    full_board: &'static str,
     clock: Option<ControlView>,
     /// The challenger's side: `white`, `black` or `random`.
     side: &'static str,
@@ -88,6 +90,7 @@ impl ChallengeView {
             variant: rules.variant.to_string(),
             n_move_rule: rules.n_move_rule,
             flying: rules.flying,
+            full_board: rules.full_board.name(),
             clock: challenge.settings.clock.map(Into::into),
             side: challenge.side.map_or("random", Color::name),
             range: challenge.range,
@@ -345,6 +348,8 @@ struct SettingsView {
     n_move_rule: u16,
     /// Whether a side down to three stones flies.
     flying: bool,
+    /// What a board twelve's placing fills is: `draw` or `whiteloses`.
+    full_board: &'static str,
     clock: Option<ControlView>,
     /// Whether the person trains: a game over may be taken back.
     training: bool,
@@ -807,6 +812,7 @@ impl StateView {
                 variant: state.settings.rules.variant.to_string(),
                 n_move_rule: state.settings.rules.n_move_rule,
                 flying: state.settings.rules.flying,
+                full_board: state.settings.rules.full_board.name(),
                 clock: state.settings.clock.map(Into::into),
                 training: state.settings.training,
             },
