@@ -958,8 +958,13 @@ fn in_twelve_a_placement_that_fills_the_board_ends_the_game_by_the_rule() {
                 .max()
                 .expect("a placement");
             assert_eq!(file.outcome(index), Some(expected), "{rule} {}", pos.fen());
-            // Derived from the files, one ply, alike.
+            // Derived from the files, one ply, alike; and the end of
+            // placing solved to them.
             assert_eq!(db.outcome(&pos), Some(expected), "{rule} {}", pos.fen());
+            if index % 7 == 0 {
+                let mut solver = morris::search::PlacingSolver::new(&db, None, None);
+                assert_eq!(solver.solve(&pos), Ok(expected), "{rule} {}", pos.fen());
+            }
             outcomes[expected as usize] += 1;
         }
         // The full board decided where nothing else did; a removal decided

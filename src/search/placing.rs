@@ -348,6 +348,9 @@ impl<'a> PlacingSolver<'a> {
             return Ok(-1);
         }
         let to_place = pos.stones_to_place() as usize;
+        if let Some(end) = full_board_end(pos) {
+            return Ok(end);
+        }
         if to_place == 0 {
             // The value under the rule: a block, lost at distance 0, is
             // lost even on the ply that reaches the rule's count, which
@@ -459,6 +462,10 @@ impl<'a> PlacingSolver<'a> {
                 self.nodes += 1;
                 if child.side_to_move_is_short() {
                     return Ok(1);
+                }
+                if let Some(end) = full_board_end(&child) {
+                    best = best.max(-end);
+                    continue;
                 }
                 // The rule is weighed with the child's value (see `search`).
                 children.push(child);
@@ -671,6 +678,20 @@ fn outcome_of(solved: &[(Move, DbOutcome)], mv: Move) -> Option<DbOutcome> {
 /// N-move rule, so it is part of the key.
 fn table_key(pos: &Position) -> u64 {
     pos.key() ^ u64::from(pos.plies_since_removal()).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The outcome for the side to move (-1, 0, 1) of a board filled by the
+/// last placement, which ends the game by the rules and which no database
+/// holds; `None` if the board has an empty point.
+fn full_board_end(pos: &Position) -> Option<i8> {
+    if !pos.empty().is_empty() {
+        return None;
+    }
+    pos.terminal_outcome().map(|end| match end.winner() {
+        None => 0,
+        Some(winner) if winner == pos.side_to_move() => 1,
+        Some(_) => -1,
+    })
 }
 
 /// Whether the databases `db` can answer the leaves of `pos`: they hold
