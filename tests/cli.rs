@@ -466,6 +466,26 @@ fn gen_db_and_probe_take_the_variant_and_refuse_sectors_it_has_not() {
         "{text}"
     );
     assert!(text.contains("c5"), "{text}");
+    // Under either full-board rule the moving phase's files answer.
+    let probe = morris(
+        &[
+            &["probe", fen, "--db", &out, "--full-board", "whiteloses"][..],
+            &twelve,
+        ]
+        .concat(),
+    );
+    assert!(
+        stdout(&probe).starts_with("position: win, next removal in 1 plies"),
+        "{probe:?}"
+    );
+    for command in [&["probe", fen][..], &["play"]] {
+        let refused = morris(&[command, &["--full-board", "blackloses"]].concat());
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        assert!(
+            !refused.status.success() && stderr.contains("draw, whiteloses"),
+            "{stderr}"
+        );
+    }
     // Nine's rules read no twelve file.
     let nine = morris(&["probe", fen, "--db", &out]);
     assert!(

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use morris::search::{Limit, MAX_SKILL, SearchLimits, SearchRequest, TranspositionTable};
 use morris::solution::Database;
-use morris::{Color, Game, IllegalReason, Move, Position, Rules, Square, Variant};
+use morris::{Color, FullBoard, Game, IllegalReason, Move, Position, Rules, Square, Variant};
 
 use crate::cli::open_databases;
 
@@ -33,6 +33,9 @@ pub struct PlayArgs {
     /// Moves per side without a removal that draw (0: off).
     #[arg(long, default_value_t = Rules::DEFAULT_N_MOVE_RULE)]
     nmoverule: u16,
+    /// What a board twelve's last placement fills is: draw, or whiteloses.
+    #[arg(long, default_value_t = FullBoard::Draw)]
+    full_board: FullBoard,
     /// Folder of databases (from gen-db; default: the default folder, if there).
     #[arg(long)]
     db: Option<PathBuf>,
@@ -72,6 +75,7 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
         start: Position::new(Rules {
             flying: !args.no_flying,
             n_move_rule: args.nmoverule,
+            full_board: args.full_board,
             ..Rules::new(args.variant)
         }),
         db,
