@@ -391,12 +391,10 @@ fn with_the_placing_phase_the_engine_plays_only_moves_that_keep_the_value() {
     }
 }
 
-#[test]
-fn in_twelve_the_engine_reports_the_value_of_twelve_s_databases() {
-    let (twelve, db) = twelve_database();
-    let (nine, _) = placing_database();
-    // A won placing position of twelve: three stones or more to place.
-    let won = Sector::placing_within(Variant::Twelve, 4)
+/// The position string of a placing position of `variant` won in `db`,
+/// three stones or more from the moving phase.
+fn won_placing_position(db: &Database, variant: Variant) -> String {
+    Sector::placing_within(variant, 4)
         .into_iter()
         .filter(|s| s.to_place() >= 3)
         .find_map(|sector| {
@@ -407,7 +405,14 @@ fn in_twelve_the_engine_reports_the_value_of_twelve_s_databases() {
                     .then(|| pos.fen())
             })
         })
-        .expect("a won placing position");
+        .expect("a won placing position")
+}
+
+#[test]
+fn in_twelve_the_engine_reports_the_value_of_twelve_s_databases() {
+    let (twelve, db) = twelve_database();
+    let (nine, _) = placing_database();
+    let won = won_placing_position(db, Variant::Twelve);
     // Nine's files say nothing of twelve.
     for (dir, read) in [(twelve, true), (nine, false)] {
         let script = format!(
@@ -465,18 +470,7 @@ fn with_the_placing_phase_info_reports_the_exact_value() {
     let (dir, db) = placing_database();
     // A drawn start, and a won position found in the databases.
     let drawn = ".../.../.../....../.../.../... w 4 4 0 1".to_owned();
-    let won = Sector::placing_within(Variant::Nine, 4)
-        .into_iter()
-        .filter(|s| s.to_place() >= 3)
-        .find_map(|sector| {
-            (0..sector.len()).find_map(|index| {
-                let (mover, other) = sector.board.decode(index);
-                let pos = placing_position(sector, mover, other);
-                (pos.terminal_outcome().is_none() && db.outcome(&pos) == Some(DbOutcome::Win))
-                    .then(|| pos.fen())
-            })
-        })
-        .expect("a won placing position");
+    let won = won_placing_position(db, Variant::Nine);
     for (fen, wdl) in [(drawn, "wdl 0 1000 0"), (won, "wdl 1000 0 0")] {
         let script = format!(
             "setoption name EndgameDB value {}\nsetoption name UCI_ShowWDL value true\nposition fen {fen}\ngo depth 4\n",

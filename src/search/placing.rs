@@ -687,11 +687,8 @@ fn full_board_end(pos: &Position) -> Option<i8> {
     if !pos.empty().is_empty() {
         return None;
     }
-    pos.terminal_outcome().map(|end| match end.winner() {
-        None => 0,
-        Some(winner) if winner == pos.side_to_move() => 1,
-        Some(_) => -1,
-    })
+    pos.terminal_outcome()
+        .map(|end| DbOutcome::of_end(end, pos.side_to_move()).signum())
 }
 
 /// Whether the databases `db` can answer the leaves of `pos`: they hold

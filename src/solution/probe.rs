@@ -12,7 +12,7 @@ use super::format::reader::{NotInMemory, Reads, Urgency};
 use super::index::MAX_STONES;
 use super::sector::{Sector, sector_position};
 use super::value::{DbOutcome, DbValue};
-use crate::board::{Bitboard, Color, Move, Outcome, Position, Rules, Variant};
+use crate::board::{Bitboard, Color, Move, Position, Rules, Variant};
 
 /// What the databases know of one legal move, for the side making it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -500,7 +500,7 @@ impl Database {
         // The rules' order: a block or too few stones first, then the
         // rule, which has drawn the game however its moves would go on.
         if let Some(end) = pos.terminal_outcome() {
-            return Some(outcome_of_end(end, pos.side_to_move()));
+            return Some(DbOutcome::of_end(end, pos.side_to_move()));
         }
         if pos.n_move_rule_reached() {
             return Some(DbOutcome::Draw);
@@ -812,15 +812,6 @@ pub(super) fn best_known<I, T: Ord>(
     moves
         .into_iter()
         .try_fold(None, |best, mv| Some(best.max(Some(known(mv)?))))
-}
-
-/// The outcome for `mover` of a game that has ended in `end`.
-fn outcome_of_end(end: Outcome, mover: Color) -> DbOutcome {
-    match end.winner() {
-        Some(winner) if winner == mover => DbOutcome::Win,
-        Some(_) => DbOutcome::Loss,
-        None => DbOutcome::Draw,
-    }
 }
 
 /// Where a legal move leads.

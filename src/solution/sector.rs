@@ -13,14 +13,8 @@ use crate::board::{Bitboard, Color, FullBoard, Position, Rules, Variant};
 /// The position of `variant`'s moving phase with `mover` to move (as
 /// White) against `other`, under the rules the databases are built for.
 pub fn sector_position(variant: Variant, mover: Bitboard, other: Bitboard) -> Position {
-    Position::from_parts(
-        [mover, other],
-        [0, 0],
-        Color::White,
-        Rules::new(variant),
-        0,
-        1,
-    )
+    let board = SectorIndex::new(mover.len() as usize, other.len() as usize);
+    Sector::moving(variant, board).position(mover, other)
 }
 
 /// A sector: the game, and the stones on the board and in hand of each side.

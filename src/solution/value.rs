@@ -1,7 +1,7 @@
 //! The values of the solved game: win, draw or loss for the side to move,
 //! and in the moving phase the plies to the next removal.
 
-use crate::board::Position;
+use crate::board::{Color, Outcome, Position};
 
 /// Win, draw or loss for the side to move, ordered as that side prefers
 /// them (a loss is the least) and negated for the other side.
@@ -28,6 +28,15 @@ impl std::ops::Neg for DbOutcome {
 }
 
 impl DbOutcome {
+    /// The outcome for `side` of a game that has ended in `end`.
+    pub fn of_end(end: Outcome, side: Color) -> DbOutcome {
+        match end.winner() {
+            Some(winner) if winner == side => DbOutcome::Win,
+            Some(_) => DbOutcome::Loss,
+            None => DbOutcome::Draw,
+        }
+    }
+
     /// 1 for a win, 0 for a draw, -1 for a loss: the outcome as a search
     /// counts it, negated with the side to move.
     pub const fn signum(self) -> i8 {

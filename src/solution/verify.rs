@@ -9,7 +9,7 @@ use super::index::SectorIndex;
 use super::probe::{Database, best_known};
 use super::sector::{Sector, sector_position};
 use super::value::{DbOutcome, DbValue};
-use crate::board::{Bitboard, Outcome, Position, Variant};
+use crate::board::{Bitboard, Position, Variant};
 
 /// What checking one sector found: against its successors, or against
 /// another folder's values.
@@ -55,13 +55,12 @@ fn outcome_from_children(db: &Database, pos: &Position) -> Option<DbOutcome> {
     Some(best.unwrap_or_else(|| without_a_move(pos)))
 }
 
-/// The outcome of `pos`, which has no move, by the rules: a full board
-/// where that draws, else a block, lost at once.
+/// The outcome of `pos`, which has no move, by the rules: a full board's
+/// by its rule, else a block, lost at once.
 fn without_a_move(pos: &Position) -> DbOutcome {
-    match pos.terminal_outcome() {
-        Some(Outcome::Draw { .. }) => DbOutcome::Draw,
-        _ => DbOutcome::Loss,
-    }
+    pos.terminal_outcome().map_or(DbOutcome::Loss, |end| {
+        DbOutcome::of_end(end, pos.side_to_move())
+    })
 }
 
 /// Checks the stored values of `sector` against one ply of minimax over
