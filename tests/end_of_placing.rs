@@ -217,6 +217,38 @@ fn placing_moves_give_each_move_with_and_without_the_n_move_rule() {
 }
 
 #[test]
+fn the_databases_give_a_placement_under_the_n_move_rule_only_where_they_know_it() {
+    let (_, db) = placing_database();
+    let (mut known, mut unknown, mut turned) = (0, 0, 0);
+    // Counters up to 59, so that the rule turns some outcomes.
+    for pos in placing_positions(200, 0x5EED) {
+        let moves = pos.legal_moves();
+        let ruled = plain_move_values(db, &pos, &moves);
+        let values = db.moves(&pos);
+        assert_eq!(values.len(), moves.len());
+        for (value, &ruled) in values.iter().zip(&ruled) {
+            let ruled = DbOutcome::from_signum(ruled);
+            turned += usize::from(value.outcome != Some(ruled));
+            match value.with_rule {
+                Some(with_rule) => {
+                    assert_eq!(with_rule, ruled, "{} {}", pos.fen(), value.mv);
+                    known += 1;
+                }
+                None => unknown += 1,
+            }
+        }
+        let best = ruled.into_iter().max().map(DbOutcome::from_signum);
+        if let Some(outcome) = db.outcome_with_rule(&pos) {
+            assert_eq!(Some(outcome), best, "{}", pos.fen());
+        }
+    }
+    assert!(
+        known > 0 && unknown > 0 && turned > 0,
+        "{known} known, {unknown} not, {turned} turned by the rule"
+    );
+}
+
+#[test]
 fn a_block_on_the_ply_that_reaches_the_n_move_rule_wins_in_every_path() {
     use morris::search::{PlacingSolver, placing_moves};
     let (_, db) = placing_database();

@@ -224,7 +224,7 @@ fn a_database_win_counts_only_if_its_removal_comes_before_the_n_move_rule() {
         .step_by(7)
         .find_map(|index| {
             let (m, o) = sector.decode(index);
-            let value = db.sector_value(Variant::Nine, m, o)?;
+            let value = db.value(&position(m, o))?;
             (value.outcome == DbOutcome::Win && value.distance >= 3).then_some((
                 m,
                 o,

@@ -141,9 +141,9 @@ fn a_damaged_block_is_found_when_read_and_its_values_are_not_used() {
     let mut unknown = 0;
     for class in 0..sector.class_count() {
         for (_, m, o) in sector.canonical_positions(class) {
-            match db.sector_value(Variant::Nine, m, o) {
+            match db.value(&position(m, o)) {
                 None => unknown += 1,
-                value => assert_eq!(value, good.sector_value(Variant::Nine, m, o)),
+                value => assert_eq!(value, good.value(&position(m, o))),
             }
         }
     }
@@ -187,22 +187,21 @@ fn values_read_in_the_background_are_those_read_waiting() {
         }))
         .collect();
     // Read ahead, none is read while asked for: the reader reads them.
+    let ready = |pos: &Position, urgency| db.reading(Reads::InMemory(urgency)).value(pos).is_ok();
     for pos in &positions {
-        db.ready_or_ask(pos, Urgency::Game);
+        ready(pos, Urgency::Game);
     }
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     loop {
         let seen = blocks_read();
-        if positions
-            .iter()
-            .all(|pos| db.ready_or_ask(pos, Urgency::Root))
-        {
+        if positions.iter().all(|pos| ready(pos, Urgency::Root)) {
             break;
         }
         assert!(wait_for_reads_after(seen, deadline), "blocks never read");
     }
     for pos in &positions {
-        assert_eq!(db.value_with(pos, Reads::InMemory), Ok(db.value(pos)));
+        let in_memory = db.reading(Reads::InMemory(Urgency::Search));
+        assert_eq!(in_memory.value(pos), Ok(db.value(pos)));
     }
     // Wins derived from the distances of the other sector, and of their own.
     for stones in [[3, 4], [3, 3]] {
@@ -250,11 +249,7 @@ fn every_value_up_to_five_stones_a_side_reads_back_as_it_was_built() {
                 let mut checked = 0;
                 for (at, mover, other) in index.canonical_positions(class) {
                     let value = DbValue::decode(sector.values[at as usize]);
-                    assert_eq!(
-                        db.sector_value(Variant::Nine, mover, other),
-                        value,
-                        "{index:?} {at}"
-                    );
+                    assert_eq!(db.value(&position(mover, other)), value, "{index:?} {at}");
                     let pos = position(mover, other);
                     assert_eq!(db.outcome(&pos), value.map(|v| v.outcome));
                     // Under the N-move rule, as late as it can bite.
@@ -263,7 +258,7 @@ fn every_value_up_to_five_stones_a_side_reads_back_as_it_was_built() {
                         for plies in [0, 25, 45, 59] {
                             let fen = pos.fen().replace(" 0 0 0 ", &format!(" 0 0 {plies} "));
                             let pos = Position::from_fen(&fen, Rules::default()).unwrap();
-                            let ruled = db.value_under_rule_with(&pos, Reads::Wait).unwrap();
+                            let ruled = db.reading(Reads::Wait).value_under_rule(&pos).unwrap();
                             let ruled = ruled.expect("held").outcome;
                             assert_eq!(ruled, value.outcome_at(&pos), "{}", pos.fen());
                         }

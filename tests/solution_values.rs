@@ -14,7 +14,7 @@ use morris::solution::retrograde::{SectorRange, generate};
 use morris::solution::{
     Database, DbOutcome, DbValue, Puzzle, Sector, SectorIndex, compare_sector, sector_position,
 };
-use morris::{Bitboard, Color, Position, Symmetry};
+use morris::{Bitboard, Color, Position, Rules, Symmetry};
 
 /// The value a position must have, computed from its children's stored
 /// values (a removal reaching the next sector counts as distance one).
@@ -130,11 +130,11 @@ fn symmetric_positions_have_equal_values() {
     for (variant, db) in each_variant() {
         for index in (0..sector.len()).step_by(1009) {
             let (m, o) = sector.decode(index);
-            let value = db.sector_value(variant, m, o);
+            let value = db.value(&sector_position(variant, m, o));
             assert!(value.is_some());
             for sym in Symmetry::ALL {
                 let image = (sym.apply_bitboard(m), sym.apply_bitboard(o));
-                assert_eq!(db.sector_value(variant, image.0, image.1), value);
+                assert_eq!(db.value(&sector_position(variant, image.0, image.1)), value);
             }
         }
     }
@@ -648,23 +648,34 @@ fn a_review_names_the_one_move_that_gave_the_value_away() {
 #[test]
 fn a_puzzle_is_a_position_where_one_move_alone_keeps_the_value() {
     let (_, db) = placing_database();
-    let (mut puzzles, mut others) = (0, 0);
-    for pos in placing_positions(300, 0x9e37_79b9_7f4a_7c15) {
-        // The moves' values by plain minimax to the moving phase's values.
+    // The puzzle by plain minimax to the moving phase's values.
+    let expected = |pos: &Position| {
         let moves = pos.legal_moves();
-        let values = plain_move_values(db, &pos, &moves);
+        let values = plain_move_values(db, pos, &moves);
         let best = values.iter().copied().max().expect("a move");
         let keeping: Vec<_> = (moves.iter().zip(&values))
             .filter(|&(_, &value)| value == best)
             .map(|(&mv, _)| mv)
             .collect();
-        let expected = (moves.len() >= 2 && best >= 0 && keeping.len() == 1).then(|| Puzzle {
-            position: pos,
+        (moves.len() >= 2 && best >= 0 && keeping.len() == 1).then(|| Puzzle {
+            position: *pos,
             goal: DbOutcome::from_signum(best),
             solution: keeping[0],
-        });
-        assert_eq!(Puzzle::at(db, &pos), expected, "{}", pos.fen());
-        match expected {
+        })
+    };
+    let (mut puzzles, mut others) = (0, 0);
+    for pos in placing_positions(300, 0x9e37_79b9_7f4a_7c15) {
+        // A placing position is set without the N-move rule, which the
+        // placing phase's values leave out, whatever the game's.
+        let free = Rules {
+            n_move_rule: 0,
+            ..pos.rules()
+        };
+        let free = Position::from_fen(&pos.fen(), free).unwrap();
+        let puzzle = expected(&free);
+        assert_eq!(Puzzle::at(db, &pos), puzzle, "{}", pos.fen());
+        assert_eq!(Puzzle::at(db, &free), puzzle, "{}", free.fen());
+        match puzzle {
             Some(puzzle) => {
                 puzzles += 1;
                 assert_eq!(Puzzle::from_line(&puzzle.line(4)), Ok((puzzle, 4)));

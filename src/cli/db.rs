@@ -974,16 +974,20 @@ fn probe_placing(pos: &Position, db: &Database) -> Result<()> {
         anyhow::anyhow!("the end of placing reaches sectors that are not in the databases")
     })?;
     let took = start.elapsed();
+    let rule = pos.rules().draw_plies().is_some();
     let describe = |free: Option<DbOutcome>, with_rule: Option<DbOutcome>| match (free, with_rule) {
         (None, _) => "not in the databases".to_owned(),
         (Some(free), Some(ruled)) if ruled != free => {
             format!("{ruled} by the N-move rule (without it: {free})")
         }
+        (Some(free), None) if rule => {
+            format!("{free} without the N-move rule (with it: not known)")
+        }
         (Some(free), _) => free.to_string(),
     };
     let position = describe(placing.outcome, placing.with_rule);
     match placing.solved_nodes {
-        None if placing.with_rule.is_some() => out!(
+        None if placing.solved_with_rule => out!(
             "position: {position} (read from the databases, the N-move rule solved: {} ms)",
             took.as_millis()
         ),
@@ -996,9 +1000,9 @@ fn probe_placing(pos: &Position, db: &Database) -> Result<()> {
             took.as_millis()
         ),
     }
-    if pos.rules().draw_plies().is_some() && placing.with_rule.is_none() {
+    if rule && !placing.solved_with_rule {
         out!(
-            "(values without the N-move rule; it is applied from {SOLVED_WITH_RULE} stones left to place on)"
+            "(the N-move rule is solved from {SOLVED_WITH_RULE} stones left to place on; before, a value is known with it only where it cannot change it)"
         );
     }
     out!("moves (the outcome for the side moving):");

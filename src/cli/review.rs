@@ -84,6 +84,8 @@ pub fn review(args: ReviewArgs) -> Result<()> {
             if j.stored.changes_value() || j.with_rule.changes_value() {
                 let rule = if j.with_rule == j.stored {
                     String::new()
+                } else if j.with_rule.before.is_none() || j.with_rule.after.is_none() {
+                    "; not known with the N-move rule".to_owned()
                 } else {
                     format!("; with the N-move rule {}", describe(j.with_rule))
                 };

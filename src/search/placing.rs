@@ -13,8 +13,8 @@ use std::time::Instant;
 
 use arrayvec::ArrayVec;
 
-use crate::board::{Color, MAX_MOVES, Move, MoveList, Position, Rules};
-use crate::solution::{Database, DbOutcome, MoveValue, Reads};
+use crate::board::{MAX_MOVES, Move, MoveList, Position};
+use crate::solution::{Database, DbOutcome, MoveValue, NotInMemory, Reads};
 
 /// Nodes between looks at the clock; it is looked at after every batch of
 /// leaves too, since a batch read from a cold disk can take longer than
@@ -156,9 +156,6 @@ pub struct PlacingSolver<'a> {
     table: PlacingTable,
     /// Per count of stones left to place, the last two moves that cut off.
     killers: [[Option<Move>; 2]; MAX_TO_PLACE + 1],
-    /// The outcomes of the leaves below a last placement, under the
-    /// N-move rule (kept to save allocations).
-    leaf_outcomes: Vec<Option<DbOutcome>>,
     nodes: u64,
     /// The node count at which the clock is looked at next.
     next_clock_look: u64,
@@ -196,7 +193,6 @@ impl<'a> PlacingSolver<'a> {
             db,
             table,
             killers: [[None; 2]; MAX_TO_PLACE + 1],
-            leaf_outcomes: Vec::with_capacity(MAX_MOVES),
             nodes: 0,
             next_clock_look: CLOCK_EVERY,
             deadline,
@@ -357,7 +353,8 @@ impl<'a> PlacingSolver<'a> {
             // draws any other position (docs/RULES.md's order).
             let value = self
                 .db
-                .value_under_rule_with(pos, self.reads)
+                .reading(self.reads)
+                .value_under_rule(pos)
                 .map_err(|_| Unsolved::NotInMemory)?
                 .ok_or(Unsolved::Unknown)?;
             return Ok(value.outcome.signum());
@@ -470,14 +467,24 @@ impl<'a> PlacingSolver<'a> {
                 // The rule is weighed with the child's value (see `search`).
                 children.push(child);
             }
-            self.leaf_outcomes.clear();
-            self.db
-                .outcomes_under_rule_with(&children, &mut self.leaf_outcomes, self.reads)
-                .map_err(|_| Unsolved::NotInMemory)?;
+            // Every leaf is read, so that those not in memory are asked for
+            // together.
+            let probe = self.db.reading(self.reads);
+            let (mut missing, mut unknown) = (false, false);
+            for child in &children {
+                match probe.value_under_rule(child) {
+                    Ok(Some(value)) => best = best.max(-value.outcome.signum()),
+                    Ok(None) => unknown = true,
+                    Err(NotInMemory) => missing = true,
+                }
+            }
+            if missing {
+                return Err(Unsolved::NotInMemory);
+            }
             self.look_at_clock()?;
             self.look_at_limits()?;
-            for outcome in &self.leaf_outcomes {
-                best = best.max(-outcome.ok_or(Unsolved::Unknown)?.signum());
+            if unknown {
+                return Err(Unsolved::Unknown);
             }
             if best >= beta {
                 break;
@@ -567,16 +574,19 @@ pub struct PlacingMoves {
     /// The position's outcome for the side to move, the draw rules left
     /// out.
     pub outcome: Option<DbOutcome>,
-    /// Its outcome under the position's N-move rule, where it was solved
-    /// with the rule.
+    /// Its outcome under the position's N-move rule, where it is known:
+    /// solved with the rule, or as [`Database::outcome_with_rule`] gives
+    /// it.
     pub with_rule: Option<DbOutcome>,
     /// Every legal move, in the order of the legal moves: its `with_rule`
-    /// solved with the rule where the position was, else as stored (as
-    /// [`Database::moves`] gives it).
+    /// solved with the rule where the position was, else as
+    /// [`Database::moves`] gives it.
     pub moves: Vec<MoveValue>,
     /// The nodes of the end of placing solved to the moving phase's
     /// databases; `None` where the placing phase's held the position.
     pub solved_nodes: Option<u64>,
+    /// Whether the position was solved with the N-move rule.
+    pub solved_with_rule: bool,
 }
 
 /// What the databases say of the placing position `pos` and its moves: the
@@ -618,26 +628,18 @@ pub fn placing_moves(db: &Database, pos: &Position) -> Result<PlacingMoves, Unso
             .collect();
         return Ok(PlacingMoves {
             outcome: Some(outcome),
-            with_rule: ruled.as_deref().and_then(best),
+            with_rule: match &ruled {
+                Some(solved) => best(solved),
+                None => db.outcome_with_rule(pos),
+            },
             moves,
             solved_nodes: None,
+            solved_with_rule: ruled.is_some(),
         });
     }
     let (solved, nodes) = solve(pos)?;
     let free = if with_rule {
-        let rules = Rules {
-            n_move_rule: 0,
-            ..pos.rules()
-        };
-        let free = Position::from_parts(
-            Color::ALL.map(|side| pos.stones(side)),
-            Color::ALL.map(|side| pos.in_hand(side)),
-            pos.side_to_move(),
-            rules,
-            pos.plies_since_removal(),
-            pos.fullmove_number(),
-        );
-        Some(solve(&free)?.0)
+        Some(solve(&pos.with_n_move_rule(0))?.0)
     } else {
         None
     };
@@ -660,9 +662,10 @@ pub fn placing_moves(db: &Database, pos: &Position) -> Result<PlacingMoves, Unso
         .collect();
     Ok(PlacingMoves {
         outcome: best(&free),
-        with_rule: ruled.as_deref().and_then(best),
+        with_rule: best(ruled.as_deref().unwrap_or(&free)),
         moves,
         solved_nodes: Some(nodes),
+        solved_with_rule: ruled.is_some(),
     })
 }
 

@@ -151,7 +151,7 @@ pub(crate) struct SearchControl {
 /// waits for the disk.
 fn reads_on(time: &TimeManager) -> Reads {
     if time.maximum().is_some() {
-        Reads::InMemory
+        Reads::InMemory(Urgency::Search)
     } else {
         Reads::Wait
     }
@@ -224,6 +224,20 @@ fn keep_best_placing_moves(
     (choice.kept, choice.complete.then_some(choice.outcome))
 }
 
+/// Whether what the root decision at `root` reads of `pos` (the root, or
+/// a position one of its moves leads to) can be read without waiting for
+/// the disk: a placing root's moves are ranked by their outcomes alone, a
+/// moving root's by their values, with the distance. If not, it is asked
+/// of the background reader, as `urgency` says.
+fn ready_or_ask(db: &Database, root: &Position, pos: &Position, urgency: Urgency) -> bool {
+    let probe = db.reading(Reads::InMemory(urgency));
+    if root.stones_to_place() > 0 {
+        probe.outcome(pos).is_ok()
+    } else {
+        probe.value(pos).is_ok()
+    }
+}
+
 /// What of the databases' values at the root can be read without waiting
 /// for the disk.
 struct Readable {
@@ -247,15 +261,7 @@ impl Readable {
     /// at once; the rest is asked of the background reader, all at once.
     /// A move that ends the game needs no value.
     fn now(db: &Database, root: &Position, moves: &[Move]) -> Readable {
-        // A placing root's moves are ranked by their outcomes alone, a
-        // moving root's by their values, with the distance.
-        let ready = |pos: &Position| {
-            if root.stones_to_place() > 0 {
-                db.outcome_ready_or_ask(pos, Urgency::Root)
-            } else {
-                db.ready_or_ask(pos, Urgency::Root)
-            }
-        };
+        let ready = |pos: &Position| ready_or_ask(db, root, pos, Urgency::Root);
         Readable {
             root: ready(root),
             moves: moves
@@ -386,7 +392,7 @@ fn keep_best_placing_db_moves(
     if root_outcome == Some(None) {
         return (moves, None);
     }
-    let rank = |mv| db.move_value(root, mv).outcome;
+    let rank = |mv| db.move_outcome(root, mv);
     let proven = |best| best == root_outcome.flatten().unwrap_or(DbOutcome::Win);
     match keep_best_read(&moves, readable, rank, proven) {
         Some((kept, best)) => (kept, Some(best)),
@@ -652,22 +658,22 @@ fn read_ahead_next_move(db: &Database, root: &Position, best: Move, ponder: Opti
         .collect();
     // A search that begins meanwhile asks for what it needs itself.
     let round = search_round();
-    let read = |pos: &Position| {
+    let read = |next: &Position, pos: &Position| {
         let current = search_round() == round;
         if current {
-            db.ready_or_ask(pos, Urgency::NextMove);
+            ready_or_ask(db, next, pos, Urgency::NextMove);
         }
         current
     };
     // The expected reply's position whole first, then each reply's own
     // value, then the rest.
     for (i, next) in next_roots.iter().enumerate() {
-        if !read(next) || (i == 0 && !read_moves(next, read)) {
+        if !read(next, next) || (i == 0 && !read_moves(next, |pos| read(next, pos))) {
             return;
         }
     }
     for next in next_roots.iter().skip(1) {
-        if !read_moves(next, read) {
+        if !read_moves(next, |pos| read(next, pos)) {
             return;
         }
     }

@@ -769,7 +769,7 @@ impl<'a> Worker<'a> {
     /// has drawn the game is a draw, and so is such a loss. None for a
     /// draw while draws are searched on. The plies to the removal are
     /// those the databases give where the rule needs them, and at most
-    /// what they say elsewhere (see [`Database::value_under_rule_with`]):
+    /// what they say elsewhere (see [`Probe::value_under_rule`](crate::solution::Probe::value_under_rule)):
     /// the root's moves are ranked by the exact ones before the search.
     fn probe_db(&self, pos: &Position, ply: usize) -> Option<i32> {
         // A value not in memory is read in the background meanwhile.
@@ -777,7 +777,8 @@ impl<'a> Worker<'a> {
             .ctx
             .db
             .as_ref()?
-            .value_under_rule_with(pos, self.ctx.reads)
+            .reading(self.ctx.reads)
+            .value_under_rule(pos)
             .ok()??;
         if value.outcome == DbOutcome::Draw && self.ctx.root_outcome == Some(DbOutcome::Draw) {
             return None;

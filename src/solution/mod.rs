@@ -59,7 +59,7 @@ pub use format::reader::{
     wait_for_reads_after,
 };
 pub use index::{Canonical, SectorIndex};
-pub use probe::{Database, MoveValue};
+pub use probe::{Database, MoveValue, Probe};
 pub use puzzle::{Puzzle, find_puzzles};
 pub use review::{JudgedMove, Judgement, judge_game};
 pub use sector::{Sector, sector_position};

@@ -10,7 +10,7 @@ use super::format::moving::{MovingFile, MovingHeader};
 use super::format::placing::PlacingFile;
 use super::format::reader::{NotInMemory, Reads, Urgency};
 use super::index::MAX_STONES;
-use super::sector::{Sector, sector_position};
+use super::sector::Sector;
 use super::value::{DbOutcome, DbValue};
 use crate::board::{Bitboard, Color, Move, Position, Rules, Variant};
 
@@ -29,7 +29,11 @@ pub struct MoveValue {
     /// Its outcome once the N-move rule is applied to the position it
     /// leads to, where the moving phase's distance lets it be (after a
     /// removal the rule counts afresh, and the next removal must come in
-    /// time too); in the placing phase, as stored.
+    /// time too), as for the last placement; before that, the placing
+    /// phase's values having no distance, only where the stored outcome
+    /// tells it: a stored draw (which the rule leaves a draw), the rule
+    /// off (the stored outcome), or already reached (a draw). `None` where
+    /// it is not known.
     pub with_rule: Option<DbOutcome>,
 }
 
@@ -230,272 +234,33 @@ impl Database {
             && self.moving_file(variant, black, white).is_some()
     }
 
+    /// The databases read as `reads` allows: a search on the clock reads
+    /// from memory only, and what a probe reading so cannot answer yet is
+    /// asked of the background reader, so that a probe that answers is
+    /// also how to know that a value is ready.
+    pub fn reading(&self, reads: Reads) -> Probe<'_> {
+        Probe { db: self, reads }
+    }
+
     /// The outcome for the side to move of any position the databases
     /// hold, placing or moving, the draw rules left out, as a published
     /// solution gives it.
     pub fn outcome(&self, pos: &Position) -> Option<DbOutcome> {
-        if pos.stones_to_place() == 0 {
-            return self.moving_outcome_with(pos, Reads::Wait).unwrap_or(None);
-        }
-        match self.placing_entry(pos)? {
-            PlacingEntry::Stored(file, index) => file.outcome(index),
-            PlacingEntry::Derived => self.best_placement(pos),
-        }
-    }
-
-    /// The outcome of a placing position whose sector's values are derived
-    /// (see [`Sector::is_stored`]): the best of its placements, each the
-    /// reverse of the outcome of the position it leads to (stored, or
-    /// derived in turn); `None` if one of those is not known and no
-    /// placement before it wins.
-    fn best_placement(&self, pos: &Position) -> Option<DbOutcome> {
-        let mut best = DbOutcome::Loss;
-        for mv in pos.legal_moves() {
-            let outcome = match after(pos, mv) {
-                After::Ends(outcome) => outcome,
-                After::Leads(child) => -self.outcome(&child)?,
-            };
-            best = best.max(outcome);
-            if best == DbOutcome::Win {
-                break;
-            }
-        }
-        Some(best)
+        self.reading(Reads::Wait).outcome(pos).unwrap_or(None)
     }
 
     /// The value of a moving position, with its distance, if the databases
     /// hold it: their rules, nothing in hand, its sector loaded.
     pub fn value(&self, pos: &Position) -> Option<DbValue> {
-        self.value_with(pos, Reads::Wait).unwrap_or(None)
-    }
-
-    /// [`Database::value`], read as `reads` allows.
-    ///
-    /// # Errors
-    ///
-    /// [`NotInMemory`] when reading from memory only and the value is not
-    /// there: it is then read in the background.
-    pub fn value_with(&self, pos: &Position, reads: Reads) -> Result<Option<DbValue>, NotInMemory> {
-        match self.moving_entry(pos) {
-            Some((file, index)) => self.stored_value(file, index, pos, reads),
-            None => Ok(None),
-        }
-    }
-
-    /// The value of a moving position once the N-move rule is applied (its
-    /// outcome as [`DbValue::outcome_at`] gives it), read as `reads`
-    /// allows: the distance is read only where the rule may draw the game;
-    /// elsewhere the value holds the most it can be (the file's
-    /// [`far`](MovingFile::far), or its longest win or loss). The search
-    /// reads this at every position the databases hold.
-    ///
-    /// # Errors
-    ///
-    /// [`NotInMemory`] when reading from memory only and what it needs is
-    /// not there: it is then read in the background.
-    pub fn value_under_rule_with(
-        &self,
-        pos: &Position,
-        reads: Reads,
-    ) -> Result<Option<DbValue>, NotInMemory> {
-        match self.moving_entry(pos) {
-            Some((file, index)) => self.value_under_rule_at(file, index, pos, reads),
-            None => Ok(None),
-        }
-    }
-
-    /// [`Database::value_under_rule_with`] of `pos`, at `index` of `file`.
-    fn value_under_rule_at(
-        &self,
-        file: &MovingFile,
-        index: u64,
-        pos: &Position,
-        reads: Reads,
-    ) -> Result<Option<DbValue>, NotInMemory> {
-        let Some(outcome) = file.outcome_with(index, reads)? else {
-            return Ok(None);
-        };
-        if outcome == DbOutcome::Draw {
-            return Ok(Some(DbValue::draw()));
-        }
-        let longest = file.longest(outcome);
-        let most = if file.is_far(index) {
-            longest
-        } else {
-            longest.min(file.far())
-        };
-        let bound = DbValue {
-            outcome,
-            distance: u16::try_from(most).unwrap_or(u16::MAX),
-        };
-        if bound.outcome_at(pos) == outcome {
-            return Ok(Some(bound));
-        }
-        let distance = self.distance(file, index, pos, outcome, reads)?;
-        Ok(distance.map(|distance| {
-            let value = DbValue { outcome, distance };
-            DbValue {
-                outcome: value.outcome_at(pos),
-                ..value
-            }
-        }))
-    }
-
-    /// The outcomes of `positions` under the N-move rule (see
-    /// [`Database::value_under_rule_with`]) appended to `outcomes`, read as
-    /// `reads` allows.
-    ///
-    /// # Errors
-    ///
-    /// [`NotInMemory`] when reading from memory only and an outcome is not
-    /// there: every one missing is then read in the background, and
-    /// `outcomes` is left as it was.
-    pub fn outcomes_under_rule_with(
-        &self,
-        positions: &[Position],
-        outcomes: &mut Vec<Option<DbOutcome>>,
-        reads: Reads,
-    ) -> Result<(), NotInMemory> {
-        let before = outcomes.len();
-        let mut missing = false;
-        for pos in positions {
-            let Some((file, index)) = self.moving_entry(pos) else {
-                outcomes.push(None);
-                continue;
-            };
-            // Once one is missing, every other block is still asked for,
-            // so that all are read together.
-            if reads == Reads::InMemory && !file.ready_or_ask(index, Urgency::Search) {
-                missing = true;
-            }
-            if missing {
-                continue;
-            }
-            match self.value_under_rule_at(file, index, pos, reads) {
-                Ok(value) => outcomes.push(value.map(|value| value.outcome)),
-                Err(NotInMemory) => missing = true,
-            }
-        }
-        if missing {
-            outcomes.truncate(before);
-            return Err(NotInMemory);
-        }
-        Ok(())
-    }
-
-    /// The value of the moving position `pos` at `index` of `file`: its
-    /// outcome as stored, with its distance, stored or derived.
-    fn stored_value(
-        &self,
-        file: &MovingFile,
-        index: u64,
-        pos: &Position,
-        reads: Reads,
-    ) -> Result<Option<DbValue>, NotInMemory> {
-        let Some(outcome) = file.outcome_with(index, reads)? else {
-            return Ok(None);
-        };
-        if outcome == DbOutcome::Draw {
-            return Ok(Some(DbValue::draw()));
-        }
-        let distance = self.distance(file, index, pos, outcome, reads)?;
-        Ok(distance.map(|distance| DbValue { outcome, distance }))
-    }
-
-    /// The distance of the moving position `pos` at `index` of `file`, won
-    /// or lost as `outcome` says: stored, or derived.
-    fn distance(
-        &self,
-        file: &MovingFile,
-        index: u64,
-        pos: &Position,
-        outcome: DbOutcome,
-        reads: Reads,
-    ) -> Result<Option<u16>, NotInMemory> {
-        if file.kept().covers(outcome) {
-            file.distance_with(index, outcome, reads)
-        } else {
-            self.derived_distance(pos, outcome, reads)
-        }
-    }
-
-    /// The distance of a moving position won or lost as `outcome` says,
-    /// whose file does not keep it: its best move's, one ply over the
-    /// positions the moves lead to, whose files keep the distances of the
-    /// other outcome (see [`Kept`](super::format::Kept)), the only ones
-    /// read. `None` if one is not known, or if the best move's outcome is
-    /// not `outcome`, which only a damaged file can make.
-    fn derived_distance(
-        &self,
-        pos: &Position,
-        outcome: DbOutcome,
-        reads: Reads,
-    ) -> Result<Option<u16>, NotInMemory> {
-        let derives = |wanted| wanted == outcome;
-        // Every block it needs is asked for, so that all are read together.
-        if reads == Reads::InMemory && !self.derived_ready_or_ask(pos, derives, Urgency::Search) {
-            return Err(NotInMemory);
-        }
-        let mut best = None;
-        for mv in pos.legal_moves() {
-            let value = match after(pos, mv) {
-                After::Ends(ending) => value_of_ending(ending),
-                After::Leads(child) => {
-                    let Some((file, index)) = self.moving_entry(&child) else {
-                        return Ok(None);
-                    };
-                    let Some(theirs) = file.outcome_with(index, reads)? else {
-                        return Ok(None);
-                    };
-                    // Elsewhere their outcome is enough: a removal is the
-                    // next, or the move is not the best.
-                    let distance = if reads_distance(mv, Some(theirs), derives) {
-                        match file.distance_with(index, theirs, reads)? {
-                            Some(distance) => distance,
-                            None => return Ok(None),
-                        }
-                    } else {
-                        0
-                    };
-                    value_of_move(
-                        mv,
-                        DbValue {
-                            outcome: theirs,
-                            distance,
-                        },
-                    )
-                }
-            };
-            // No move does better.
-            if outcome == DbOutcome::Win && value == DbValue::win(1) {
-                return Ok(Some(1));
-            }
-            best = best.max(Some(value));
-        }
-        Ok(match best {
-            // Blocked.
-            None => (outcome == DbOutcome::Loss).then_some(0),
-            Some(best) => (best.outcome == outcome).then_some(best.distance),
-        })
-    }
-
-    /// The outcome of a moving position as stored, read as `reads` allows.
-    fn moving_outcome_with(
-        &self,
-        pos: &Position,
-        reads: Reads,
-    ) -> Result<Option<DbOutcome>, NotInMemory> {
-        match self.moving_entry(pos) {
-            Some((file, index)) => file.outcome_with(index, reads),
-            None => Ok(None),
-        }
+        self.reading(Reads::Wait).value(pos).unwrap_or(None)
     }
 
     /// The outcome for the side to move under the N-move rule, as the
-    /// engine weighs it at its root: in the moving phase the best of its
-    /// moves' [`MoveValue::with_rule`] (after a removal the rule counts
-    /// afresh), `None` if one of them is not known; a placing position's
-    /// as stored, having no distance.
+    /// engine weighs it at its root: the best of its moves'
+    /// [`MoveValue::with_rule`] (after a removal the rule counts afresh), a
+    /// win if one of them is known to win, else `None` if one of them is
+    /// not known; in the placing phase the stored outcome then, where it
+    /// tells the outcome under the rule (see [`MoveValue::with_rule`]).
     pub fn outcome_with_rule(&self, pos: &Position) -> Option<DbOutcome> {
         // The rules' order: a block or too few stones first, then the
         // rule, which has drawn the game however its moves would go on.
@@ -505,15 +270,27 @@ impl Database {
         if pos.n_move_rule_reached() {
             return Some(DbOutcome::Draw);
         }
-        if pos.stones_to_place() > 0 {
-            return self.outcome(pos);
-        }
         let moves = pos.legal_moves();
         if moves.is_empty() {
             // Blocked: the position's own value says the game is lost.
             return self.value(pos).map(|value| value.outcome_at(pos));
         }
-        best_known(moves, |mv| self.move_value(pos, mv).with_rule)?
+        // A move known to win decides, whatever the others.
+        let (mut best, mut unknown) = (DbOutcome::Loss, false);
+        for mv in moves {
+            match self.move_value(pos, mv).with_rule {
+                Some(DbOutcome::Win) => return Some(DbOutcome::Win),
+                Some(outcome) => best = best.max(outcome),
+                None => unknown = true,
+            }
+        }
+        if !unknown {
+            return Some(best);
+        }
+        if pos.stones_to_place() == 0 {
+            return None;
+        }
+        placing_outcome_under_rule(pos, self.outcome(pos)?)
     }
 
     /// Every legal move of `pos` with what the databases know of it, for
@@ -539,8 +316,17 @@ impl Database {
         moves
     }
 
-    /// What the databases know of the legal move `mv` of `pos`, from one
-    /// probe of the position it leads to.
+    /// The outcome of the legal move `mv` of `pos` for the side making it,
+    /// as stored (the draw rules left out).
+    pub(crate) fn move_outcome(&self, pos: &Position, mv: Move) -> Option<DbOutcome> {
+        match after(pos, mv) {
+            After::Ends(outcome) => Some(outcome),
+            After::Leads(child) => self.outcome(&child).map(|theirs| -theirs),
+        }
+    }
+
+    /// What the databases know of the legal move `mv` of `pos`, from the
+    /// position it leads to.
     pub fn move_value(&self, pos: &Position, mv: Move) -> MoveValue {
         let child = match after(pos, mv) {
             After::Ends(outcome) => {
@@ -555,13 +341,23 @@ impl Database {
             After::Leads(child) => child,
         };
         if pos.stones_to_place() > 0 {
-            // A placement's value has no distance for the rule to weigh.
             let outcome = self.outcome(&child).map(|theirs| -theirs);
+            // After the last placement the rule is weighed with the
+            // distance, as in the moving phase; before it, the values have
+            // none.
+            let with_rule = if child.stones_to_place() == 0 {
+                let theirs = self.reading(Reads::Wait).value_under_rule(&child);
+                theirs.unwrap_or(None).map(|theirs| -theirs.outcome)
+            } else {
+                outcome.and_then(|outcome| {
+                    placing_outcome_under_rule(&child, -outcome).map(|theirs| -theirs)
+                })
+            };
             return MoveValue {
                 mv,
                 outcome,
                 value: None,
-                with_rule: outcome,
+                with_rule,
             };
         }
         let theirs = self.value(&child);
@@ -573,25 +369,10 @@ impl Database {
         }
     }
 
-    /// The value of the position of `variant` with `mover` to move against
-    /// `other` (a moving position, by its stones alone), if its sector is
-    /// loaded.
-    pub fn sector_value(
-        &self,
-        variant: Variant,
-        mover: Bitboard,
-        other: Bitboard,
-    ) -> Option<DbValue> {
-        let (file, index) = self.sector_entry(variant, mover, other)?;
-        let pos = sector_position(variant, mover, other);
-        self.stored_value(file, index, &pos, Reads::Wait)
-            .unwrap_or(None)
-    }
-
     /// The outcomes of `positions` of `variant` (each the stones of the
     /// side to move and of the other side, in the moving phase) as stored,
-    /// appended to `outcomes`.
-    pub fn sector_outcomes(
+    /// appended to `outcomes`: the build's probe of the sectors it leads to.
+    pub(crate) fn sector_outcomes(
         &self,
         variant: Variant,
         positions: &[(Bitboard, Bitboard)],
@@ -601,93 +382,6 @@ impl Database {
             let (file, index) = self.sector_entry(variant, mover, other)?;
             file.outcome(index)
         }));
-    }
-
-    /// Whether the value of `pos` (in the moving phase with its distance)
-    /// can be read at once, without waiting for the disk: its blocks are
-    /// in memory, or the databases do not hold it. If not, its blocks are
-    /// asked of the background reader, as soon as `urgency` says.
-    pub fn ready_or_ask(&self, pos: &Position, urgency: Urgency) -> bool {
-        if pos.stones_to_place() == 0 {
-            self.value_ready_or_ask(pos, urgency)
-        } else {
-            self.outcome_ready_or_ask(pos, urgency)
-        }
-    }
-
-    /// [`Database::ready_or_ask`] for the outcome of `pos` alone, as a
-    /// placing position's moves are ranked.
-    pub fn outcome_ready_or_ask(&self, pos: &Position, urgency: Urgency) -> bool {
-        match self.placing_entry(pos) {
-            Some(PlacingEntry::Stored(file, index)) => return file.ready_or_ask(index, urgency),
-            // Every position its placements lead to is asked for, so that
-            // all are read together.
-            Some(PlacingEntry::Derived) => {
-                return pos.legal_moves().into_iter().fold(true, |ready, mv| {
-                    let child_ready = match after(pos, mv) {
-                        After::Ends(_) => true,
-                        After::Leads(child) => self.outcome_ready_or_ask(&child, urgency),
-                    };
-                    ready && child_ready
-                });
-            }
-            None => {}
-        }
-        match self.moving_entry(pos) {
-            Some((file, index)) => file.ready_or_ask(index, urgency),
-            None => true,
-        }
-    }
-
-    /// [`Database::ready_or_ask`] for a moving position: its outcome and,
-    /// unless it is a draw, its distance, or what that is derived from.
-    fn value_ready_or_ask(&self, pos: &Position, urgency: Urgency) -> bool {
-        let Some((file, index)) = self.moving_entry(pos) else {
-            return true;
-        };
-        let outcome_ready = file.ready_or_ask(index, urgency);
-        let outcome = match outcome_ready.then(|| file.outcome(index)) {
-            Some(None | Some(DbOutcome::Draw)) => return true,
-            known => known.flatten(),
-        };
-        // Until the outcome is known, what either would read is asked for.
-        let wanted = |wanted| outcome.is_none_or(|outcome| outcome == wanted);
-        let kept = file.kept();
-        let derives = |outcome| wanted(outcome) && !kept.covers(outcome);
-        let outcomes = [DbOutcome::Win, DbOutcome::Loss];
-        let reads_kept = outcomes.iter().any(|&o| wanted(o) && kept.covers(o));
-        let reads_derived = outcomes.into_iter().any(derives);
-        let kept_ready = !reads_kept || file.distance_ready_or_ask(index, urgency);
-        let derived_ready = !reads_derived || self.derived_ready_or_ask(pos, derives, urgency);
-        outcome_ready && kept_ready && derived_ready
-    }
-
-    /// Whether what [`Database::derived_distance`] reads of `pos` for the
-    /// outcomes it `derives` can be read at once; if not, it is asked of
-    /// the background reader, all of it together: the outcomes the moves
-    /// lead to, and the distances among them it may read.
-    fn derived_ready_or_ask(
-        &self,
-        pos: &Position,
-        derives: impl Fn(DbOutcome) -> bool,
-        urgency: Urgency,
-    ) -> bool {
-        pos.legal_moves().into_iter().fold(true, |ready, mv| {
-            let child_ready = match after(pos, mv) {
-                After::Leads(child) => match self.moving_entry(&child) {
-                    Some((file, index)) => {
-                        let outcome_ready = file.ready_or_ask(index, urgency);
-                        let theirs = outcome_ready.then(|| file.outcome(index)).flatten();
-                        let distance_ready = !reads_distance(mv, theirs, &derives)
-                            || file.distance_ready_or_ask(index, urgency);
-                        outcome_ready && distance_ready
-                    }
-                    None => true,
-                },
-                After::Ends(_) => true,
-            };
-            ready && child_ready
-        })
     }
 
     /// Asks the background reader for the placing phase's first sectors,
@@ -753,6 +447,267 @@ impl Database {
             None if !sector.is_stored() => Some(PlacingEntry::Derived),
             None => None,
         }
+    }
+}
+
+/// The databases read one way (see [`Database::reading`]): the probes of
+/// the search, and the readiness of a value, which is whether a probe
+/// reading from memory answers it.
+#[derive(Clone, Copy, Debug)]
+pub struct Probe<'a> {
+    db: &'a Database,
+    reads: Reads,
+}
+
+impl Probe<'_> {
+    /// [`Database::outcome`], read as this probe reads.
+    ///
+    /// # Errors
+    ///
+    /// [`NotInMemory`] when reading from memory only and what it needs is
+    /// not there: it is then read in the background.
+    pub fn outcome(&self, pos: &Position) -> Result<Option<DbOutcome>, NotInMemory> {
+        if pos.stones_to_place() == 0 {
+            return match self.db.moving_entry(pos) {
+                Some((file, index)) => file.outcome_with(index, self.reads),
+                None => Ok(None),
+            };
+        }
+        match self.db.placing_entry(pos) {
+            Some(PlacingEntry::Stored(file, index)) => file.outcome_with(index, self.reads),
+            Some(PlacingEntry::Derived) => self.best_placement(pos),
+            None => Ok(None),
+        }
+    }
+
+    /// [`Database::value`], read as this probe reads.
+    ///
+    /// # Errors
+    ///
+    /// [`NotInMemory`] when reading from memory only and what it needs is
+    /// not there: it is then read in the background.
+    pub fn value(&self, pos: &Position) -> Result<Option<DbValue>, NotInMemory> {
+        match self.db.moving_entry(pos) {
+            Some((file, index)) => self.stored_value(file, index, pos),
+            None => Ok(None),
+        }
+    }
+
+    /// The value of a moving position once the N-move rule is applied (its
+    /// outcome as [`DbValue::outcome_at`] gives it): the distance is read
+    /// only where the rule may draw the game; elsewhere the value holds the
+    /// most it can be (the file's [`far`](MovingFile::far), or its longest
+    /// win or loss). The search reads this at every position the databases
+    /// hold.
+    ///
+    /// # Errors
+    ///
+    /// [`NotInMemory`] when reading from memory only and what it needs is
+    /// not there: it is then read in the background.
+    pub fn value_under_rule(&self, pos: &Position) -> Result<Option<DbValue>, NotInMemory> {
+        let Some((file, index)) = self.db.moving_entry(pos) else {
+            return Ok(None);
+        };
+        let Some(outcome) = self.moving_outcome(file, index, pos)? else {
+            return Ok(None);
+        };
+        if outcome == DbOutcome::Draw {
+            return Ok(Some(DbValue::draw()));
+        }
+        let longest = file.longest(outcome);
+        let most = if file.is_far(index) {
+            longest
+        } else {
+            longest.min(file.far())
+        };
+        let bound = DbValue {
+            outcome,
+            distance: u16::try_from(most).unwrap_or(u16::MAX),
+        };
+        if bound.outcome_at(pos) == outcome {
+            return Ok(Some(bound));
+        }
+        let distance = self.distance(file, index, pos, outcome)?;
+        Ok(distance.map(|distance| {
+            let value = DbValue { outcome, distance };
+            DbValue {
+                outcome: value.outcome_at(pos),
+                ..value
+            }
+        }))
+    }
+
+    /// The outcome of a placing position whose sector's values are derived
+    /// (see [`Sector::is_stored`]): the best of its placements, each the
+    /// reverse of the outcome of the position it leads to (stored, or
+    /// derived in turn); a win as soon as one wins, else `None` if one of
+    /// those is not known.
+    fn best_placement(&self, pos: &Position) -> Result<Option<DbOutcome>, NotInMemory> {
+        let (mut best, mut unknown, mut missing) = (DbOutcome::Loss, false, false);
+        for mv in pos.legal_moves() {
+            let outcome = match after(pos, mv) {
+                After::Ends(outcome) => Some(outcome),
+                // Once one is missing, the others are still read, so that
+                // every block missing is asked for and all are read
+                // together.
+                After::Leads(child) => match self.outcome(&child) {
+                    Err(NotInMemory) => {
+                        missing = true;
+                        continue;
+                    }
+                    Ok(theirs) => theirs.map(|theirs| -theirs),
+                },
+            };
+            match outcome {
+                Some(DbOutcome::Win) => return Ok(Some(DbOutcome::Win)),
+                Some(outcome) => best = best.max(outcome),
+                None => unknown = true,
+            }
+        }
+        if missing {
+            return Err(NotInMemory);
+        }
+        Ok((!unknown).then_some(best))
+    }
+
+    /// The value of the moving position `pos` at `index` of `file`: its
+    /// outcome as stored, with its distance, stored or derived.
+    fn stored_value(
+        &self,
+        file: &MovingFile,
+        index: u64,
+        pos: &Position,
+    ) -> Result<Option<DbValue>, NotInMemory> {
+        let Some(outcome) = self.moving_outcome(file, index, pos)? else {
+            return Ok(None);
+        };
+        if outcome == DbOutcome::Draw {
+            return Ok(Some(DbValue::draw()));
+        }
+        let distance = self.distance(file, index, pos, outcome)?;
+        Ok(distance.map(|distance| DbValue { outcome, distance }))
+    }
+
+    /// The outcome of the moving position `pos` at `index` of `file`, on
+    /// the way to its distance. Reading from memory, when it is missing,
+    /// what the distance of either outcome reads is asked for with it, so
+    /// that all is read together.
+    fn moving_outcome(
+        &self,
+        file: &MovingFile,
+        index: u64,
+        pos: &Position,
+    ) -> Result<Option<DbOutcome>, NotInMemory> {
+        let outcome = file.outcome_with(index, self.reads);
+        if outcome.is_err() {
+            for either in [DbOutcome::Win, DbOutcome::Loss] {
+                let _asked = self.distance(file, index, pos, either);
+            }
+        }
+        outcome
+    }
+
+    /// The distance of the moving position `pos` at `index` of `file`, won
+    /// or lost as `outcome` says: stored, or derived.
+    fn distance(
+        &self,
+        file: &MovingFile,
+        index: u64,
+        pos: &Position,
+        outcome: DbOutcome,
+    ) -> Result<Option<u16>, NotInMemory> {
+        if file.kept().covers(outcome) {
+            file.distance_with(index, outcome, self.reads)
+        } else {
+            self.derived_distance(pos, outcome)
+        }
+    }
+
+    /// The distance of a moving position won or lost as `outcome` says,
+    /// whose file does not keep it: its best move's, one ply over the
+    /// positions the moves lead to, whose files keep the distances of the
+    /// other outcome (see [`Kept`](super::format::Kept)), the only ones
+    /// read. `None` if one is not known, or if the best move's outcome is
+    /// not `outcome`, which only a damaged file can make.
+    fn derived_distance(
+        &self,
+        pos: &Position,
+        outcome: DbOutcome,
+    ) -> Result<Option<u16>, NotInMemory> {
+        let (mut best, mut unknown, mut missing) = (None, false, false);
+        for mv in pos.legal_moves() {
+            let value = match after(pos, mv) {
+                After::Ends(ending) => Some(value_of_ending(ending)),
+                // Once one is missing, the others are still read (see
+                // `best_placement`).
+                After::Leads(child) => match self.value_for_distance(mv, &child, outcome) {
+                    Err(NotInMemory) => {
+                        missing = true;
+                        continue;
+                    }
+                    Ok(value) => value,
+                },
+            };
+            match value {
+                // No move does better.
+                Some(value) if outcome == DbOutcome::Win && value == DbValue::win(1) => {
+                    return Ok(Some(1));
+                }
+                Some(value) => best = best.max(Some(value)),
+                None => unknown = true,
+            }
+        }
+        if missing {
+            return Err(NotInMemory);
+        }
+        if unknown {
+            return Ok(None);
+        }
+        Ok(match best {
+            // Blocked.
+            None => (outcome == DbOutcome::Loss).then_some(0),
+            Some(best) => (best.outcome == outcome).then_some(best.distance),
+        })
+    }
+
+    /// The value of the move `mv` to `child` for a position won or lost as
+    /// `outcome` says, as deriving that position's distance needs it: the
+    /// distance where the move may be the best one, 0 elsewhere, where its
+    /// outcome is enough (a removal is the next, or the move is not the
+    /// best).
+    fn value_for_distance(
+        &self,
+        mv: Move,
+        child: &Position,
+        outcome: DbOutcome,
+    ) -> Result<Option<DbValue>, NotInMemory> {
+        let Some((file, index)) = self.db.moving_entry(child) else {
+            return Ok(None);
+        };
+        let reads_distance = |theirs: DbOutcome| mv.removal.is_none() && -theirs == outcome;
+        let theirs = file.outcome_with(index, self.reads);
+        if theirs.is_err() && mv.removal.is_none() {
+            // Asked for with the outcome (see `moving_outcome`).
+            let _asked = file.distance_with(index, -outcome, self.reads);
+        }
+        let Some(theirs) = theirs? else {
+            return Ok(None);
+        };
+        let distance = if reads_distance(theirs) {
+            match file.distance_with(index, theirs, self.reads)? {
+                Some(distance) => distance,
+                None => return Ok(None),
+            }
+        } else {
+            0
+        };
+        Ok(Some(value_of_move(
+            mv,
+            DbValue {
+                outcome: theirs,
+                distance,
+            },
+        )))
     }
 }
 
@@ -833,16 +788,19 @@ fn after(pos: &Position, mv: Move) -> After {
     }
 }
 
-/// Whether deriving the distance of a position won or lost as an outcome
-/// it `derives` reads that of the position its move `mv` leads to, whose
-/// outcome is `theirs` (`None` if not known yet): where the move removes
-/// nothing and leads to the other outcome.
-fn reads_distance(
-    mv: Move,
-    theirs: Option<DbOutcome>,
-    derives: impl Fn(DbOutcome) -> bool,
-) -> bool {
-    mv.removal.is_none() && theirs.is_none_or(|theirs| derives(-theirs))
+/// The outcome under the N-move rule of a placing position stored as
+/// `stored`, where the rule cannot change it: the rule off, or reached (a
+/// draw), or a stored draw, which it leaves a draw (a side that wins under
+/// the rule wins without it too); `None` elsewhere, since the placing
+/// phase's values have no distance for the rule to weigh.
+fn placing_outcome_under_rule(pos: &Position, stored: DbOutcome) -> Option<DbOutcome> {
+    if pos.n_move_rule_reached() {
+        Some(DbOutcome::Draw)
+    } else if stored == DbOutcome::Draw || pos.rules().draw_plies().is_none() {
+        Some(stored)
+    } else {
+        None
+    }
 }
 
 /// The value of a move that ends the game with `outcome` for its side: a

@@ -7,9 +7,9 @@
 //! 3 win a7-b6 30 WB./.W./.B./...W../B../.../... w 0 0 0 10
 //! ```
 //!
-//! The depth, the value the move keeps, the move, the N-move rule and the
-//! position string; the rules are otherwise the databases' (nine, with
-//! flying).
+//! The depth, the value the move keeps, the move, the N-move rule (0, none,
+//! in the placing phase, whose values leave it out) and the position
+//! string; the rules are otherwise the databases' (nine, with flying).
 
 use super::probe::{Database, MoveValue};
 use super::value::DbOutcome;
@@ -31,8 +31,15 @@ pub struct Puzzle {
 impl Puzzle {
     /// The puzzle `position` is, if it is one: the databases know the
     /// value under the N-move rule of each of its moves (at least two),
-    /// the best is a win or a draw, and exactly one move has it.
+    /// the best is a win or a draw, and exactly one move has it. A
+    /// placing position is set without the rule, which the placing
+    /// phase's values leave out.
     pub fn at(db: &Database, position: &Position) -> Option<Puzzle> {
+        let position = &if position.stones_to_place() > 0 {
+            position.with_n_move_rule(0)
+        } else {
+            *position
+        };
         let moves = db.moves(position);
         if moves.len() < 2 {
             return None;

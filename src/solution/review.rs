@@ -40,7 +40,8 @@ pub struct JudgedMove {
     /// With the game's N-move rule applied to the values of the moving
     /// phase's moves: a win whose next removal comes after the rule has
     /// drawn is a draw, and a position is worth the best of its moves so
-    /// judged (a placement is judged as stored).
+    /// judged; a placement only where the rule cannot change its value
+    /// (see [`MoveValue::with_rule`](super::MoveValue::with_rule)).
     pub with_rule: Judgement,
 }
 

@@ -51,7 +51,7 @@ fn value_from_children(
 /// The outcome one ply of minimax over the outcomes of its children gives
 /// `pos`; `None` if a child is not known.
 fn outcome_from_children(db: &Database, pos: &Position) -> Option<DbOutcome> {
-    let best = best_known(pos.legal_moves(), |mv| db.move_value(pos, mv).outcome)?;
+    let best = best_known(pos.legal_moves(), |mv| db.move_outcome(pos, mv))?;
     Some(best.unwrap_or_else(|| without_a_move(pos)))
 }
 
@@ -86,7 +86,7 @@ pub fn check_sector(
         progress,
         |check, index, mover, other| {
             let variant = sector.variant;
-            let value = keeps_distances.then(|| db.sector_value(variant, mover, other));
+            let value = keeps_distances.then(|| db.value(&sector.position(mover, other)));
             if let Some(value @ Some(_)) = value {
                 check.record(index, value, || {
                     value_from_children(db, variant, mover, other)
@@ -120,8 +120,8 @@ pub fn compare_sector(
         |check, index, mover, other| {
             let values = keeps_distances.then(|| {
                 (
-                    ours.sector_value(sector.variant, mover, other),
-                    theirs.sector_value(sector.variant, mover, other),
+                    ours.value(&sector.position(mover, other)),
+                    theirs.value(&sector.position(mover, other)),
                 )
             });
             if let Some((Some(ours), Some(theirs))) = values {

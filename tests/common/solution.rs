@@ -61,10 +61,11 @@ pub fn plain_placing_minimax(db: &Database, pos: &Position) -> i8 {
     if pos.side_to_move_is_short() {
         return -1;
     }
+    let limit = pos.rules().draw_plies().unwrap_or(u32::MAX);
     if pos.in_hand(Color::White) == 0 && pos.in_hand(Color::Black) == 0 {
         let value = db.value(pos).expect("leaf stored");
         // A block (a loss at 0) comes before the rule.
-        if pos.plies_since_removal() + u32::from(value.distance) > 60 {
+        if pos.plies_since_removal() + u32::from(value.distance) > limit {
             return 0;
         }
         return match value.outcome {
@@ -73,7 +74,7 @@ pub fn plain_placing_minimax(db: &Database, pos: &Position) -> i8 {
             DbOutcome::Loss => -1,
         };
     }
-    if pos.plies_since_removal() >= 60 {
+    if pos.plies_since_removal() >= limit {
         return 0;
     }
     pos.legal_moves()

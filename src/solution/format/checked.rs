@@ -454,9 +454,11 @@ impl Checked {
         match self.blocks[block].load(Ordering::Relaxed) {
             GOOD => Ok(true),
             DAMAGED => Ok(false),
-            _ if reads == Reads::Wait => Ok(self.check_block(block)),
-            _ if self.ready_or_ask(at, Urgency::Search) => Ok(self.is_good(at)),
-            _ => Err(NotInMemory),
+            _ => match reads {
+                Reads::Wait => Ok(self.check_block(block)),
+                Reads::InMemory(urgency) if self.ready_or_ask(at, urgency) => Ok(self.is_good(at)),
+                Reads::InMemory(_) => Err(NotInMemory),
+            },
         }
     }
 

@@ -39,7 +39,7 @@ use super::checksum::checksum;
 use super::compressed::{Compressed, block_count};
 use super::file_name;
 use super::placing::{code, outcome_of};
-use super::reader::{NotInMemory, Reads, Urgency};
+use super::reader::{NotInMemory, Reads};
 use crate::solution::error::{DbError, DbProblem};
 use crate::solution::index::SectorIndex;
 use crate::solution::sector::Sector;
@@ -686,26 +686,6 @@ impl MovingFile {
                 }
             })
             .collect()
-    }
-
-    /// Whether the outcome at `index` can be read at once, without waiting
-    /// for the disk; if not, its block is asked of the background reader.
-    pub(crate) fn ready_or_ask(&self, index: u64, urgency: Urgency) -> bool {
-        index >= self.sector.len()
-            || self
-                .outcomes
-                .ready_or_ask(outcome_at(index as usize).0, urgency)
-    }
-
-    /// Whether the distance at `index`, if the file keeps any, can be read
-    /// at once; if not, its block is asked of the background reader.
-    pub(crate) fn distance_ready_or_ask(&self, index: u64, urgency: Urgency) -> bool {
-        match &self.distances {
-            Some(distances) if index < self.sector.len() => {
-                distances.ready_or_ask(index as usize, urgency)
-            }
-            _ => true,
-        }
     }
 }
 

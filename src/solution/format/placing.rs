@@ -23,7 +23,7 @@ use super::checked::{Checked, Loading, file_header, open_header, variant_code, w
 use super::checksum::checksum;
 use super::compressed::{Compressed, block_count};
 use super::file_name;
-use super::reader::Urgency;
+use super::reader::{NotInMemory, Reads, Urgency};
 use crate::solution::error::{DbError, DbProblem};
 use crate::solution::sector::Sector;
 use crate::solution::value::DbOutcome;
@@ -305,20 +305,28 @@ impl PlacingFile {
     /// sector, for an index that is not a position, or in a damaged block.
     #[inline]
     pub fn outcome(&self, index: u64) -> Option<DbOutcome> {
-        if index >= self.sector.len() {
-            return None;
-        }
-        let at = (index / 4) as usize;
-        if !self.data.is_good(at) {
-            return None;
-        }
-        outcome_of(self.data.byte(at)? >> (2 * (index % 4)) & 3)
+        self.outcome_with(index, Reads::Wait).unwrap_or(None)
     }
 
-    /// Whether the outcome at `index` can be read at once, without waiting
-    /// for the disk; if not, its block is asked of the background reader.
-    pub(crate) fn ready_or_ask(&self, index: u64, urgency: Urgency) -> bool {
-        index >= self.sector.len() || self.data.ready_or_ask((index / 4) as usize, urgency)
+    /// [`PlacingFile::outcome`], read as `reads` allows.
+    ///
+    /// # Errors
+    ///
+    /// [`NotInMemory`] when reading from memory only and the outcome's
+    /// block is not there: it is then read in the background.
+    #[inline]
+    pub fn outcome_with(&self, index: u64, reads: Reads) -> Result<Option<DbOutcome>, NotInMemory> {
+        if index >= self.sector.len() {
+            return Ok(None);
+        }
+        let at = (index / 4) as usize;
+        if !self.data.is_good_with(at, reads)? {
+            return Ok(None);
+        }
+        Ok(self
+            .data
+            .byte(at)
+            .and_then(|byte| outcome_of(byte >> (2 * (index % 4)) & 3)))
     }
 
     /// Asks the background reader for the whole file, as `urgency` says,

@@ -20,8 +20,9 @@ pub enum Reads {
     /// Wait for the disk: every value the files hold is answered.
     Wait,
     /// Answer from memory only: a block not read yet is asked of the
-    /// background reader, and its values are unknown until it is there.
-    InMemory,
+    /// background reader, as soon as the urgency says, and its values are
+    /// unknown until it is there.
+    InMemory(Urgency),
 }
 
 /// A value that is not in memory: its block is being read in the
