@@ -1020,3 +1020,41 @@ fn in_twelve_a_placement_that_fills_the_board_ends_the_game_by_the_rule() {
     assert!(db.holds(white_loses) && db.holds(Rules::new(Variant::Twelve)));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn twelve_has_puzzles_kept_in_lines_of_its_own() {
+    let (_, db) = twelve_database();
+    let sector = SectorIndex::new(3, 4);
+    let puzzles: Vec<Puzzle> = (0..500)
+        .filter_map(|i| {
+            let (mover, other) = sector.decode(i * (sector.len() / 500));
+            let pos = sector_position(Variant::Twelve, mover, other);
+            (sector.canonical(mover, other).index == i * (sector.len() / 500))
+                .then(|| Puzzle::at(db, &pos))
+                .flatten()
+        })
+        .collect();
+    assert!(!puzzles.is_empty(), "no puzzle among 500 positions");
+    for puzzle in puzzles {
+        assert_eq!(puzzle.position.rules().variant, Variant::Twelve);
+        // The one move that keeps the value, by the databases' values of
+        // the positions the moves lead to.
+        let keeping: Vec<_> = puzzle
+            .position
+            .legal_moves()
+            .into_iter()
+            .filter(|&mv| {
+                let mut after = puzzle.position;
+                after.play_unchecked(mv);
+                let theirs = match after.terminal_outcome() {
+                    Some(end) if end.winner().is_some() => DbOutcome::Loss,
+                    Some(_) => DbOutcome::Draw,
+                    None => db.outcome_with_rule(&after).expect("known"),
+                };
+                -theirs == puzzle.goal
+            })
+            .collect();
+        assert_eq!(keeping, vec![puzzle.solution], "{}", puzzle.line(1));
+        assert_eq!(Puzzle::from_line(&puzzle.line(3)), Ok((puzzle, 3)));
+    }
+}

@@ -9,11 +9,14 @@
 //!
 //! The depth, the value the move keeps, the move, the N-move rule (0, none,
 //! in the placing phase, whose values leave it out) and the position
-//! string; the rules are otherwise the databases' (nine, with flying).
+//! string; the rules are otherwise the databases' (with flying). A variant
+//! other than nine is named before the position string, with its
+//! full-board rule where it is not the default: `twelve`,
+//! `twelve:whiteloses`.
 
 use super::probe::{Database, MoveValue};
 use super::value::DbOutcome;
-use crate::board::{Game, Move, Position, Rules, Variant};
+use crate::board::{FullBoard, Game, Move, Position, Rules, Variant};
 
 /// A position where one move alone keeps the value its side to move has
 /// with best play.
@@ -60,11 +63,18 @@ impl Puzzle {
     /// The line of text that keeps the puzzle, found by a search `depth`
     /// plies deep.
     pub fn line(&self, depth: u32) -> String {
+        let rules = self.position.rules();
+        // Nine's rules go without saying.
+        let variant = match (rules.variant, rules.full_board) {
+            (Variant::Nine, FullBoard::Draw) => String::new(),
+            (variant, FullBoard::Draw) => format!("{variant} "),
+            (variant, full_board) => format!("{variant}:{full_board} "),
+        };
         format!(
-            "{depth} {} {} {} {}",
+            "{depth} {} {} {} {variant}{}",
             self.goal,
             self.solution,
-            self.position.rules().n_move_rule,
+            rules.n_move_rule,
             self.position.fen()
         )
     }
@@ -97,11 +107,24 @@ impl Puzzle {
             .ok()
             .filter(|&n| n <= Rules::MAX_N_MOVE_RULE)
             .ok_or(format!("'{n_move_rule}' is no N-move rule"))?;
+        let mut rest = field("position")?;
+        // A variant other than nine is named before the position string,
+        // whose board begins with a point, never a letter of a name.
+        let mut rules = Rules::new(Variant::Nine);
+        if rest.starts_with(|c: char| c.is_ascii_lowercase()) {
+            let (named, position) = rest.split_once(' ').ok_or("no position")?;
+            let (variant, full_board) = named.split_once(':').unwrap_or((named, "draw"));
+            rules = Rules {
+                full_board: full_board.parse().map_err(|e| format!("{e}"))?,
+                ..Rules::new(variant.parse().map_err(|e| format!("{e}"))?)
+            };
+            rest = position;
+        }
         let rules = Rules {
             n_move_rule,
-            ..Rules::new(Variant::Nine)
+            ..rules
         };
-        let position = Position::from_fen(field("position")?, rules).map_err(|e| format!("{e}"))?;
+        let position = Position::from_fen(rest, rules).map_err(|e| format!("{e}"))?;
         if !position.legal_moves().contains(&solution) {
             return Err(format!("{solution} is not legal in the position"));
         }
@@ -124,4 +147,45 @@ pub fn find_puzzles(db: &Database, game: &Game) -> Vec<Puzzle> {
         position.play_unchecked(mv);
     }
     puzzles
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A puzzle of `fen` under `rules`, solved by `solution`.
+    fn puzzle(fen: &str, rules: Rules, solution: &str) -> Puzzle {
+        Puzzle {
+            position: Position::from_fen(fen, rules).unwrap(),
+            goal: DbOutcome::Win,
+            solution: solution.parse().unwrap(),
+        }
+    }
+
+    #[test]
+    fn a_line_keeps_the_variant_and_its_full_board_rule() {
+        let fen = "W../.B./.../....../.../.../... w 10 10 2 3";
+        let twelve = Rules::new(Variant::Twelve);
+        let white_loses = Rules {
+            full_board: FullBoard::WhiteLoses,
+            n_move_rule: 0,
+            ..twelve
+        };
+        let nine_fen = "W../.B./.../....../.../.../... w 7 7 2 3";
+        let nine = puzzle(nine_fen, Rules::new(Variant::Nine), "d2");
+        assert_eq!(nine.line(2), format!("2 win d2 30 {nine_fen}"));
+        assert_eq!(Puzzle::from_line(&nine.line(2)), Ok((nine, 2)));
+        for (rules, named) in [(twelve, "twelve"), (white_loses, "twelve:whiteloses")] {
+            let puzzle = puzzle(fen, rules, "d2");
+            let line = puzzle.line(5);
+            assert!(line.contains(&format!(" {named} {fen}")), "{line}");
+            assert_eq!(Puzzle::from_line(&line), Ok((puzzle, 5)));
+        }
+        // Ten stones in hand are too many for nine.
+        assert!(Puzzle::from_line(&format!("2 win d2 30 {fen}")).is_err());
+        for bad in ["sixteen {fen}", "twelve:blackloses {fen}", "twelve"] {
+            let line = format!("2 win d2 30 {}", bad.replace("{fen}", fen));
+            assert!(Puzzle::from_line(&line).is_err(), "{line}");
+        }
+    }
 }

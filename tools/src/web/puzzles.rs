@@ -24,6 +24,10 @@ struct PuzzleView {
     depth: u32,
     /// The N-move rule its values are under.
     n_move_rule: u16,
+    /// Its variant.
+    variant: &'static str,
+    /// Its full-board rule.
+    full_board: &'static str,
 }
 
 /// Every puzzle, as the JSON the page is sent, made once.
@@ -36,6 +40,8 @@ pub(super) fn puzzles_json() -> &'static str {
                 solution: puzzle.solution.to_string(),
                 depth,
                 n_move_rule: puzzle.position.rules().n_move_rule,
+                variant: puzzle.position.rules().variant.name(),
+                full_board: puzzle.position.rules().full_board.name(),
             })
             .collect();
         serde_json::to_string(&views).expect("puzzles are JSON")
