@@ -79,15 +79,13 @@ impl Position {
     }
 
     /// The same position under an N-move rule of `moves` moves a side (0
-    /// for none), which changes nothing else of it.
+    /// for none), which changes nothing else of it, its key included.
     pub(crate) fn with_n_move_rule(&self, moves: u16) -> Position {
         let rules = Rules {
             n_move_rule: moves,
             ..self.rules
         };
-        let mut pos = Position { rules, ..*self };
-        pos.key = pos.compute_key();
-        pos
+        Position { rules, ..*self }
     }
 
     /// The stones of `color` on the board.

@@ -508,7 +508,9 @@ impl Probe<'_> {
         let Some((file, index)) = self.db.moving_entry(pos) else {
             return Ok(None);
         };
-        let Some(outcome) = self.moving_outcome(file, index, pos)? else {
+        // The search's leaves: a miss asks for the outcome alone, as the
+        // distance is seldom read here.
+        let Some(outcome) = file.outcome_with(index, self.reads)? else {
             return Ok(None);
         };
         if outcome == DbOutcome::Draw {
@@ -589,9 +591,9 @@ impl Probe<'_> {
     }
 
     /// The outcome of the moving position `pos` at `index` of `file`, on
-    /// the way to its distance. Reading from memory, when it is missing,
-    /// what the distance of either outcome reads is asked for with it, so
-    /// that all is read together.
+    /// the way to its value with the distance. Reading from memory, when it
+    /// is missing, what the distance of either outcome reads is asked for
+    /// with it, so that all is read together.
     fn moving_outcome(
         &self,
         file: &MovingFile,

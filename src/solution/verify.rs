@@ -7,9 +7,9 @@ use rayon::prelude::*;
 use super::format::Kept;
 use super::index::SectorIndex;
 use super::probe::{Database, best_known};
-use super::sector::{Sector, sector_position};
+use super::sector::Sector;
 use super::value::{DbOutcome, DbValue};
-use crate::board::{Bitboard, Position, Variant};
+use crate::board::{Bitboard, Position};
 
 /// What checking one sector found: against its successors, or against
 /// another folder's values.
@@ -31,18 +31,11 @@ pub struct SectorCheck {
 const LISTED: usize = 10;
 
 /// The value one ply of minimax over the stored values of its children
-/// gives the position of `variant` with `mover` to move against `other` (a
-/// removal counts as distance one, whatever follows); `None` if a child is
-/// not stored.
-fn value_from_children(
-    db: &Database,
-    variant: Variant,
-    mover: Bitboard,
-    other: Bitboard,
-) -> Option<DbValue> {
-    let pos = sector_position(variant, mover, other);
-    let best = best_known(pos.legal_moves(), |mv| db.move_value(&pos, mv).value)?;
-    Some(best.unwrap_or(match without_a_move(&pos) {
+/// gives the moving position `pos` (a removal counts as distance one,
+/// whatever follows); `None` if a child is not stored.
+fn value_from_children(db: &Database, pos: &Position) -> Option<DbValue> {
+    let best = best_known(pos.legal_moves(), |mv| db.move_value(pos, mv).value)?;
+    Some(best.unwrap_or(match without_a_move(pos) {
         DbOutcome::Draw => DbValue::draw(),
         _ => DbValue::loss(0),
     }))
@@ -85,14 +78,11 @@ pub fn check_sector(
         sample,
         progress,
         |check, index, mover, other| {
-            let variant = sector.variant;
-            let value = keeps_distances.then(|| db.value(&sector.position(mover, other)));
+            let pos = sector.position(mover, other);
+            let value = keeps_distances.then(|| db.value(&pos));
             if let Some(value @ Some(_)) = value {
-                check.record(index, value, || {
-                    value_from_children(db, variant, mover, other)
-                });
+                check.record(index, value, || value_from_children(db, &pos));
             } else {
-                let pos = sector.position(mover, other);
                 check.record(index, db.outcome(&pos), || outcome_from_children(db, &pos));
             }
         },
@@ -118,16 +108,11 @@ pub fn compare_sector(
         sample,
         progress,
         |check, index, mover, other| {
-            let values = keeps_distances.then(|| {
-                (
-                    ours.value(&sector.position(mover, other)),
-                    theirs.value(&sector.position(mover, other)),
-                )
-            });
+            let pos = sector.position(mover, other);
+            let values = keeps_distances.then(|| (ours.value(&pos), theirs.value(&pos)));
             if let Some((Some(ours), Some(theirs))) = values {
                 check.record(index, Some(ours), || Some(theirs));
             } else {
-                let pos = sector.position(mover, other);
                 check.record(index, ours.outcome(&pos), || theirs.outcome(&pos));
             }
         },
