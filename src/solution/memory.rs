@@ -3,55 +3,51 @@
 //! of a gigabyte array also misses the address cache (TLB), which costs
 //! more than the memory access itself (docs/ENDGAME.md has the figures).
 
-use std::sync::atomic::AtomicU32;
+use std::marker::PhantomData;
 
-/// A zeroed array of atomic words, in huge pages where possible.
-pub(super) struct AtomicWords {
+/// A zeroed array of atomics (`AtomicU32`, `AtomicU8`), in huge pages
+/// where possible.
+pub(super) struct HugeAtomics<A> {
     #[cfg(feature = "mmap")]
     map: memmap2::MmapMut,
     #[cfg(not(feature = "mmap"))]
-    words: Box<[AtomicU32]>,
+    atomics: Box<[A]>,
     len: usize,
+    kind: PhantomData<A>,
 }
 
-impl AtomicWords {
-    /// `len` words, all zero.
+impl<A: bytemuck::Zeroable> HugeAtomics<A> {
+    /// `len` atomics, all zero.
     ///
     /// # Panics
     ///
     /// If the memory cannot be had.
-    pub(super) fn zeroed(len: usize) -> AtomicWords {
-        #[cfg(feature = "mmap")]
-        {
-            let bytes = len.max(1) * std::mem::size_of::<AtomicU32>();
-            AtomicWords {
-                map: huge_anonymous_map(bytes),
-                len,
-            }
-        }
-        #[cfg(not(feature = "mmap"))]
-        {
-            AtomicWords {
-                words: bytemuck::zeroed_slice_box(len),
-                len,
-            }
+    pub(super) fn zeroed(len: usize) -> HugeAtomics<A> {
+        HugeAtomics {
+            #[cfg(feature = "mmap")]
+            map: huge_anonymous_map(len.max(1) * std::mem::size_of::<A>()),
+            #[cfg(not(feature = "mmap"))]
+            atomics: bytemuck::zeroed_slice_box(len),
+            len,
+            kind: PhantomData,
         }
     }
 
-    /// The words.
-    pub(super) fn as_slice(&self) -> &[AtomicU32] {
+    /// The atomics.
+    pub(super) fn as_slice(&self) -> &[A] {
         #[cfg(feature = "mmap")]
         {
-            // SAFETY: the map is at least `len` words long, page-aligned
-            // (so aligned for a word), zero-filled by the system and owned
-            // by `self`, which the slice borrows; `AtomicU32` has the
-            // layout of `u32`, every bit pattern is a valid value, and the
-            // map is never reached otherwise while the slice lives.
-            unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<AtomicU32>(), self.len) }
+            // SAFETY: the map is at least `len` atomics long, page-aligned
+            // (so aligned for any atomic), zero-filled by the system and
+            // owned by `self`, which the slice borrows; all zeros is a
+            // valid `A` (`Zeroable`), an atomic changes only through its
+            // own methods, and the map is never reached otherwise while
+            // the slice lives.
+            unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<A>(), self.len) }
         }
         #[cfg(not(feature = "mmap"))]
         {
-            &self.words
+            &self.atomics
         }
     }
 }

@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use crate::board::{Bitboard, Tables, Variant};
 use crate::solution::format::moving::BuiltSector;
 use crate::solution::index::{MIN_STONES, SectorIndex};
-use crate::solution::memory::AtomicWords;
+use crate::solution::memory::HugeAtomics;
 use crate::solution::probe::Database;
 use crate::solution::sector::Sector;
 use crate::solution::value::{DbOutcome, DbValue};
@@ -171,7 +171,7 @@ fn trimmed(mut list: Vec<Decided>) -> Vec<Decided> {
 
 struct Working {
     sector: SectorIndex,
-    entries: AtomicWords,
+    entries: HugeAtomics<AtomicU32>,
 }
 
 impl Working {
@@ -212,7 +212,7 @@ pub fn build_pair(
         .iter()
         .map(|&sector| Working {
             sector,
-            entries: AtomicWords::zeroed(sector.len() as usize),
+            entries: HugeAtomics::zeroed(sector.len() as usize),
         })
         .collect();
     assert!(

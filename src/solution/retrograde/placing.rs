@@ -21,6 +21,7 @@ use crate::board::{Bitboard, FullBoard, Symmetry, Tables};
 use crate::solution::format::moving::MovingFile;
 use crate::solution::format::placing::{PlacingFile, PlacingValues, code};
 use crate::solution::index::{SectorIndex, WithMover, classes_of, subsets};
+use crate::solution::memory::HugeAtomics;
 use crate::solution::probe::Database;
 use crate::solution::sector::Sector;
 use crate::solution::value::DbOutcome;
@@ -86,8 +87,9 @@ pub fn build_placing_sector(
     db: &Database,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<PlacingValues, MissingSuccessor> {
-    // Zeroed by the allocator, not entry by entry.
-    let entries: Vec<AtomicU8> = bytemuck::zeroed_vec(sector.len() as usize);
+    // Written at random: in huge pages, zeroed by the system.
+    let entries = HugeAtomics::<AtomicU8>::zeroed(sector.len() as usize);
+    let codes = entries.as_slice();
     let (placed, removed) = sector.successors();
     // A placement that fills the board ends the game, by the rule.
     let placed = (!placed.is_full_board())
@@ -137,7 +139,7 @@ pub fn build_placing_sector(
                 // Every position of a group is this group's alone, and its
                 // symmetric images (with the same value) are too: no other
                 // thread writes this entry.
-                entries[index as usize].store(code(outcome), Ordering::Relaxed);
+                codes[index as usize].store(code(outcome), Ordering::Relaxed);
                 placements[outcome.slot()] += images;
                 done += 1;
             }
@@ -148,7 +150,7 @@ pub fn build_placing_sector(
             || [0; 3],
             |a, b| Ok([a[0] + b[0], a[1] + b[1], a[2] + b[2]]),
         )?;
-    Ok(PlacingValues::pack(sector, placements, &entries))
+    Ok(PlacingValues::pack(sector, placements, codes))
 }
 
 /// The positions of a sector with one set of the other side's stones, and
