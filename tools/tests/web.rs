@@ -578,6 +578,43 @@ fn a_move_made_during_a_review_stops_the_review() {
 }
 
 #[test]
+fn a_finished_game_is_reviewed_whole() {
+    // The change that starts a review raised the cancel flag of the job it
+    // had just sent, so an engine thread that took the job at once (free
+    // the moment before, as after a search stopped by a resignation)
+    // stopped it at once: each game below gives that race a chance.
+    let thinks_a_while = "while read line; do case $line in uci) echo uciok;; \
+                          isready) echo readyok;; \
+                          go*) sleep 0.05; echo 'info depth 1 score cp 0 pv a1'; \
+                          echo 'bestmove a1';; esac; done";
+    let server = serve(script(thinks_a_while), None);
+    let addr = server.addr;
+    for _ in 0..20 {
+        let state = new_game(addr, r#"{"engine":"black","movetime":1000}"#);
+        let (status, moved) = act(addr, &state, "move", "d6");
+        assert_eq!(status, 200, "{moved}");
+        let (status, resigned) = act(addr, &state, "resign", "");
+        assert_eq!(status, 200, "{resigned}");
+        assert!(!resigned["outcome"].is_null(), "{resigned}");
+        // Asked again as soon as the stopped search lets the engine go.
+        let asked = loop {
+            let (status, asked) = act(addr, &resigned, "review", "");
+            if status == 200 {
+                break asked;
+            }
+        };
+        let reviewed = wait_until(addr, &asked, |s| {
+            s["review"]["toCome"] == 0 && engine_idle(s)
+        });
+        let points = reviewed["review"]["points"].as_array().expect("points");
+        assert_eq!(points.len(), 2, "{reviewed}");
+        for point in points {
+            assert!(point["white"].is_f64(), "every position judged: {reviewed}");
+        }
+    }
+}
+
+#[test]
 fn the_panel_tells_the_score_in_words_and_no_line_the_engine_did_not_play() {
     // Reports a best line starting d6 for White, then plays a1, as a
     // weakened engine may (and g7 after its first move).

@@ -109,22 +109,29 @@ impl Session {
         let mut state = self.lock();
         state.last_seen = Instant::now();
         let (line, ply) = (state.line, state.game.moves().len());
+        // Only a search under way before the edit can be unwanted: one the
+        // edit itself asked for (a review) is not, and the engine thread
+        // may already have taken it.
+        let searching = state.engine.task.is_some();
+        let was_over = state.ended().is_some();
         let result = edit(&mut state);
         let replaced = state.line != line;
         if replaced {
             state.hint = None;
             state.review = None;
         }
-        // A search for a line replaced, or a game ended, is not wanted; nor
-        // a hint for a position moved on from, or the rest of a review of
-        // the game before the move: a person who plays on wants the
-        // engine's reply, not to wait for them.
+        // A search for a line replaced, or a game the edit ended, is not
+        // wanted (a review of a game over before goes on); nor a hint for
+        // a position moved on from, or the rest of a review of the game
+        // before the move: a person who plays on wants the engine's reply,
+        // not to wait for them.
         let moved = state.game.moves().len() != ply;
         let stale = moved && state.engine.task.is_some();
         if replaced || stale {
             state.engine.thinking = Info::default();
         }
-        if stale || (state.engine.task.is_some() && (replaced || state.ended().is_some())) {
+        let ended = !was_over && state.ended().is_some();
+        if searching && (moved || replaced || ended) {
             self.shared.cancel.store(true, Ordering::Relaxed);
         }
         state.publish();
