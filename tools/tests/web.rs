@@ -452,6 +452,30 @@ fn option_logger(name: &str) -> (EngineConfig, OptionLog) {
 }
 
 #[test]
+fn the_engine_plays_from_the_servers_databases() {
+    let (logger, log) = option_logger("server-databases");
+    let (_, databases) = small_databases("web-engine-databases");
+    let folder = common::TempDir::new("web-engine-databases-store");
+    let dir = databases.path().display().to_string();
+    let mut more = vec!["--db", &dir, "--engine", &logger.cmd];
+    for arg in &logger.args {
+        more.extend(["--engine-arg", arg]);
+    }
+    let server = WebProcess::start(&folder.path().join("players.sqlite"), &more);
+    let state = new_game(server.addr, r#"{"engine":"black","movetime":10}"#);
+    let (status, moved) = act(server.addr, &state, "move", "d6");
+    assert_eq!(status, 200, "{moved}");
+    wait_until(server.addr, &moved, |s| plies(s) == 2 && engine_idle(s));
+    assert!(
+        log.read()
+            .lines()
+            .any(|line| line == format!("setoption name EndgameDB value {dir}")),
+        "{}",
+        log.read()
+    );
+}
+
+#[test]
 fn an_engine_kept_from_another_variant_is_told_every_rule_again() {
     let (logger, log) = option_logger("rules");
     let server = serve(logger, None);

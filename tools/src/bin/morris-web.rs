@@ -61,7 +61,7 @@ fn main() -> Result<()> {
         )?;
         return Ok(());
     }
-    let engine = match args.engine {
+    let mut engine = match args.engine {
         Some(cmd) => EngineConfig {
             name: cmd.clone(),
             cmd,
@@ -79,6 +79,10 @@ fn main() -> Result<()> {
                 db.len(),
                 dir.display()
             );
+            // The engine plays from the files the board shows values from.
+            engine
+                .options
+                .push(("EndgameDB".to_owned(), dir.display().to_string()));
             Some(db)
         }
         None => {

@@ -323,8 +323,8 @@ fn review(
     Ok(())
 }
 
-/// Starts the engine: `uci` to `uciok` and `isready`; returns it with the
-/// name it gave.
+/// Starts the engine: `uci` to `uciok`, its configured options and
+/// `isready`; returns it with the name it gave.
 fn start(
     config: &EngineConfig,
     never: &AtomicBool,
@@ -332,7 +332,7 @@ fn start(
     let mut engine = EngineProcess::start(config)
         .map_err(|e| format!("the engine '{}' failed to start: {e}", config.cmd))?;
     let handshake = engine
-        .handshake(&[], never)
+        .handshake(&config.options, never)
         .map_err(|_| format!("the engine '{}' did not answer 'uci'", config.cmd))?;
     Ok((engine, handshake.name()))
 }
