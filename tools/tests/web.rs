@@ -2031,6 +2031,22 @@ fn a_wrong_token_or_seat_is_refused_and_challenges_are_bounded() {
         json!({ "clock": turn_clock(60.0), "opponent": "morris-god" }),
     );
     assert_eq!(json(addr, "POST", "/api/challenge", &level).0, 400);
+    // A range of ratings is a sensible number of points, or none.
+    for range in [json!(-5), json!(0), json!(0.5), json!(1e9)] {
+        let body = by(&ann, json!({ "clock": turn_clock(60.0), "range": range }));
+        let (status, refused) = json(addr, "POST", "/api/challenge", &body);
+        assert_eq!(
+            (status, &refused["error"]),
+            (400, &json!("a rating range is 1 to 1000 points, or none")),
+            "{range}"
+        );
+    }
+    assert!(
+        lobby(addr, &ann, 0)["challenges"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
     // Three challenges open at most; one withdrawn makes room.
     for _ in 0..3 {
         assert_eq!(

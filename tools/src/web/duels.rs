@@ -187,6 +187,7 @@ pub(super) fn challenge(games: &Games, body: &str) -> Reply {
             .settings()
             .map_err(|message| refusal(400, &message))?;
         let side = request.side().map_err(|message| refusal(400, &message))?;
+        let range = request.range().map_err(|message| refusal(400, &message))?;
         let Some(opponent) = request.opponent.as_deref() else {
             let posted = games.lobby.post(Challenge {
                 id: 0,
@@ -195,7 +196,7 @@ pub(super) fn challenge(games: &Games, body: &str) -> Reply {
                 rating: me.rating.rating,
                 settings,
                 side,
-                range: request.range(),
+                range,
             });
             posted.map_err(|message| refusal(409, &message))?;
             return Ok(Reply::json(&ErrorView { error: "" }));

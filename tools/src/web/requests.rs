@@ -23,6 +23,9 @@ const MAX_RATED_CLOCK: Duration = Duration::from_secs(3600);
 /// The most time a rated game's clock may give back a move.
 const MAX_RATED_INCREMENT: Duration = Duration::from_secs(60);
 
+/// The widest range of ratings a challenge may ask its taker to be in.
+const MAX_RANGE: f64 = 1000.0;
+
 /// The request of a body: an empty body is the request with no field.
 ///
 /// # Errors
@@ -326,10 +329,19 @@ impl ChallengeRequest {
         })
     }
 
-    /// How far from the challenger's rating a taker's may be; `None` (or
-    /// no positive number): anyone's.
-    pub(super) fn range(&self) -> Option<f64> {
-        self.range.filter(|range| *range > 0.0)
+    /// How far from the challenger's rating a taker's may be; `None`:
+    /// anyone's.
+    ///
+    /// # Errors
+    ///
+    /// The range is outside 1 to [`MAX_RANGE`] points.
+    pub(super) fn range(&self) -> Result<Option<f64>, String> {
+        match self.range {
+            Some(range) if !(1.0..=MAX_RANGE).contains(&range) => Err(format!(
+                "a rating range is 1 to {MAX_RANGE} points, or none"
+            )),
+            range => Ok(range),
+        }
     }
 
     /// The challenger's side; `None`: drawn when the challenge is taken.
