@@ -859,13 +859,14 @@ fn a_resignation_or_an_agreed_draw_ends_the_game() {
     let (_, agreed) = act(addr, &state, "draw", "accept");
     assert_eq!(agreed["outcome"], "draw (agreed)");
     assert!(agreed["winner"].is_null());
-    // The engine weighs a draw offered on the person's move by a search
-    // of it: it takes one only where it sees no win for itself. Its
-    // scores are White's, the person's: a win for White, an even game, a
-    // loss for White.
+    // Past the opening, the engine weighs a draw offered on the person's
+    // move by a search of it: it takes one only where it stands worse.
+    // Its scores are White's, the person's: a win for White, White ahead
+    // by a stone and a half, an even game, a loss for White.
     for (score, taken) in [
         ("cp 300", true),
         ("mate 2", true),
+        ("cp 150", true),
         ("cp 0", false),
         ("cp -300", false),
         ("mate -2", false),
@@ -876,8 +877,14 @@ fn a_resignation_or_an_agreed_draw_ends_the_game() {
         );
         let server = serve(script(&judge), None);
         let state = new_game(server.addr, r#"{"engine":"black","movetime":10}"#);
-        act(server.addr, &state, "move", "a1");
-        let state = wait_until(server.addr, &state, |s| plies(s) == 2 && engine_idle(s));
+        // Ten stones placed, White (the person) to move.
+        let (status, state) = act(
+            server.addr,
+            &state,
+            "setup",
+            "W../.../.../BBB.../.B./.../... w 4 4 0 6",
+        );
+        assert_eq!(status, 200, "{state}");
         // Weighed by a search (this engine answers at once, maybe before
         // the reply to the offer is written).
         let (status, weighing) = act(server.addr, &state, "draw", "offer");
@@ -893,16 +900,43 @@ fn a_resignation_or_an_agreed_draw_ends_the_game() {
             // next move.
             assert!(answer["outcome"].is_null(), "{score}: {answer}");
             assert_eq!(answer["drawDeclined"], "white", "{score}: {answer}");
-            let (_, moved) = act(server.addr, &state, "move", "b2");
+            let (_, moved) = act(server.addr, &state, "move", "d6");
             assert!(moved["drawDeclined"].is_null(), "{moved}");
         }
     }
 }
 
 #[test]
+fn the_engine_declines_every_draw_offered_in_the_opening() {
+    // After 1. d6 and any reply, weak or sound, at any level: nothing is
+    // decided yet. (It took these draws, rating its chances of winning
+    // after the weak replies at 1-2%.)
+    let server = serve(morris(), None);
+    let addr = server.addr;
+    for level in ["easy", "full"] {
+        for reply in ["g4", "d7", "a1", "c4"] {
+            let state = new_game(addr, r#"{"engine":"none","movetime":300}"#);
+            act(addr, &state, "move", "d6");
+            act(addr, &state, "move", reply);
+            let settings = format!(r#"{{"engine":"black","level":"{level}","movetime":300}}"#);
+            let (status, playing) = act(addr, &state, "settings", &settings);
+            assert_eq!(status, 200, "{playing}");
+            let (status, offered) = act(addr, &playing, "draw", "offer");
+            assert_eq!(status, 200, "{offered}");
+            let answer = wait_until(addr, &offered, |s| {
+                engine_idle(s) && (!s["outcome"].is_null() || !s["drawDeclined"].is_null())
+            });
+            assert!(answer["outcome"].is_null(), "{level} {reply}: {answer}");
+            assert_eq!(answer["drawDeclined"], "white", "{level} {reply}: {answer}");
+        }
+    }
+}
+
+#[test]
 fn the_engine_takes_a_draw_only_where_it_sees_no_win_for_itself() {
-    // Full strength, a real search, at any level: Black, the engine, a
-    // clear win ahead declines; a clear loss ahead, it takes the draw.
+    // A real search at the level's strength, past the opening: Black, the
+    // engine, a clear win ahead declines; a clear loss ahead, it takes the
+    // draw.
     // (Near an even game the answer turns on the depth the search
     // reaches, so the positions are far from it.)
     let server = serve(morris(), None);

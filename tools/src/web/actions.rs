@@ -304,6 +304,12 @@ pub(super) fn draw(
             if let Some(failure) = &state.engine.failure {
                 return Err(format!("the engine is stopped: {failure}"));
             }
+            // Nothing is decided yet: a fair opponent plays on, whatever
+            // the position's value.
+            if in_the_opening(state.game.position()) {
+                answer_offer(state, side, false);
+                return Ok(false);
+            }
             // The databases' value under the N-move rule, for the side to
             // move: the person.
             let exact = db.and_then(|db| db.outcome_with_rule(state.game.position()));
@@ -344,15 +350,21 @@ fn answer_offer(state: &mut State, offering: Color, taken: bool) {
     }
 }
 
-/// The most chance of winning, in thousandths, with which the engine
-/// still takes a draw: it takes one only where it sees no win for itself,
-/// in a position drawn or lost for it, not at an even start.
-const DRAW_TAKEN_BELOW: u32 = 20;
+/// Whether `position` is in its opening, fewer than half the stones
+/// placed, where the engine declines every draw offered.
+fn in_the_opening(position: &Position) -> bool {
+    let stones = u32::from(position.rules().variant.stones());
+    2 * stones - position.stones_to_place() < stones
+}
+
+/// The points the engine expects from the game, in thousandths, below
+/// which it takes a draw: it stands worse, by about a stone or more.
+const DRAW_TAKEN_BELOW: u32 = 450;
 
 /// The engine's answer to a draw offered on the person's move, by its
-/// search of the position just ended: taken where its chance of winning
-/// (its own, or the chances its score gives by the engine's model) is
-/// below [`DRAW_TAKEN_BELOW`].
+/// search of the position just ended at its own level: taken where the
+/// points it expects (from its chances, or those its score gives by the
+/// engine's model) are below [`DRAW_TAKEN_BELOW`].
 pub(super) fn answer_offer_by_search(state: &mut State) {
     let offering = state.game.position().side_to_move();
     let chances = state.engine.thinking.score.map(|score| {
@@ -366,7 +378,7 @@ pub(super) fn answer_offer_by_search(state: &mut State) {
         })
     });
     // The search is of the person's move: its loss is the engine's win.
-    let taken = chances.is_some_and(|[_, _, loss]| loss < DRAW_TAKEN_BELOW);
+    let taken = chances.is_some_and(|[_, draw, loss]| 2 * loss + draw < 2 * DRAW_TAKEN_BELOW);
     answer_offer(state, offering, taken);
 }
 

@@ -82,10 +82,11 @@ pub(super) fn kick(shared: &Shared, state: &mut State) {
 pub(super) fn schedule(shared: &Shared, state: &mut State, task: Task) {
     let game = &state.game;
     let start = format!("position fen {} moves", game.start().fen());
-    // A hint is the best move there is, not the weakened engine's.
+    // A hint is the best move there is, not the weakened engine's; a draw
+    // offered is weighed as the level plays.
     let strength = match task {
-        Task::Move => state.settings.strength,
-        Task::Hint | Task::Review | Task::DrawOffer => Strength::Full,
+        Task::Move | Task::DrawOffer => state.settings.strength,
+        Task::Hint | Task::Review => Strength::Full,
     };
     let options = common_options(state, strength);
     // On the clock the engine keeps a tenth of its time left a move.
