@@ -1822,7 +1822,7 @@ fn two_players_sign_in_and_play_a_rated_game_from_the_lobby_to_its_end() {
         );
         browser.wait_for(
             "const rows = [...document.querySelectorAll('#table li')].map((li) => li.textContent);
-             return rows.length === 6 && rows[0].startsWith('ann 16') && rows.some((r) => r.startsWith('bob 13'));",
+             return rows.length === 6 && rows.some((r) => r.startsWith('ann 16')) && rows.some((r) => r.startsWith('bob 13'));",
         );
         browser.wait_for(
             "const games = [...document.querySelectorAll('#history li')].map((li) => li.textContent);

@@ -2210,6 +2210,42 @@ fn an_address_has_only_so_many_requests_answered_at_once() {
 }
 
 #[test]
+fn the_levels_are_rated_at_their_measured_strength() {
+    let folder = common::TempDir::new("web-level-ratings");
+    let server = serve_keeping(&folder.path().join("players.sqlite"));
+    let ann = player(server.addr, "ann");
+    let elo = |skill: u8| {
+        let (_, elo) = morris::engine::ELO_OF_SKILL
+            .iter()
+            .find(|(level, _)| *level == skill)
+            .expect("measured");
+        f64::from(*elo)
+    };
+    // Easy is where a newcomer starts; each level above it by as much as
+    // it was measured stronger, Full at the unweakened engine's level 20.
+    let expected = [
+        ("morris-easy", 1500.0),
+        ("morris-medium", 1500.0 + (elo(0) + elo(10)) / 2.0 - elo(0)),
+        ("morris-hard", 1500.0 + elo(10) - elo(0)),
+        ("morris-full", 1500.0 + elo(20) - elo(0)),
+    ];
+    let levels = lobby(server.addr, &ann, 0)["levels"].clone();
+    for (name, rating) in expected {
+        let level = levels
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["name"] == name)
+            .unwrap_or_else(|| panic!("{name} in {levels}"));
+        assert!(
+            (level["rating"].as_f64().unwrap() - rating).abs() < 1.0,
+            "{name}: {level}"
+        );
+        assert_eq!(level["deviation"], 50.0, "{name}: {level}");
+    }
+}
+
+#[test]
 fn a_rated_game_against_a_level_is_the_engines_to_answer_and_lost_if_left() {
     let folder = common::TempDir::new("web-rated-level");
     let server = serve_keeping(&folder.path().join("players.sqlite"));

@@ -287,7 +287,10 @@ impl WebServer {
         let levels = match &store {
             Some(store) => Strength::NAMED
                 .into_iter()
-                .map(|level| Ok((level, store.standing_player(&level_player_name(level))?)))
+                .map(|level| {
+                    let name = level_player_name(level);
+                    Ok((level, store.standing_player(&name, level.rating())?))
+                })
                 .collect::<anyhow::Result<_>>()
                 .map_err(|e| std::io::Error::other(format!("{e:#}")))?,
             None => Vec::new(),

@@ -9,6 +9,20 @@ use morris::search::MAX_SKILL;
 use morris::{Color, Rules};
 
 use super::clock::TimeControl;
+use crate::rating::Rating;
+
+/// How far a level's measured strength may be off: the measurement's
+/// error, which its rating keeps.
+const LEVEL_DEVIATION: f64 = 50.0;
+
+/// The measured strength of `Skill Level` `skill` on the `UCI_Elo` scale.
+fn skill_elo(skill: u8) -> i32 {
+    ELO_OF_SKILL
+        .iter()
+        .find(|&&(level, _)| level == skill)
+        .map(|&(_, elo)| elo)
+        .expect("a measured level")
+}
 
 /// Who the engine plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,19 +121,24 @@ impl Strength {
     /// The named level's strength on the `UCI_Elo` scale (Full has none:
     /// it is the engine unweakened).
     pub fn elo(self) -> Option<i32> {
-        let skill_elo = |skill: u8| {
-            ELO_OF_SKILL
-                .iter()
-                .find(|&&(level, _)| level == skill)
-                .map(|&(_, elo)| elo)
-                .expect("a measured level")
-        };
         let (easy, hard) = (skill_elo(0), skill_elo(10));
         match self {
             Strength::Easy => Some(easy),
             Strength::Medium => Some((easy + hard) / 2),
             Strength::Hard => Some(hard),
             Strength::Full | Strength::Skill(_) => None,
+        }
+    }
+
+    /// A named level's rating in rated play, fixed: its measured strength
+    /// (Full's that of the unweakened engine, level 20, at the time it
+    /// was measured) counted from Easy's, which is a newcomer's.
+    pub fn rating(self) -> Rating {
+        let elo = self.elo().unwrap_or_else(|| skill_elo(MAX_SKILL));
+        Rating {
+            rating: Rating::default().rating + f64::from(elo - skill_elo(0)),
+            deviation: LEVEL_DEVIATION,
+            ..Rating::default()
         }
     }
 

@@ -314,17 +314,19 @@ impl Store {
     }
 
     /// The standing player named `name` (one of the engine's levels,
-    /// which has no token), made at a newcomer's rating the first time.
+    /// which has no token), made the first time; its rating is set to
+    /// `rating` each time, and no game moves it.
     ///
     /// # Errors
     ///
     /// The file cannot be written.
-    pub fn standing_player(&self, name: &str) -> Result<PlayerId> {
-        let rating = Rating::default();
+    pub fn standing_player(&self, name: &str, rating: Rating) -> Result<PlayerId> {
         let db = self.db();
         db.execute(
             "INSERT INTO players (name, rating, deviation, volatility, created)
-             VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (name) DO NOTHING",
+             VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (name) DO UPDATE
+             SET rating = excluded.rating, deviation = excluded.deviation,
+                 volatility = excluded.volatility",
             params![
                 name,
                 rating.rating,
@@ -448,21 +450,17 @@ impl Store {
         let tx = db.transaction()?;
         let before = [rating_of(&tx, game.white)?, rating_of(&tx, game.black)?];
         let moved = game.plies >= MIN_RATED_PLIES;
-        let [white, black] = if moved {
-            let [w, b] = before;
-            [
-                w.after(&[Game {
-                    opponent: b,
-                    score: white_score,
-                }]),
-                b.after(&[Game {
-                    opponent: w,
-                    score: 1.0 - white_score,
-                }]),
-            ]
-        } else {
-            before
+        // A standing player's rating is its measured strength: fixed.
+        let rated = |player: PlayerId, rating: Rating, opponent: Rating, score: f64| {
+            Ok::<_, rusqlite::Error>(if moved && !is_standing(&tx, player)? {
+                rating.after(&[Game { opponent, score }])
+            } else {
+                rating
+            })
         };
+        let [w, b] = before;
+        let white = rated(game.white, w, b, white_score)?;
+        let black = rated(game.black, b, w, 1.0 - white_score)?;
         for (player, rating) in [(game.white, white), (game.black, black)] {
             tx.execute(
                 "UPDATE players SET rating = ?1, deviation = ?2, volatility = ?3 WHERE id = ?4",
@@ -576,6 +574,16 @@ impl Store {
 }
 
 /// The rating of `player` as `db` has it.
+/// Whether `player` is a standing player: one of the engine's levels,
+/// which has no token.
+fn is_standing(db: &Connection, player: PlayerId) -> rusqlite::Result<bool> {
+    db.query_row(
+        "SELECT token_hash IS NULL FROM players WHERE id = ?1",
+        [player.0],
+        |row| row.get(0),
+    )
+}
+
 fn rating_of(db: &Connection, player: PlayerId) -> rusqlite::Result<Rating> {
     db.query_row(
         "SELECT rating, deviation, volatility FROM players WHERE id = ?1",
@@ -648,8 +656,15 @@ mod tests {
         let folder = Folder::new("live");
         let store = Store::open(&folder.file()).unwrap();
         let ann = store.add_player("ann").unwrap().unwrap().0;
-        let level = store.standing_player("morris-easy").unwrap();
-        assert_eq!(store.standing_player("morris-easy").unwrap(), level);
+        let level = store
+            .standing_player("morris-easy", Rating::default())
+            .unwrap();
+        assert_eq!(
+            store
+                .standing_player("morris-easy", Rating::default())
+                .unwrap(),
+            level
+        );
         let begun = LiveGame {
             id: u64::MAX - 7,
             white: ann,
@@ -679,6 +694,39 @@ mod tests {
         store.finish(&over).unwrap();
         assert_eq!(store.live_games().unwrap(), []);
         assert_eq!(store.history(level).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_standing_players_rating_is_the_one_it_is_given_and_no_game_moves_it() {
+        let folder = Folder::new("standing");
+        let store = Store::open(&folder.file()).unwrap();
+        let ann = store.add_player("ann").unwrap().unwrap().0;
+        let measured = Rating {
+            rating: 1812.0,
+            deviation: 50.0,
+            ..Rating::default()
+        };
+        let level = store
+            .standing_player("morris-medium", Rating::default())
+            .unwrap();
+        // Set again at the next start, to what it is measured at now.
+        assert_eq!(
+            store.standing_player("morris-medium", measured).unwrap(),
+            level
+        );
+        assert_eq!(store.standing(level).unwrap().rating, measured);
+        let rated = store
+            .finish(&game(ann, level, GameResult::BlackWins, 40))
+            .unwrap();
+        assert!(rated.moved);
+        assert_eq!(rated.black, measured);
+        let lost = Game {
+            opponent: measured,
+            score: 0.0,
+        };
+        assert_eq!(rated.white, Rating::default().after(&[lost]));
+        assert_eq!(store.standing(level).unwrap().rating, measured);
+        assert_eq!(store.standing(ann).unwrap().rating, rated.white);
     }
 
     #[test]
