@@ -1743,17 +1743,18 @@ fn a_player_is_made_with_a_secret_that_finds_it_again_after_a_restart() {
         .iter()
         .map(|p| p["name"].as_str().unwrap())
         .collect();
-    // The engine's levels stand in the table, rated like anyone.
+    // The engine's levels stand in the table, the strongest first; a
+    // player who has played no rated game does not yet.
     assert_eq!(
         names,
-        [
-            "ann",
-            "bob",
-            "morris-easy",
-            "morris-full",
-            "morris-hard",
-            "morris-medium"
-        ]
+        ["morris-full", "morris-hard", "morris-medium", "morris-easy"]
+    );
+    assert!(
+        table
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["provisional"] == false)
     );
     // Another run of the server knows the player by the same secret.
     drop(server);
@@ -1777,9 +1778,9 @@ fn an_address_makes_only_so_many_players_and_a_server_without_a_store_says_so() 
     }
     let (status, refused) = json(server.addr, "POST", "/api/players", r#"{"name":"player5"}"#);
     assert_eq!(status, 429, "{refused}");
-    // A refused name counts for nothing (the four levels stand there too).
-    let (_, table) = json(server.addr, "GET", "/api/table", "");
-    assert_eq!(table.as_array().map(Vec::len), Some(5 + 4));
+    // A refused name is nobody's.
+    let (status, _) = json(server.addr, "GET", "/api/history?name=player5", "");
+    assert_eq!(status, 404);
     let without = serve(morris(), None);
     for (method, path) in [
         ("POST", "/api/players"),
@@ -1999,7 +2000,13 @@ fn a_game_left_early_moves_no_rating_and_one_lost_on_time_does() {
     let games = history(addr, "ann");
     assert_eq!(games[0]["termination"], "black wins (white left the game)");
     assert_eq!(games[0]["rated"], false);
-    assert_eq!(standing(addr, "ann")["rating"], 1500.0);
+    let (_, me) = json(addr, "GET", &format!("/api/me?token={ann}"), "");
+    assert_eq!(me["rating"], 1500.0, "{me}");
+    let (_, table) = json(addr, "GET", "/api/table", "");
+    assert!(
+        !table.as_array().unwrap().iter().any(|p| p["name"] == "ann"),
+        "no rated game yet: {table}"
+    );
     // A seat of a rated game is its player's: the code lets nobody in.
     let (white, black) = rated_room(addr, &ann, &bob, turn_clock(3.0));
     let code = white.state(addr)["room"]["code"].clone();
@@ -2011,7 +2018,10 @@ fn a_game_left_early_moves_no_rating_and_one_lost_on_time_does() {
     assert_eq!(flagged["outcome"], "black wins (white ran out of time)");
     let games = history(addr, "ann");
     assert_eq!((games.len(), &games[0]["rated"]), (2, &json!(true)));
-    assert!(standing(addr, "ann")["rating"].as_f64().unwrap() < 1500.0);
+    let ann = standing(addr, "ann");
+    assert!(ann["rating"].as_f64().unwrap() < 1500.0);
+    // One game says little: the rating is provisional.
+    assert_eq!(ann["provisional"], true, "{ann}");
 }
 
 /// Waits (long polls) until the game of `seat` is over, for at most a

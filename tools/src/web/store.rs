@@ -498,7 +498,8 @@ impl Store {
     }
 
     /// The players of the highest ratings, the highest first (at most
-    /// [`TABLE_SHOWN`]).
+    /// [`TABLE_SHOWN`]): the standing players, and those who have played
+    /// a rated game.
     ///
     /// # Errors
     ///
@@ -522,10 +523,14 @@ impl Store {
     fn standings(&self, only: Option<PlayerId>, most: usize) -> Result<Vec<Standing>> {
         let db = self.db();
         let mut query = db.prepare(
-            "SELECT p.id, p.name, p.rating, p.deviation, p.volatility,
-                 (SELECT COUNT(*) FROM games g WHERE g.rated AND (g.white = p.id OR g.black = p.id))
-             FROM players p WHERE ?1 IS NULL OR p.id = ?1 ORDER BY p.rating DESC, p.name
-             LIMIT ?2",
+            "SELECT * FROM (
+                 SELECT p.id, p.name, p.rating, p.deviation, p.volatility,
+                     (SELECT COUNT(*) FROM games g
+                      WHERE g.rated AND (g.white = p.id OR g.black = p.id)) AS played,
+                     p.token_hash IS NULL AS standing
+                 FROM players p)
+             WHERE id = ?1 OR (?1 IS NULL AND (standing OR played > 0))
+             ORDER BY rating DESC, name LIMIT ?2",
         )?;
         let rows = query.query_map(params![only.map(|id| id.0), most as i64], |row| {
             Ok(Standing {
@@ -784,7 +789,8 @@ mod tests {
         assert_eq!(store.standing(ann).unwrap().rating, Rating::default());
         let history = store.history(bob).unwrap();
         assert!(!history[0].rated);
-        assert_eq!(store.table().unwrap()[0].games, 0);
+        assert_eq!(store.standing(bob).unwrap().games, 0);
+        assert!(store.table().unwrap().is_empty(), "no rated game");
     }
 
     #[test]

@@ -27,10 +27,17 @@ pub(super) struct PlayerView {
     deviation: f64,
     /// The rated games played.
     games: u64,
+    /// Whether the rating is still provisional: its deviation too wide
+    /// to rank the player by it.
+    provisional: bool,
     /// The player's secret, only in the answer that made the player.
     #[serde(skip_serializing_if = "Option::is_none")]
     token: Option<String>,
 }
+
+/// The widest deviation of a rating that is no longer provisional, as
+/// the large online sites draw the line.
+const PROVISIONAL_DEVIATION: f64 = 110.0;
 
 impl PlayerView {
     /// The view of `standing`, with the player's `token` when it was just
@@ -41,6 +48,7 @@ impl PlayerView {
             rating: standing.rating.rating,
             deviation: standing.rating.deviation,
             games: standing.games,
+            provisional: standing.rating.deviation > PROVISIONAL_DEVIATION,
             token: token.map(|t| t.as_str().to_owned()),
         }
     }
