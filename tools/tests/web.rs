@@ -1792,6 +1792,20 @@ fn an_address_makes_only_so_many_players_and_a_server_without_a_store_says_so() 
     }
 }
 
+#[test]
+fn the_players_an_address_made_are_counted_across_a_restart() {
+    let folder = common::TempDir::new("web-players-restart");
+    let file = folder.path().join("players.sqlite");
+    let mut first = WebProcess::start(&file, &[]);
+    for n in 0..5 {
+        player(first.addr, &format!("player{n}"));
+    }
+    first.kill();
+    let second = WebProcess::start(&file, &[]);
+    let (status, refused) = json(second.addr, "POST", "/api/players", r#"{"name":"player5"}"#);
+    assert_eq!(status, 429, "{refused}");
+}
+
 /// A player made on the server at `addr`: its secret token.
 fn player(addr: SocketAddr, name: &str) -> String {
     let (status, made) = json(

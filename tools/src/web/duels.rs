@@ -8,17 +8,17 @@ use std::time::Instant;
 
 use morris::Color;
 
-use super::Games;
 use super::lobby::{Challenge, level_player_name};
 use super::rated::RatedPlayer;
 use super::requests::{self, ChallengeAnswer, ChallengeRequest, PlayerRequest};
 use super::routes::{POLL_WAIT, Reply, refused};
 use super::settings::{EngineSide, Settings};
-use super::store::{Standing, Store, check_name};
+use super::store::{Maker, NewPlayer, Standing, Store, check_name};
 use super::views::{
     ChallengeView, ErrorView, GameRefView, LobbyView, PastGameView, PlayerView, PresentView,
     StateView,
 };
+use super::{Games, MAX_NEW_PLAYERS, NEW_PLAYERS_COUNTED};
 
 /// Why a request of rated play is not answered as asked: a refusal to
 /// send, or the store failing.
@@ -80,22 +80,33 @@ pub(super) fn new_player(games: &Games, body: &str, from: Option<IpAddr>) -> Rep
         if let Err(message) = check_name(name) {
             return Err(refusal(400, &message));
         }
-        if from.is_some_and(|address| !games.made.try_count(address)) {
-            return Err(refusal(
-                429,
-                "too many players made from here: wait an hour",
-            ));
-        }
         // A name taken (or a store failing) makes no player, and counts
         // for nothing.
-        let made = store.add_player(name);
-        if !matches!(made, Ok(Some(_)))
-            && let Some(address) = from
-        {
-            games.made.uncount(address);
-        }
-        let Some((id, token)) = made? else {
-            return Err(refusal(400, &format!("the name '{name}' is taken")));
+        let made = match from {
+            Some(address) => {
+                let maker = Maker {
+                    address,
+                    most: MAX_NEW_PLAYERS,
+                    within: NEW_PLAYERS_COUNTED,
+                };
+                store.add_player_from(name, &maker)?
+            }
+            None => match store.add_player(name)? {
+                Some((id, token)) => NewPlayer::Made(id, token),
+                None => NewPlayer::NameTaken,
+            },
+        };
+        let (id, token) = match made {
+            NewPlayer::Made(id, token) => (id, token),
+            NewPlayer::NameTaken => {
+                return Err(refusal(400, &format!("the name '{name}' is taken")));
+            }
+            NewPlayer::TooMany => {
+                return Err(refusal(
+                    429,
+                    "too many players made from here: wait an hour",
+                ));
+            }
         };
         Ok(Reply::json(&PlayerView::new(
             store.standing(id)?,

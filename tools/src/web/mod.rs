@@ -184,8 +184,6 @@ struct Games {
     /// The room codes each address tried in vain lately: a code is short
     /// enough to be found by trying many.
     missed: PerAddress,
-    /// The players each address made lately.
-    made: PerAddress,
 }
 
 /// Something each address may do only so often: counted for a while
@@ -221,28 +219,6 @@ impl PerAddress {
         let mut counts = self.counts.lock().expect("not poisoned");
         counts.retain(|_, &mut (since, _)| since.elapsed() < self.counted);
         counts.entry(address).or_insert((Instant::now(), 0)).1 += 1;
-    }
-
-    /// Counts `address` doing it once more, unless it did it as often as
-    /// it may; whether it may: the check and the count are one, so that
-    /// requests at once do not all pass.
-    fn try_count(&self, address: IpAddr) -> bool {
-        let mut counts = self.counts.lock().expect("not poisoned");
-        counts.retain(|_, &mut (since, _)| since.elapsed() < self.counted);
-        let (_, count) = counts.entry(address).or_insert((Instant::now(), 0));
-        if *count >= self.most {
-            return false;
-        }
-        *count += 1;
-        true
-    }
-
-    /// What `address` was counted for did not happen after all.
-    fn uncount(&self, address: IpAddr) {
-        let mut counts = self.counts.lock().expect("not poisoned");
-        if let Some((_, count)) = counts.get_mut(&address) {
-            *count = count.saturating_sub(1);
-        }
     }
 }
 
@@ -302,7 +278,6 @@ impl WebServer {
             lobby: Arc::default(),
             levels,
             missed: PerAddress::new(10, Duration::from_secs(60)),
-            made: PerAddress::new(MAX_NEW_PLAYERS, NEW_PLAYERS_COUNTED),
         };
         games
             .resume_rated()

@@ -63,6 +63,10 @@ const MIGRATIONS: &[&str] = &[
         black_left INTEGER,
         started INTEGER NOT NULL
     );",
+    // 4: the address each player was made from, as its hash, so that the
+    // players an address made lately are counted across restarts.
+    "ALTER TABLE players ADD COLUMN made_from TEXT;
+    CREATE INDEX players_by_maker ON players(made_from, created);",
 ];
 
 /// The fewest plies of a game that moves the ratings: the tenth turn of
@@ -122,12 +126,34 @@ impl Token {
     }
 }
 
-/// The hash the store keeps of the token `token`.
-fn token_hash(token: &str) -> String {
-    Sha256::digest(token.as_bytes())
+/// The hash the store keeps of `secret`: a token, or an address.
+fn hashed(secret: &str) -> String {
+    Sha256::digest(secret.as_bytes())
         .iter()
         .map(|byte| format!("{byte:02x}"))
         .collect()
+}
+
+/// Where a new player is asked for from, and how many players one
+/// address may make in how long.
+pub struct Maker {
+    /// The address.
+    pub address: std::net::IpAddr,
+    /// The most players it may make within `within`.
+    pub most: u32,
+    /// How long the players it made are counted.
+    pub within: std::time::Duration,
+}
+
+/// What became of a new player asked for from an address.
+#[derive(Debug)]
+pub enum NewPlayer {
+    /// Made: its number and its secret token.
+    Made(PlayerId, Token),
+    /// The name is taken.
+    NameTaken,
+    /// The address made too many players lately.
+    TooMany,
 }
 
 /// A player, by the store's number for it.
@@ -278,22 +304,31 @@ impl Store {
     ///
     /// The file cannot be written.
     pub fn add_player(&self, name: &str) -> Result<Option<(PlayerId, Token)>> {
-        let rating = Rating::default();
-        let token = Token::new();
+        Ok(insert_player(&self.db(), name, None)?)
+    }
+
+    /// A new player named `name`, as [`Store::add_player`] makes it, made
+    /// from `maker`'s address unless it has made too many lately.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be written.
+    pub fn add_player_from(&self, name: &str, maker: &Maker) -> Result<NewPlayer> {
+        let from = hashed(&maker.address.to_string());
         let db = self.db();
-        let added = db.execute(
-            "INSERT INTO players (name, rating, deviation, volatility, created, token_hash)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (name) DO NOTHING",
-            params![
-                name,
-                rating.rating,
-                rating.deviation,
-                rating.volatility,
-                now(),
-                token_hash(token.as_str())
-            ],
+        let since = now() - maker.within.as_secs() as i64;
+        let made: u32 = db.query_row(
+            "SELECT COUNT(*) FROM players WHERE made_from = ?1 AND created > ?2",
+            params![from, since],
+            |row| row.get(0),
         )?;
-        Ok((added == 1).then(|| (PlayerId(db.last_insert_rowid()), token)))
+        if made >= maker.most {
+            return Ok(NewPlayer::TooMany);
+        }
+        Ok(match insert_player(&db, name, Some(&from))? {
+            Some((id, token)) => NewPlayer::Made(id, token),
+            None => NewPlayer::NameTaken,
+        })
     }
 
     /// The player whose secret token is `token`, and its name.
@@ -306,7 +341,7 @@ impl Store {
             .db()
             .query_row(
                 "SELECT id, name FROM players WHERE token_hash = ?1",
-                [token_hash(token)],
+                [hashed(token)],
                 |row| Ok((PlayerId(row.get(0)?), row.get(1)?)),
             )
             .optional()?;
@@ -579,6 +614,32 @@ impl Store {
 }
 
 /// The rating of `player` as `db` has it.
+/// A new player named `name` at a newcomer's rating, made from the
+/// address whose hash is `from`, and its token; `None` if the name is
+/// taken.
+fn insert_player(
+    db: &Connection,
+    name: &str,
+    from: Option<&str>,
+) -> rusqlite::Result<Option<(PlayerId, Token)>> {
+    let rating = Rating::default();
+    let token = Token::new();
+    let added = db.execute(
+        "INSERT INTO players (name, rating, deviation, volatility, created, token_hash, made_from)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (name) DO NOTHING",
+        params![
+            name,
+            rating.rating,
+            rating.deviation,
+            rating.volatility,
+            now(),
+            hashed(token.as_str()),
+            from
+        ],
+    )?;
+    Ok((added == 1).then(|| (PlayerId(db.last_insert_rowid()), token)))
+}
+
 /// Whether `player` is a standing player: one of the engine's levels,
 /// which has no token.
 fn is_standing(db: &Connection, player: PlayerId) -> rusqlite::Result<bool> {
