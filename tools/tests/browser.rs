@@ -260,8 +260,10 @@ impl Browser<'_> {
     /// Clicks a point of the board, brought to the middle of the window
     /// first (as a person scrolls to it: the page may have scrolled away,
     /// smoothly, to a review), finding it again if the page drew the board
-    /// anew between finding and clicking.
+    /// anew between finding and clicking; and, as a person does, once the
+    /// other side's last move has been seen.
     fn click_point(&self, point: &str) {
+        self.wait_for("return Date.now() >= replySeenAt;");
         let selector = format!("circle.hit[data-point=\"{point}\"]");
         self.script(&format!(
             "document.querySelector('{selector}').scrollIntoView({{ block: 'center', behavior: 'instant' }});"
@@ -1254,6 +1256,130 @@ fn a_quick_second_tap_waits_for_the_move_on_its_way() {
 }
 
 #[test]
+fn a_tap_before_the_reply_is_seen_is_not_played_and_the_board_says_why() {
+    let Some(driver) = driver() else { return };
+    let server = serve(morris(), None);
+    let browser = Browser::open(&driver, server.addr);
+    browser.play_white_against_easy();
+    // The moves the page sends, counted; a tap while the engine thinks,
+    // and one 30 ms after its reply appears (aimed at the board before
+    // it), each with the words the board then shows.
+    browser.script(
+        "window.movesSent = 0;
+         const send = window.fetch;
+         window.fetch = (url, init) => {
+           if (String(url).startsWith('/api/move')) window.movesSent += 1;
+           return send(url, init);
+         };
+         const tap = (p) => {
+           const r = document.querySelector(`circle.hit[data-point=\"${p}\"]`).getBoundingClientRect();
+           const at = { clientX: r.x + r.width / 2, clientY: r.y + r.height / 2, bubbles: true };
+           document.getElementById('board').dispatchEvent(new PointerEvent('pointerdown', at));
+         };
+         window.tapped = null;
+         const watch = setInterval(() => {
+           if (S.history.length === 1 && S.engine.thinking && window.thinking === undefined) {
+             tap('a1');
+             window.thinking = note;
+           }
+           if (S.history.length === 2) {
+             clearInterval(watch);
+             setTimeout(() => {
+               window.tapped = S.legal[0].to;
+               tap(window.tapped);
+               window.arriving = note;
+             }, 30);
+           }
+         }, 1);",
+    );
+    browser.click_point("d6");
+    browser.wait_for("return window.tapped !== null;");
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(
+        browser.script(
+            "return [window.movesSent, S.history.length, window.thinking, window.arriving];"
+        ),
+        json!([
+            1,
+            2,
+            "the engine is thinking: your move comes after its reply",
+            "the reply is still arriving: play once it is on the board"
+        ])
+    );
+    // Once the reply is seen, the same tap plays, and the words are gone.
+    assert_eq!(browser.script("return note;"), Value::Null);
+    let tapped = browser.script("return window.tapped;");
+    browser.click_point(tapped.as_str().expect("a point"));
+    browser.wait_for("return S.history.length === 4 && S.engine.thinking === null;");
+    assert_eq!(browser.script("return window.movesSent;"), json!(2));
+    browser.close();
+}
+
+#[test]
+fn the_rated_games_choices_are_kept_across_a_reload() {
+    let Some(driver) = driver() else { return };
+    let server = serve(morris(), None);
+    let browser = Browser::open(&driver, server.addr);
+    let chosen = [
+        ("ratedClock", "game:300"),
+        ("ratedColor", "black"),
+        ("ratedRange", "200"),
+    ];
+    for (id, value) in chosen {
+        browser.choose(id, value);
+    }
+    browser.reload();
+    browser.wait_for("return S !== null;");
+    for (id, value) in chosen {
+        assert_eq!(
+            browser.script(&format!("return document.getElementById('{id}').value;")),
+            json!(value),
+            "{id}"
+        );
+    }
+    browser.close();
+}
+
+#[test]
+fn a_board_whose_server_is_gone_says_so_and_takes_no_move() {
+    let Some(driver) = driver() else { return };
+    let folder = common::TempDir::new("browser-server-gone");
+    let mut server = WebProcess::start(&folder.path().join("players.sqlite"), &[]);
+    let browser = Browser::open(&driver, server.addr);
+    browser.wait_for(
+        "return document.getElementById('status').textContent === 'White to move'
+             && document.querySelectorAll('circle.target').length === 24;",
+    );
+    // Killed, as a crash would: its connections close.
+    server.kill();
+    browser.wait_for(
+        "return document.getElementById('status').textContent === 'Connection lost: reconnecting…'
+             && document.querySelectorAll('circle.target').length === 0;",
+    );
+    browser.close();
+}
+
+#[test]
+fn at_desktop_size_the_notices_leave_the_side_in_reach() {
+    let Some(driver) = driver() else { return };
+    let server = serve(morris(), None);
+    let browser = Browser::open(&driver, server.addr);
+    browser.resize(1280, 800);
+    // A long word at the foot of the screen, and Sign in brought to the
+    // foot of the window beside it.
+    browser.script(&format!("showMessage('{}');", "a word ".repeat(40)));
+    browser.wait_for("return !document.getElementById('message').hidden;");
+    let reached = browser.script(
+        "const button = document.getElementById('signIn');
+         button.scrollIntoView({ block: 'end', behavior: 'instant' });
+         const r = button.getBoundingClientRect();
+         return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === button;",
+    );
+    assert_eq!(reached, json!(true), "Sign in is not under the notices");
+    browser.close();
+}
+
+#[test]
 fn a_refusal_can_be_closed_and_leaves_the_button_that_raised_it_in_view() {
     let Some(driver) = driver() else { return };
     let server = serve(morris(), None);
@@ -1778,10 +1904,13 @@ fn two_players_sign_in_and_play_a_rated_game_from_the_lobby_to_its_end() {
     ann.wait_for(
         "return S.rated && S.room && S.room.you === 'white' && S.rated.black.name === 'bob';",
     );
-    assert_eq!(
-        ann.script("return [document.getElementById('hint').offsetParent, document.getElementById('ratedLine').textContent];"),
-        json!([null, "Rated game: White ann (1500), Black bob (1500)"]),
-        "no help in a rated game, and the players named"
+    // No help in a rated game, no room to show (its room lets nobody
+    // in), and the players named, with whether the other is there.
+    ann.wait_for(
+        "return document.getElementById('hint').offsetParent === null
+             && document.getElementById('friend').offsetParent === null
+             && document.getElementById('ratedLine').textContent
+                 === 'Rated game: White ann (1500), Black bob (1500) · your opponent is here';",
     );
     play_first_legal([&ann, &bob]);
     // Bob's token, in another browser, takes him to his seat.
@@ -1812,6 +1941,14 @@ fn two_players_sign_in_and_play_a_rated_game_from_the_lobby_to_its_end() {
         assert_eq!(
             browser.script("return [document.getElementById('resultHead').textContent, document.getElementById('resultWhy').textContent];"),
             json!([head, format!("white wins (black resigned). Your rating: {rating}.")])
+        );
+        // The game's line gives the ratings it left; the only way off the
+        // board is back to one's own.
+        browser.wait_for(
+            "return document.getElementById('ratedLine').textContent
+                 === 'Rated game: White ann (1500 → 1662), Black bob (1500 → 1338)'
+                 && document.getElementById('friend').offsetParent === null
+                 && document.getElementById('new').textContent === 'Back to your own board';",
         );
         // The new ratings in the table and the lobby, and the game in the
         // history.
