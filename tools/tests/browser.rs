@@ -297,6 +297,25 @@ impl Browser<'_> {
         ));
     }
 
+    /// Counts the moves the page sends (`window.movesSent`), and gives
+    /// the page `tap(point)`: a finger put down on the point at once,
+    /// without the waiting of [`Browser::click_point`].
+    fn count_moves_sent(&self) {
+        self.script(
+            "window.movesSent = 0;
+             const send = window.fetch;
+             window.fetch = (url, init) => {
+               if (String(url).startsWith('/api/move')) window.movesSent += 1;
+               return send(url, init);
+             };
+             window.tap = (p) => {
+               const r = document.querySelector(`circle.hit[data-point=\"${p}\"]`).getBoundingClientRect();
+               const at = { clientX: r.x + r.width / 2, clientY: r.y + r.height / 2, bubbles: true };
+               document.getElementById('board').dispatchEvent(new PointerEvent('pointerdown', at));
+             };",
+        );
+    }
+
     /// Plays 1. a1 b2 2. a4 b4, after which a7 closes White's mill
     /// a1-a4-a7 and b2 and b4 may be removed.
     fn play_to_the_mill(&self) {
@@ -1223,23 +1242,9 @@ fn a_quick_second_tap_waits_for_the_move_on_its_way() {
     let server = serve(morris(), None);
     let browser = Browser::open(&driver, server.addr);
     browser.play_white_against_easy();
-    // The moves the page sends, counted.
-    browser.script(
-        "window.movesSent = 0;
-         const send = window.fetch;
-         window.fetch = (url, init) => {
-           if (String(url).startsWith('/api/move')) window.movesSent += 1;
-           return send(url, init);
-         };",
-    );
+    browser.count_moves_sent();
     // d6, then a1 at once, before the server has answered the first.
-    browser.script(
-        "for (const p of ['d6', 'a1']) {
-           const r = document.querySelector(`circle.hit[data-point=\"${p}\"]`).getBoundingClientRect();
-           const at = { clientX: r.x + r.width / 2, clientY: r.y + r.height / 2, bubbles: true };
-           document.getElementById('board').dispatchEvent(new PointerEvent('pointerdown', at));
-         }",
-    );
+    browser.script("tap('d6'); tap('a1');");
     browser.wait_for("return S.history.length === 2 && S.engine.thinking === null;");
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(
@@ -1261,22 +1266,12 @@ fn a_tap_before_the_reply_is_seen_is_not_played_and_the_board_says_why() {
     let server = serve(morris(), None);
     let browser = Browser::open(&driver, server.addr);
     browser.play_white_against_easy();
-    // The moves the page sends, counted; a tap while the engine thinks,
-    // and one 30 ms after its reply appears (aimed at the board before
-    // it), each with the words the board then shows.
+    browser.count_moves_sent();
+    // A tap while the engine thinks, and one 30 ms after its reply
+    // appears (aimed at the board before it), each with the words the
+    // board then shows.
     browser.script(
-        "window.movesSent = 0;
-         const send = window.fetch;
-         window.fetch = (url, init) => {
-           if (String(url).startsWith('/api/move')) window.movesSent += 1;
-           return send(url, init);
-         };
-         const tap = (p) => {
-           const r = document.querySelector(`circle.hit[data-point=\"${p}\"]`).getBoundingClientRect();
-           const at = { clientX: r.x + r.width / 2, clientY: r.y + r.height / 2, bubbles: true };
-           document.getElementById('board').dispatchEvent(new PointerEvent('pointerdown', at));
-         };
-         window.tapped = null;
+        "window.tapped = null;
          const watch = setInterval(() => {
            if (S.history.length === 1 && S.engine.thinking && window.thinking === undefined) {
              tap('a1');
