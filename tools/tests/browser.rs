@@ -263,7 +263,7 @@ impl Browser<'_> {
     /// anew between finding and clicking; and, as a person does, once the
     /// other side's last move has been seen.
     fn click_point(&self, point: &str) {
-        self.wait_for("return Date.now() >= replySeenAt;");
+        self.wait_for("return performance.now() >= replySeenAt;");
         let selector = format!("circle.hit[data-point=\"{point}\"]");
         self.script(&format!(
             "document.querySelector('{selector}').scrollIntoView({{ block: 'center', behavior: 'instant' }});"

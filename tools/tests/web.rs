@@ -621,11 +621,14 @@ fn a_finished_game_is_reviewed_whole() {
         assert_eq!(status, 200, "{resigned}");
         assert!(!resigned["outcome"].is_null(), "{resigned}");
         // Asked again as soon as the stopped search lets the engine go.
+        let deadline = Instant::now() + Duration::from_secs(30);
         let asked = loop {
             let (status, asked) = act(addr, &resigned, "review", "");
             if status == 200 {
                 break asked;
             }
+            assert!(Instant::now() < deadline, "review refused: {asked}");
+            std::thread::sleep(Duration::from_millis(1));
         };
         let reviewed = wait_until(addr, &asked, |s| {
             s["review"]["toCome"] == 0 && engine_idle(s)
@@ -900,7 +903,9 @@ fn a_resignation_or_an_agreed_draw_ends_the_game() {
             // next move.
             assert!(answer["outcome"].is_null(), "{score}: {answer}");
             assert_eq!(answer["drawDeclined"], "white", "{score}: {answer}");
-            let (_, moved) = act(server.addr, &state, "move", "d6");
+            let mv = answer["legal"][0]["text"].as_str().expect("a move");
+            let (status, moved) = act(server.addr, &state, "move", mv);
+            assert_eq!(status, 200, "{moved}");
             assert!(moved["drawDeclined"].is_null(), "{moved}");
         }
     }
@@ -933,7 +938,7 @@ fn the_engine_declines_every_draw_offered_in_the_opening() {
 }
 
 #[test]
-fn the_engine_takes_a_draw_only_where_it_sees_no_win_for_itself() {
+fn the_engine_takes_a_draw_only_where_its_search_says_it_stands_worse() {
     // A real search at the level's strength, past the opening: Black, the
     // engine, a clear win ahead declines; a clear loss ahead, it takes the
     // draw.

@@ -238,7 +238,11 @@ fn search_move(
     movetime: Duration,
     pace: Duration,
 ) -> Result<(), EngineFailure> {
-    let current = |state: &State| state.line == line && state.game.moves().len() == ply;
+    // A game over meanwhile (resigned, or on time) wants no answer, even
+    // where its cancel came before the job was taken.
+    let current = |state: &State| {
+        state.line == line && state.game.moves().len() == ply && state.ended().is_none()
+    };
     if !current(&shared.state.lock().expect("not poisoned")) {
         finish(shared, |_| {});
         return Ok(());

@@ -133,7 +133,7 @@ impl Strength {
     /// A named level's rating in rated play, fixed: its measured strength
     /// (Full's that of the unweakened engine, level 20, at the time it
     /// was measured) counted from Easy's, which is a newcomer's.
-    pub fn rating(self) -> Rating {
+    pub(super) fn rating(self) -> Rating {
         let elo = self.elo().unwrap_or_else(|| skill_elo(MAX_SKILL));
         Rating {
             rating: Rating::default().rating + f64::from(elo - skill_elo(0)),

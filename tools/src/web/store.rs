@@ -64,7 +64,8 @@ const MIGRATIONS: &[&str] = &[
         started INTEGER NOT NULL
     );",
     // 4: the address each player was made from, as its hash, so that the
-    // players an address made lately are counted across restarts.
+    // players an address made lately are counted across restarts (kept
+    // only while it counts).
     "ALTER TABLE players ADD COLUMN made_from TEXT;
     CREATE INDEX players_by_maker ON players(made_from, created);",
 ];
@@ -126,9 +127,9 @@ impl Token {
     }
 }
 
-/// The hash the store keeps of `secret`: a token, or an address.
-fn hashed(secret: &str) -> String {
-    Sha256::digest(secret.as_bytes())
+/// The hash the store keeps of `text`: a token, or an address.
+fn hashed(text: &str) -> String {
+    Sha256::digest(text.as_bytes())
         .iter()
         .map(|byte| format!("{byte:02x}"))
         .collect()
@@ -317,6 +318,12 @@ impl Store {
         let from = hashed(&maker.address.to_string());
         let db = self.db();
         let since = now() - maker.within.as_secs() as i64;
+        // An address is kept only while it counts: a hash of one is
+        // found again by hashing every address.
+        db.execute(
+            "UPDATE players SET made_from = NULL WHERE made_from IS NOT NULL AND created <= ?1",
+            [since],
+        )?;
         let made: u32 = db.query_row(
             "SELECT COUNT(*) FROM players WHERE made_from = ?1 AND created > ?2",
             params![from, since],
@@ -465,9 +472,9 @@ impl Store {
         Ok(id.map(PlayerId))
     }
 
-    /// Keeps `game` and, if it was long enough, moves both players'
-    /// ratings by it (one Glicko-2 period each), and forgets it in
-    /// progress, all in one transaction.
+    /// Keeps `game` and, if it was long enough, moves its players'
+    /// ratings by it (one Glicko-2 period each; a standing player's is
+    /// fixed), and forgets it in progress, all in one transaction.
     ///
     /// # Errors
     ///
@@ -613,7 +620,6 @@ impl Store {
     }
 }
 
-/// The rating of `player` as `db` has it.
 /// A new player named `name` at a newcomer's rating, made from the
 /// address whose hash is `from`, and its token; `None` if the name is
 /// taken.
@@ -650,6 +656,7 @@ fn is_standing(db: &Connection, player: PlayerId) -> rusqlite::Result<bool> {
     )
 }
 
+/// The rating of `player` as `db` has it.
 fn rating_of(db: &Connection, player: PlayerId) -> rusqlite::Result<Rating> {
     db.query_row(
         "SELECT rating, deviation, volatility FROM players WHERE id = ?1",
@@ -852,6 +859,39 @@ mod tests {
         assert!(!history[0].rated);
         assert_eq!(store.standing(bob).unwrap().games, 0);
         assert!(store.table().unwrap().is_empty(), "no rated game");
+    }
+
+    #[test]
+    fn an_address_is_kept_only_while_its_players_count() {
+        let folder = Folder::new("makers");
+        let store = Store::open(&folder.file()).unwrap();
+        let maker = |within| Maker {
+            address: std::net::IpAddr::from([192, 0, 2, 7]),
+            most: 5,
+            within,
+        };
+        let hour = std::time::Duration::from_secs(3600);
+        assert!(matches!(
+            store.add_player_from("ann", &maker(hour)).unwrap(),
+            NewPlayer::Made(..)
+        ));
+        let kept = |name: &str| -> Option<String> {
+            store
+                .db()
+                .query_row(
+                    "SELECT made_from FROM players WHERE name = ?1",
+                    [name],
+                    |row| row.get(0),
+                )
+                .unwrap()
+        };
+        assert_eq!(kept("ann"), Some(hashed("192.0.2.7")));
+        // Counted for no time at all, Ann's address is let go of when the
+        // next player is made.
+        store
+            .add_player_from("bob", &maker(std::time::Duration::ZERO))
+            .unwrap();
+        assert_eq!(kept("ann"), None);
     }
 
     #[test]
