@@ -82,21 +82,12 @@ pub(super) fn new_player(games: &Games, body: &str, from: Option<IpAddr>) -> Rep
         }
         // A name taken (or a store failing) makes no player, and counts
         // for nothing.
-        let made = match from {
-            Some(address) => {
-                let maker = Maker {
-                    address,
-                    most: MAX_NEW_PLAYERS,
-                    within: NEW_PLAYERS_COUNTED,
-                };
-                store.add_player_from(name, &maker)?
-            }
-            None => match store.add_player(name)? {
-                Some((id, token)) => NewPlayer::Made(id, token),
-                None => NewPlayer::NameTaken,
-            },
+        let maker = Maker {
+            address: from,
+            most: MAX_NEW_PLAYERS,
+            within: NEW_PLAYERS_COUNTED,
         };
-        let (id, token) = match made {
+        let (id, token) = match store.add_player_from(name, &maker)? {
             NewPlayer::Made(id, token) => (id, token),
             NewPlayer::NameTaken => {
                 return Err(refusal(400, &format!("the name '{name}' is taken")));

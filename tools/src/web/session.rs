@@ -126,8 +126,7 @@ impl Session {
         // before the move: a person who plays on wants the engine's reply,
         // not to wait for them.
         let moved = state.game.moves().len() != ply;
-        let stale = moved && state.engine.task.is_some();
-        if replaced || stale {
+        if replaced || (moved && searching) {
             state.engine.thinking = Info::default();
         }
         let ended = !was_over && state.ended().is_some();

@@ -138,8 +138,8 @@ fn hashed(text: &str) -> String {
 /// Where a new player is asked for from, and how many players one
 /// address may make in how long.
 pub struct Maker {
-    /// The address.
-    pub address: std::net::IpAddr,
+    /// The address; `None` where it is not known, and nothing is counted.
+    pub address: Option<std::net::IpAddr>,
     /// The most players it may make within `within`.
     pub most: u32,
     /// How long the players it made are counted.
@@ -315,7 +315,7 @@ impl Store {
     ///
     /// The file cannot be written.
     pub fn add_player_from(&self, name: &str, maker: &Maker) -> Result<NewPlayer> {
-        let from = hashed(&maker.address.to_string());
+        let from = maker.address.map(|address| hashed(&address.to_string()));
         let db = self.db();
         let since = now() - maker.within.as_secs() as i64;
         // An address is kept only while it counts: a hash of one is
@@ -324,15 +324,17 @@ impl Store {
             "UPDATE players SET made_from = NULL WHERE made_from IS NOT NULL AND created <= ?1",
             [since],
         )?;
-        let made: u32 = db.query_row(
-            "SELECT COUNT(*) FROM players WHERE made_from = ?1 AND created > ?2",
-            params![from, since],
-            |row| row.get(0),
-        )?;
-        if made >= maker.most {
-            return Ok(NewPlayer::TooMany);
+        if let Some(from) = &from {
+            let made: u32 = db.query_row(
+                "SELECT COUNT(*) FROM players WHERE made_from = ?1 AND created > ?2",
+                params![from, since],
+                |row| row.get(0),
+            )?;
+            if made >= maker.most {
+                return Ok(NewPlayer::TooMany);
+            }
         }
-        Ok(match insert_player(&db, name, Some(&from))? {
+        Ok(match insert_player(&db, name, from.as_deref())? {
             Some((id, token)) => NewPlayer::Made(id, token),
             None => NewPlayer::NameTaken,
         })
@@ -490,19 +492,20 @@ impl Store {
         anyhow::ensure!(game.white != game.black, "a player plays another");
         let mut db = self.db();
         let tx = db.transaction()?;
-        let before = [rating_of(&tx, game.white)?, rating_of(&tx, game.black)?];
+        let (w, white_stands) = rating_of(&tx, game.white)?;
+        let (b, black_stands) = rating_of(&tx, game.black)?;
+        let before = [w, b];
         let moved = game.plies >= MIN_RATED_PLIES;
         // A standing player's rating is its measured strength: fixed.
-        let rated = |player: PlayerId, rating: Rating, opponent: Rating, score: f64| {
-            Ok::<_, rusqlite::Error>(if moved && !is_standing(&tx, player)? {
+        let rated = |rating: Rating, stands: bool, opponent: Rating, score: f64| {
+            if moved && !stands {
                 rating.after(&[Game { opponent, score }])
             } else {
                 rating
-            })
+            }
         };
-        let [w, b] = before;
-        let white = rated(game.white, w, b, white_score)?;
-        let black = rated(game.black, b, w, 1.0 - white_score)?;
+        let white = rated(w, white_stands, b, white_score);
+        let black = rated(b, black_stands, w, 1.0 - white_score);
         for (player, rating) in [(game.white, white), (game.black, black)] {
             tx.execute(
                 "UPDATE players SET rating = ?1, deviation = ?2, volatility = ?3 WHERE id = ?4",
@@ -646,27 +649,19 @@ fn insert_player(
     Ok((added == 1).then(|| (PlayerId(db.last_insert_rowid()), token)))
 }
 
-/// Whether `player` is a standing player: one of the engine's levels,
-/// which has no token.
-fn is_standing(db: &Connection, player: PlayerId) -> rusqlite::Result<bool> {
+/// The rating of `player` as `db` has it, and whether it is a standing
+/// player (one of the engine's levels, which has no token).
+fn rating_of(db: &Connection, player: PlayerId) -> rusqlite::Result<(Rating, bool)> {
     db.query_row(
-        "SELECT token_hash IS NULL FROM players WHERE id = ?1",
-        [player.0],
-        |row| row.get(0),
-    )
-}
-
-/// The rating of `player` as `db` has it.
-fn rating_of(db: &Connection, player: PlayerId) -> rusqlite::Result<Rating> {
-    db.query_row(
-        "SELECT rating, deviation, volatility FROM players WHERE id = ?1",
+        "SELECT rating, deviation, volatility, token_hash IS NULL FROM players WHERE id = ?1",
         [player.0],
         |row| {
-            Ok(Rating {
+            let rating = Rating {
                 rating: row.get(0)?,
                 deviation: row.get(1)?,
                 volatility: row.get(2)?,
-            })
+            };
+            Ok((rating, row.get(3)?))
         },
     )
 }
@@ -866,7 +861,7 @@ mod tests {
         let folder = Folder::new("makers");
         let store = Store::open(&folder.file()).unwrap();
         let maker = |within| Maker {
-            address: std::net::IpAddr::from([192, 0, 2, 7]),
+            address: Some(std::net::IpAddr::from([192, 0, 2, 7])),
             most: 5,
             within,
         };
