@@ -1925,6 +1925,23 @@ fn two_players_sign_in_and_play_a_rated_game_from_the_lobby_to_its_end() {
     }
     let shot = ann.screenshot(1100, 850, "rated-game.png");
     eprintln!("screenshot: {}", shot.display());
+    // The players are told that values are off; a third browser that sets
+    // their position up on its own board is told why it gets none.
+    ann.wait_for(
+        "return document.getElementById('exact').textContent
+             === 'Values, hints and reviews are off while a rated game is played.';",
+    );
+    let fen = ann.script("return S.fen;");
+    let spy = Browser::open(&driver, server.addr);
+    spy.script(&format!(
+        "document.getElementById('paste').value = {fen};
+         document.getElementById('setup').click();"
+    ));
+    spy.wait_for(
+        "return S.valuesOff && document.getElementById('hint').disabled
+             && document.getElementById('exact').textContent.includes('a rated game in progress on this server stands on this position');",
+    );
+    spy.close();
     bob.script("document.getElementById('resign').click();");
     bob.wait_for("return !document.getElementById('ask').hidden;");
     bob.script("document.getElementById('askYes').click();");

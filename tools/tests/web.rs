@@ -2004,6 +2004,75 @@ fn a_rated_game_to_its_end_moves_both_ratings_by_glicko_2() {
 }
 
 #[test]
+fn a_position_on_a_rated_board_has_no_value_hint_review_or_engine_elsewhere() {
+    use morris::{Position, Rules, Symmetry};
+    let folder = common::TempDir::new("web-fair-play");
+    let server = serve_keeping(&folder.path().join("players.sqlite"));
+    let addr = server.addr;
+    let (ann, bob) = (player(addr, "ann"), player(addr, "bob"));
+    let (white, black) = rated_room(addr, &ann, &bob, turn_clock(60.0));
+    play_plies(addr, (&white, &black), 6);
+    let rated = white.state(addr);
+    assert_eq!(rated["valuesOff"], false, "the players' own game: {rated}");
+    let fen = rated["fen"].as_str().expect("the position").to_owned();
+    let mirrored = Symmetry::ALL[1]
+        .apply_position(&Position::from_fen(&fen, Rules::default()).expect("a position"))
+        .fen();
+    assert_ne!(mirrored, fen);
+    // A game of ann's own against the engine, set up at bob's board, White
+    // (the engine) to move: no move, no value, no hint.
+    let side = new_game(addr, r#"{"engine":"white","movetime":10}"#);
+    let path = |action: &str, game: &Value| format!("/api/{action}?id={}", id(game));
+    let (status, side) = json(addr, "POST", &path("setup", &side), &fen);
+    assert_eq!(status, 200, "{side}");
+    assert_eq!(side["valuesOff"], true, "{side}");
+    assert!(side["exact"].is_null() && side["hint"].is_null(), "{side}");
+    let (status, refused) = json(addr, "POST", &path("hint", &side), "");
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(
+        refused["error"],
+        "no hint: a rated game in progress on this server stands on this position"
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    let (_, waiting) = json(
+        addr,
+        "GET",
+        &format!("{}&after=0", path("state", &side)),
+        "",
+    );
+    assert_eq!(waiting["history"], json!([]), "the engine waits: {waiting}");
+    assert!(engine_idle(&waiting), "{waiting}");
+    // The board mirrored is the same position; a game that passed through
+    // it is not reviewed.
+    let other = new_game(addr, r#"{"engine":"none"}"#);
+    let (_, other) = json(addr, "POST", &path("setup", &other), &mirrored);
+    assert_eq!(other["valuesOff"], true, "{other}");
+    let mv = other["legal"][0]["text"]
+        .as_str()
+        .expect("a move")
+        .to_owned();
+    let (status, other) = json(addr, "POST", &path("move", &other), &mv);
+    assert_eq!(status, 200, "{other}");
+    assert_eq!(other["valuesOff"], false, "moved on: {other}");
+    let (status, refused) = json(addr, "POST", &path("review", &other), "");
+    assert_eq!(status, 400, "{refused}");
+    assert!(
+        refused["error"].as_str().unwrap().starts_with("no review"),
+        "{refused}"
+    );
+    // Once the rated game is over, the waiting engine plays at once and
+    // the game is reviewed.
+    let (status, over) = black.act(addr, "resign", "");
+    assert_eq!(status, 200, "{over}");
+    let played = wait_until(addr, &waiting, |state| {
+        state["valuesOff"] == false && state["history"].as_array().is_some_and(|h| h.len() == 1)
+    });
+    assert!(played["outcome"].is_null(), "{played}");
+    let (status, reviewed) = json(addr, "POST", &path("review", &other), "");
+    assert_eq!(status, 200, "{reviewed}");
+}
+
+#[test]
 fn a_game_left_early_moves_no_rating_and_one_lost_on_time_does() {
     let folder = common::TempDir::new("web-rated-short");
     let server = serve_keeping(&folder.path().join("players.sqlite"));

@@ -286,12 +286,13 @@ pub(super) fn resign(state: &mut State, seat: Option<Color>) -> Result<(), Strin
 /// side's offer (`accept`, `decline`); whether the engine is to weigh an
 /// offer made to it by a search. An offer to the engine is made on the
 /// person's move; where the databases `db` know the position it is
-/// answered at once.
+/// answered at once, and where fair play keeps its value off
+/// (`values_off`) it is declined.
 pub(super) fn draw(
     state: &mut State,
     answer: &str,
     seat: Option<Color>,
-    db: Option<&Database>,
+    (db, values_off): (Option<&Database>, bool),
 ) -> Result<bool, String> {
     in_play(state)?;
     let side = person_side(state, seat);
@@ -305,8 +306,9 @@ pub(super) fn draw(
                 return Err(format!("the engine is stopped: {failure}"));
             }
             // Nothing is decided yet: a fair opponent plays on, whatever
-            // the position's value.
-            if in_the_opening(state.game.position()) {
+            // the position's value. On a rated board's position any
+            // answer but that one would tell its value.
+            if in_the_opening(state.game.position()) || values_off {
                 answer_offer(state, side, false);
                 return Ok(false);
             }

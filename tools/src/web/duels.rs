@@ -16,7 +16,6 @@ use super::settings::{EngineSide, Settings};
 use super::store::{Maker, NewPlayer, Standing, Store, check_name};
 use super::views::{
     ChallengeView, ErrorView, GameRefView, LobbyView, PastGameView, PlayerView, PresentView,
-    StateView,
 };
 use super::{Games, MAX_NEW_PLAYERS, NEW_PLAYERS_COUNTED};
 
@@ -237,7 +236,7 @@ pub(super) fn challenge(games: &Games, body: &str) -> Reply {
             games.lobby.release(&[player], None);
         }
         let (id, session) = started?.map_err(|not_begun| refused(&not_begun))?;
-        let view = StateView::new(id, &session.lock(), games.config.db.as_ref(), None);
+        let view = session.view(id, &session.lock(), games.config.db.as_ref(), None);
         Ok(Reply::json(&view))
     })
 }
@@ -288,7 +287,7 @@ pub(super) fn accept(games: &Games, body: &str) -> Reply {
             .and_then(|room| room.token_of(my_side))
             .map(str::to_owned)
             .unwrap_or_default();
-        let view = StateView::new(id, &state, games.config.db.as_ref(), Some(my_side));
+        let view = session.view(id, &state, games.config.db.as_ref(), Some(my_side));
         Ok(Reply::json(&view.with_seat(seat)))
     })
 }

@@ -4,12 +4,13 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use morris::{Color, Move};
 
 use super::actions;
+use super::fair_play::FairPlay;
 use super::settings::{EngineSide, Strength};
 use super::state::{EngineJudgement, EngineView, State, Task};
 use crate::client::{
@@ -54,6 +55,16 @@ pub(super) struct Shared {
     /// Set to make the engine thread give up its current search.
     pub(super) cancel: AtomicBool,
     pub(super) jobs: Mutex<Sender<Job>>,
+    /// The positions on rated boards in play.
+    pub(super) fair_play: Arc<FairPlay>,
+}
+
+impl Shared {
+    /// Whether fair play keeps values, hints and the engine's play from
+    /// `state`'s position: a rated game in play elsewhere stands on it.
+    pub(super) fn values_off(&self, state: &State) -> bool {
+        state.rated.is_none() && self.fair_play.stands(state.game.position())
+    }
 }
 
 /// The least time between two moves of an engine playing itself, so that
@@ -67,13 +78,16 @@ const OVERRUN: Duration = Duration::from_secs(10);
 /// The engine's time to judge one position of a review.
 const REVIEW_TIME: Duration = Duration::from_millis(150);
 
-/// Asks the engine to move if it plays the side to move and is free.
+/// Asks the engine to move if it plays the side to move and is free,
+/// and fair play lets it: its move would tell what to play on a rated
+/// board.
 pub(super) fn kick(shared: &Shared, state: &mut State) {
     let side = state.game.position().side_to_move();
     if state.engine.task.is_none()
         && state.engine.failure.is_none()
         && state.ended().is_none()
         && state.settings.engine_side.plays(side)
+        && !shared.values_off(state)
     {
         schedule(shared, state, Task::Move);
     }

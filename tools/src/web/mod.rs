@@ -9,6 +9,7 @@ mod actions;
 pub mod clock;
 mod duels;
 mod engine_thread;
+pub mod fair_play;
 pub mod lobby;
 mod puzzles;
 pub mod rated;
@@ -31,8 +32,9 @@ use morris::Color;
 use morris::solution::Database;
 
 use crate::client::EngineConfig;
+use fair_play::FairPlay;
 use lobby::{Lobby, level_player_name};
-use rated::{RatedGame, RatedPlayer};
+use rated::{Listeners, RatedGame, RatedPlayer};
 use room::{Room, RoomFull};
 use session::Session;
 use settings::{EngineSide, Settings, Strength};
@@ -179,6 +181,9 @@ struct Games {
     store: Option<Arc<Store>>,
     /// The open challenges (told by the rated games when they end).
     lobby: Arc<Lobby>,
+    /// The positions on rated boards in play, which no other game is
+    /// told the value of.
+    fair_play: Arc<FairPlay>,
     /// The engine's levels, standing players in the store.
     levels: Vec<(Strength, PlayerId)>,
     /// The room codes each address tried in vain lately: a code is short
@@ -276,6 +281,7 @@ impl WebServer {
             config,
             store,
             lobby: Arc::default(),
+            fair_play: Arc::default(),
             levels,
             missed: PerAddress::new(10, Duration::from_secs(60)),
         };
@@ -460,7 +466,8 @@ impl Games {
         if let Some(room) = &room {
             open.rooms.insert(room.code.clone(), id);
         }
-        let session = Arc::new(Session::new(engine, settings, room));
+        let fair_play = Arc::clone(&self.fair_play);
+        let session = Arc::new(Session::new(engine, settings, room, fair_play));
         open.sessions.insert(id, Arc::clone(&session));
         Ok((id, session))
     }
@@ -587,7 +594,7 @@ impl Games {
             return Err(Refusal::Store(format!("{e:#}")));
         }
         let ids = players.each_ref().map(|player| player.id);
-        let rated = RatedGame::new(id, players, (Arc::clone(store), Arc::clone(&self.lobby)), 0);
+        let rated = RatedGame::new(id, players, self.listeners(store), 0);
         let _ = session.change(|state| {
             state.rated = Some(rated);
             Ok(())
@@ -637,14 +644,22 @@ impl Games {
         let left = live.left.map(|left| left.map(Duration::from_millis));
         let plies = game.moves().len();
         self.lobby.begun(&[live.white, live.black], id);
-        let kept = (Arc::clone(store), Arc::clone(&self.lobby));
-        let rated = RatedGame::new(id, players, kept, plies);
+        let rated = RatedGame::new(id, players, self.listeners(store), plies);
         let _ = session.change(|state| {
             actions::resume(state, game, left);
             state.rated = Some(rated);
             Ok(())
         });
         Ok(())
+    }
+
+    /// Who a rated game kept in `store` tells of its moves and end.
+    fn listeners(&self, store: &Arc<Store>) -> Listeners {
+        Listeners {
+            store: Arc::clone(store),
+            lobby: Arc::clone(&self.lobby),
+            fair_play: Arc::clone(&self.fair_play),
+        }
     }
 
     /// The rated game `player` is playing, if any: its id, and the token of

@@ -12,7 +12,7 @@ use super::requests::{self, JoinRequest, RoomRequest};
 use super::session::Session;
 use super::settings::Settings;
 use super::state::State;
-use super::views::{ErrorView, StateView};
+use super::views::ErrorView;
 use super::{Games, Refusal, actions, duels};
 
 /// The page: HTML, CSS and JavaScript in one file, served as it is.
@@ -187,7 +187,7 @@ fn route(games: &Games, asked: &Asked) -> Reply {
             Err(message) => return Reply::error(400, &message),
         };
         return match games.create(settings) {
-            Ok((id, session)) => Reply::json(&StateView::new(id, &session.lock(), db, None)),
+            Ok((id, session)) => Reply::json(&session.view(id, &session.lock(), db, None)),
             Err(refusal) => refused(&refusal),
         };
     }
@@ -227,7 +227,7 @@ fn route(games: &Games, asked: &Asked) -> Reply {
     let done = |result: Result<(), String>| match result {
         Ok(()) => {
             let seat = seat_of(&session, token).ok().flatten();
-            Reply::json(&StateView::new(id, &session.lock(), db, seat))
+            Reply::json(&session.view(id, &session.lock(), db, seat))
         }
         Err(message) => Reply::error(400, &message),
     };
@@ -241,7 +241,7 @@ fn route(games: &Games, asked: &Asked) -> Reply {
                 room.seen(color, asked);
                 Some(color)
             });
-            Reply::json(&StateView::new(id, &state, db, seat))
+            Reply::json(&session.view(id, &state, db, seat))
         }
         (Post, "/api/new") if in_room => done(session.change(actions::rematch)),
         (Post, "/api/new") => done(session.change(|state| actions::new_game(state, body))),
@@ -255,9 +255,10 @@ fn route(games: &Games, asked: &Asked) -> Reply {
         (Post, "/api/resign") => {
             done(session.change(|state| actions::resign(state, seated(state, token))))
         }
-        (Post, "/api/draw") => {
-            done(session.draw(|state| actions::draw(state, body.trim(), seated(state, token), db)))
-        }
+        (Post, "/api/draw") => done(session.draw(|state, values_off| {
+            let seat = seated(state, token);
+            actions::draw(state, body.trim(), seat, (db, values_off))
+        })),
         (Post, "/api/leave") if in_room => {
             let mut empty = false;
             let _ = session.change(|state| {
@@ -376,7 +377,8 @@ fn open_room(games: &Games, body: &str) -> Reply {
     };
     match games.create_room(settings, color) {
         Ok((id, session, token)) => Reply::json(
-            &StateView::new(id, &session.lock(), games.config.db.as_ref(), Some(color))
+            &session
+                .view(id, &session.lock(), games.config.db.as_ref(), Some(color))
                 .with_seat(token),
         ),
         Err(refusal) => refused(&refusal),
@@ -404,7 +406,9 @@ fn join_room(games: &Games, body: &str, from: Option<std::net::IpAddr>) -> Reply
             let state = session.lock();
             let color = state.room.as_ref().and_then(|room| room.seat_of(&token));
             Reply::json(
-                &StateView::new(id, &state, games.config.db.as_ref(), color).with_seat(token),
+                &session
+                    .view(id, &state, games.config.db.as_ref(), color)
+                    .with_seat(token),
             )
         }
         Err(refusal) => {

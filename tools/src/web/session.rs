@@ -8,26 +8,42 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use morris::solution::Database;
 use morris::{Color, Game, Position};
 
 use super::clock::Clock;
 use super::engine_thread::{Job, Search, Shared, common_options, kick, schedule, work};
+use super::fair_play::FairPlay;
 use super::rated;
 use super::room::Room;
 use super::settings::{Settings, Strength};
 use super::state::{EngineView, State, Task, first_version};
+use super::views::StateView;
 use crate::client::{EngineConfig, Info, position_command};
+
+/// Why values, hints and reviews are off for a position: the words the
+/// person is told.
+pub const VALUES_OFF: &str = "a rated game in progress on this server stands on this position";
 
 /// One game and its engine.
 pub struct Session {
     shared: Arc<Shared>,
     worker: Mutex<Option<JoinHandle<()>>>,
+    /// Whether the page was last told that fair play keeps values off
+    /// the position, so that it hears at once when that changes.
+    told_values_off: AtomicBool,
 }
 
 impl Session {
     /// A new game under `settings`, its engine started from `engine` (a
-    /// game between two browsers has none), in `room` if it is a room's.
-    pub fn new(engine: Option<EngineConfig>, settings: Settings, room: Option<Room>) -> Session {
+    /// game between two browsers has none), in `room` if it is a room's,
+    /// its values kept off the positions of rated boards `fair_play` knows.
+    pub fn new(
+        engine: Option<EngineConfig>,
+        settings: Settings,
+        room: Option<Room>,
+        fair_play: Arc<FairPlay>,
+    ) -> Session {
         let (jobs, receive) = channel();
         let now = Instant::now();
         let mut state = State {
@@ -58,6 +74,7 @@ impl Session {
             changed: Condvar::new(),
             cancel: AtomicBool::new(false),
             jobs: Mutex::new(jobs),
+            fair_play,
         });
         // Without an engine the jobs' receiver is dropped, so that none is
         // ever sent.
@@ -68,6 +85,7 @@ impl Session {
         let session = Session {
             shared,
             worker: Mutex::new(worker),
+            told_values_off: AtomicBool::new(false),
         };
         session.change(|_| Ok(())).expect("nothing to refuse");
         session
@@ -76,6 +94,18 @@ impl Session {
     /// The state, locked.
     pub fn lock(&self) -> MutexGuard<'_, State> {
         self.shared.state.lock().expect("not poisoned")
+    }
+
+    /// The view of this game's `state` (locked) for the seat playing
+    /// `seat`, with the values of `db` where they may be told.
+    pub(super) fn view(
+        &self,
+        id: u64,
+        state: &State,
+        db: Option<&Database>,
+        seat: Option<Color>,
+    ) -> StateView {
+        StateView::new(id, state, (db, self.shared.values_off(state)), seat)
     }
 
     /// Waits up to `timeout` for a version newer than `after`; returns the
@@ -133,6 +163,8 @@ impl Session {
         if searching && (moved || replaced || ended) {
             self.shared.cancel.store(true, Ordering::Relaxed);
         }
+        let values_off = self.shared.values_off(&state);
+        self.told_values_off.store(values_off, Ordering::Relaxed);
         state.publish();
         kick(&self.shared, &mut state);
         self.shared.changed.notify_all();
@@ -143,9 +175,13 @@ impl Session {
     ///
     /// # Errors
     ///
-    /// The engine is busy, has failed, or the game is over.
+    /// The engine is busy, has failed, or the game is over; or a rated
+    /// game stands on the position.
     pub fn hint(&self) -> Result<(), String> {
         self.change(|state| {
+            if self.shared.values_off(state) {
+                return Err(format!("no hint: {VALUES_OFF}"));
+            }
             if state.engine.task.is_some() {
                 return Err("the engine is thinking".to_owned());
             }
@@ -160,15 +196,20 @@ impl Session {
         })
     }
 
-    /// A draw offered or answered by `act`, which says whether the
-    /// engine is to weigh an offer made to it (it is then asked).
+    /// A draw offered or answered by `act`, told whether fair play keeps
+    /// the position's value off, which says whether the engine is to
+    /// weigh an offer made to it (it is then asked).
     ///
     /// # Errors
     ///
     /// What `act` refused (the state is then unchanged).
-    pub fn draw(&self, act: impl FnOnce(&mut State) -> Result<bool, String>) -> Result<(), String> {
+    pub fn draw(
+        &self,
+        act: impl FnOnce(&mut State, bool) -> Result<bool, String>,
+    ) -> Result<(), String> {
         self.change(|state| {
-            if act(state)? {
+            let values_off = self.shared.values_off(state);
+            if act(state, values_off)? {
                 schedule(&self.shared, state, Task::DrawOffer);
             }
             Ok(())
@@ -181,13 +222,20 @@ impl Session {
     ///
     /// # Errors
     ///
-    /// What `begin` refused, or the engine is needed and busy or failed
-    /// (the state is then unchanged).
+    /// What `begin` refused, or the engine is needed and busy or failed,
+    /// or a rated game stands on a position of the game (the state is
+    /// then unchanged).
     pub fn review(
         &self,
         begin: impl FnOnce(&mut State) -> Result<Vec<usize>, String>,
     ) -> Result<(), String> {
         self.change(|state| {
+            if state.rated.is_none() && self.shared.fair_play.stands_in(&state.game) {
+                return Err(
+                    "no review: a rated game in progress on this server stands on a position of this game"
+                        .to_owned(),
+                );
+            }
             let previous = state.review.clone();
             let positions = begin(state)?;
             if positions.is_empty() {
@@ -227,16 +275,21 @@ impl Session {
     }
 
     /// Ends the game if the side to move's time ran out; the page is
-    /// told. A rated game's result the store failed to take is offered it
-    /// again.
+    /// told, as it is when fair play takes the position's values off or
+    /// gives them back (the engine then plays if it is its turn). A rated
+    /// game's result the store failed to take is offered it again.
     pub fn check_clock(&self) {
         let mut state = self.lock();
         rated::keep(&mut state);
-        if state.check_clock(Instant::now()) {
-            if state.engine.task.is_some() {
-                self.shared.cancel.store(true, Ordering::Relaxed);
-            }
+        let values_off = self.shared.values_off(&state);
+        let told = self.told_values_off.swap(values_off, Ordering::Relaxed) != values_off;
+        let flagged = state.check_clock(Instant::now());
+        if flagged && state.engine.task.is_some() {
+            self.shared.cancel.store(true, Ordering::Relaxed);
+        }
+        if flagged || told {
             state.publish();
+            kick(&self.shared, &mut state);
             self.shared.changed.notify_all();
         }
     }

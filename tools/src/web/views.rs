@@ -241,6 +241,9 @@ pub(super) struct StateView {
     /// The databases' values of the position and of each move, when they
     /// hold it.
     exact: Option<ExactView>,
+    /// Whether fair play keeps values, hints and the engine's play off
+    /// the position: a rated game in progress stands on it.
+    values_off: bool,
     /// Whether the server has endgame databases at all.
     databases: bool,
     /// Whether they are of the game's rules (they hold one set).
@@ -669,18 +672,21 @@ fn board(position: &Position) -> Board {
 impl StateView {
     /// The view of game `id` in `state` for the seat playing `seat` (in
     /// a room), with the databases' values from `db` while the game goes
-    /// on (not in a room: the players play on their own).
+    /// on (not in a room: the players play on their own), unless
+    /// `values_off`: fair play keeps them, the engine's judgement and its
+    /// hint off the position.
     pub(super) fn new(
         id: u64,
         state: &State,
-        db: Option<&Database>,
+        (db, values_off): (Option<&Database>, bool),
         seat: Option<Color>,
     ) -> StateView {
         let databases = db.is_some();
         let databases_hold_rules = db.is_some_and(|db| db.holds(state.game.position().rules()));
         // Two people, or a person rated against the engine, play on their own.
         let on_their_own = state.room.is_some() || state.rated.is_some();
-        let db = db.filter(|_| !on_their_own);
+        let told = !on_their_own && !values_off;
+        let db = db.filter(|_| told);
         let game = &state.game;
         let position = game.position();
         let rules = position.rules();
@@ -748,7 +754,7 @@ impl StateView {
         // shown either, to come and go with the hints.
         let judged = engine
             .scored_side
-            .filter(|_| !engine.weakened && !state.settings.strength.weakened() && !on_their_own);
+            .filter(|_| !engine.weakened && !state.settings.strength.weakened() && told);
         StateView {
             id: id.to_string(),
             version: state.version,
@@ -838,10 +844,10 @@ impl StateView {
                     .score
                     .zip(judged)
                     .map(|(score, side)| score_words(score, side)),
-                pv: if on_their_own {
-                    String::new()
-                } else {
+                pv: if told {
                     engine.thinking.pv.join(" ")
+                } else {
+                    String::new()
                 },
                 white_wdl: engine
                     .thinking
@@ -853,8 +859,9 @@ impl StateView {
                     }),
                 failure: engine.failure.clone(),
             },
-            hint: state.hint.map(Into::into),
+            hint: state.hint.filter(|_| told).map(Into::into),
             exact,
+            values_off,
             databases,
             databases_hold_rules,
         }
