@@ -2444,8 +2444,8 @@ fn process_status(pid: u32, key: &str) -> String {
 /// long poll, while 100 of them pair off by challenges and play 50 rated
 /// games at once, 40 plies each, then one resigns. Nothing is lost: every
 /// game is kept, and every rating moved. The requests answered a second,
-/// the moves' answer times and the server's memory are told on the error
-/// output (`cargo test --release -p morris-tools --test web -- --nocapture
+/// the moves' answer times, the server's memory and its threads are told
+/// on the error output (`cargo test --release -p morris-tools --test web -- --nocapture
 /// load`).
 #[test]
 fn load_of_200_players_in_the_lobby_and_50_games_loses_nothing() {
@@ -2496,6 +2496,20 @@ fn load_of_200_players_in_the_lobby_and_50_games_loses_nothing() {
     }
     let started = Instant::now();
     let before = requests.load(Ordering::Relaxed);
+    // The server's threads, sampled while the games are played.
+    let sampling = Arc::new(AtomicBool::new(true));
+    let threads = {
+        let (sampling, pid) = (sampling.clone(), server.id());
+        std::thread::spawn(move || {
+            let mut most = 0;
+            while sampling.load(Ordering::Relaxed) {
+                let now = process_status(pid, "Threads").parse::<u32>().unwrap_or(0);
+                most = most.max(now);
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            most
+        })
+    };
     let games: Vec<_> = (0..GAMES)
         .map(|g| {
             let (tokens, requests) = (tokens.clone(), requests.clone());
@@ -2536,6 +2550,8 @@ fn load_of_200_players_in_the_lobby_and_50_games_loses_nothing() {
     let answered = requests.load(Ordering::Relaxed) - before;
     let peak = process_status(server.id(), "VmHWM");
     let now = process_status(server.id(), "VmRSS");
+    sampling.store(false, Ordering::Relaxed);
+    let threads = threads.join().expect("the sampler");
     // The lobby's pages are let go: a challenge wakes every long poll.
     stop.store(true, Ordering::Relaxed);
     let wake = by(&tokens[PLAYERS - 1], json!({ "clock": turn_clock(60.0) }));
@@ -2550,7 +2566,8 @@ fn load_of_200_players_in_the_lobby_and_50_games_loses_nothing() {
     eprintln!(
         "{PLAYERS} players in the lobby, {GAMES} games of {PLIES} plies at once: \
          {answered} requests in {:.1} s ({:.0} a second); a move answered in {:?} (median), \
-         {:?} (99th percentile), {:?} (slowest); the server's memory {now}, at most {peak}",
+         {:?} (99th percentile), {:?} (slowest); the server's memory {now}, at most {peak}; \
+         at most {threads} threads",
         elapsed.as_secs_f64(),
         answered as f64 / elapsed.as_secs_f64(),
         at(0.5),
