@@ -173,6 +173,23 @@ struct Open {
     rooms: HashMap<String, u64>,
 }
 
+impl Open {
+    /// Takes game `id` out, its room's code with it.
+    fn remove(&mut self, id: u64) -> Option<Arc<Session>> {
+        self.rooms.retain(|_, room| *room != id);
+        self.sessions.remove(&id)
+    }
+}
+
+/// Closes games taken out of the open ones, each on a thread of its own,
+/// off the request that took them out: a hung engine takes a while to
+/// stop.
+fn retire(sessions: impl IntoIterator<Item = Arc<Session>>) {
+    for session in sessions {
+        std::thread::spawn(move || session.close());
+    }
+}
+
 struct Games {
     open: Mutex<Open>,
     config: WebConfig,
@@ -452,10 +469,7 @@ impl Games {
         let mut open = self.lock();
         if open.sessions.len() >= self.config.max_games && resumed.is_none() {
             let idle = self.idlest(&open).ok_or(Refusal::Full)?;
-            open.rooms.retain(|_, room| *room != idle);
-            if let Some(session) = open.sessions.remove(&idle) {
-                std::thread::spawn(move || session.close());
-            }
+            retire(open.remove(idle));
         }
         let id = resumed.unwrap_or_else(|| {
             std::iter::repeat_with(rand::random::<u64>)
@@ -547,15 +561,9 @@ impl Games {
                 })
                 .map(|(&id, _)| id)
                 .collect();
-            open.rooms.retain(|_, id| !old.contains(id));
-            old.iter()
-                .filter_map(|id| open.sessions.remove(id))
-                .collect()
+            old.into_iter().filter_map(|id| open.remove(id)).collect()
         };
-        // Each closes on its own thread: a hung engine takes a while.
-        for session in abandoned {
-            std::thread::spawn(move || session.close());
-        }
+        retire(abandoned);
     }
 
     /// A rated game between `players` (White's first, both engaged in it
@@ -682,13 +690,7 @@ impl Games {
 
     /// Closes game `id`, its page gone.
     fn close(&self, id: u64) {
-        let closed = {
-            let mut open = self.lock();
-            open.rooms.retain(|_, room| *room != id);
-            open.sessions.remove(&id)
-        };
-        if let Some(session) = closed {
-            std::thread::spawn(move || session.close());
-        }
+        let closed = self.lock().remove(id);
+        retire(closed);
     }
 }
