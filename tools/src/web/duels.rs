@@ -9,7 +9,7 @@ use std::time::Instant;
 use morris::Color;
 
 use super::lobby::{Challenge, level_player_name};
-use super::rated::RatedPlayer;
+use super::players::RatedPlayer;
 use super::requests::{self, ChallengeAnswer, ChallengeRequest, PlayerRequest};
 use super::routes::{POLL_WAIT, Reply, refused};
 use super::settings::{EngineSide, Settings};

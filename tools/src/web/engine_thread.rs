@@ -3,69 +3,18 @@
 //! state, so that a slow, hung or crashed engine never holds up the page.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, Sender};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use morris::{Color, Move};
 
 use super::actions;
-use super::fair_play::FairPlay;
 use super::settings::{EngineSide, Strength};
+use super::shared::{Job, Search, Shared};
 use super::state::{EngineJudgement, EngineView, State, Task};
 use crate::client::{
     EngineConfig, EngineFailure, EngineProcess, Info, position_command, rules_options,
 };
-
-/// A job for the engine thread.
-pub(super) enum Job {
-    /// Search, under these options (all the engine needs, sent when they
-    /// differ from the last).
-    Search(Search, Vec<(String, String)>),
-    Restart,
-    Quit,
-}
-
-/// What the engine searches for.
-pub(super) enum Search {
-    /// A move for the position of `ply` moves of `line`.
-    Move {
-        line: u64,
-        ply: usize,
-        task: Task,
-        position: String,
-        movetime: Duration,
-        /// The least time from the question to the move shown.
-        pace: Duration,
-        /// Whether the engine plays below full strength.
-        weakened: bool,
-    },
-    /// The value of each position (its index in the game, and its
-    /// `position` command) for the review of `line`.
-    Review {
-        line: u64,
-        positions: Vec<(usize, String)>,
-    },
-}
-
-/// What a game's handle and its engine thread share.
-pub(super) struct Shared {
-    pub(super) state: Mutex<State>,
-    pub(super) changed: Condvar,
-    /// Set to make the engine thread give up its current search.
-    pub(super) cancel: AtomicBool,
-    pub(super) jobs: Mutex<Sender<Job>>,
-    /// The positions on rated boards in play.
-    pub(super) fair_play: Arc<FairPlay>,
-}
-
-impl Shared {
-    /// Whether fair play keeps values, hints and the engine's play from
-    /// `state`'s position: a rated game in play elsewhere stands on it.
-    pub(super) fn values_off(&self, state: &State) -> bool {
-        state.rated.is_none() && self.fair_play.stands(state.game.position())
-    }
-}
 
 /// The least time between two moves of an engine playing itself, so that
 /// a person can follow the game.
@@ -152,8 +101,7 @@ pub(super) fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>)
     let report = |edit: &dyn Fn(&mut State)| {
         let mut state = shared.state.lock().expect("not poisoned");
         edit(&mut state);
-        state.publish();
-        shared.changed.notify_all();
+        shared.publish(&mut state);
     };
     // Started at once, so that the page names the engine (or its failure)
     // before the first move.
@@ -273,8 +221,7 @@ fn search_move(
             if current(&state) {
                 let side = state.game.position().side_to_move();
                 merge_info(&mut state.engine, info, side, weakened);
-                state.publish();
-                shared.changed.notify_all();
+                shared.publish(&mut state);
             }
         },
     )?;
@@ -335,8 +282,7 @@ fn review(
             wdl: last.wdl,
             best: token.parse().ok(),
         });
-        state.publish();
-        shared.changed.notify_all();
+        shared.publish(&mut state);
     }
     finish(shared, |_| {});
     Ok(())
@@ -361,9 +307,8 @@ fn finish(shared: &Shared, edit: impl FnOnce(&mut State)) {
     let mut state = shared.state.lock().expect("not poisoned");
     state.engine.task = None;
     edit(&mut state);
-    state.publish();
+    shared.publish(&mut state);
     kick(shared, &mut state);
-    shared.changed.notify_all();
 }
 
 /// The engine's answer to `task` for the position on the board.

@@ -34,57 +34,67 @@ impl Stand {
     }
 }
 
-/// The positions rated games in play stand on, each with how many stand
-/// on it (every rated game begins at the empty board).
+/// The positions rated games in play stand on: each game's, and how
+/// many stand on each (every rated game begins at the empty board).
 #[derive(Default)]
 pub struct FairPlay {
-    standing: Mutex<HashMap<Stand, usize>>,
+    standing: Mutex<Standing>,
+}
+
+#[derive(Default)]
+struct Standing {
+    games: HashMap<u64, Stand>,
+    counts: HashMap<Stand, usize>,
 }
 
 impl FairPlay {
     /// Whether a rated game in play stands on `position`.
     pub fn stands(&self, position: &Position) -> bool {
         let standing = self.standing();
-        !standing.is_empty() && standing.contains_key(&Stand::of(position))
+        !standing.counts.is_empty() && standing.counts.contains_key(&Stand::of(position))
     }
 
     /// Whether a rated game in play stands on a position of `game`, its
     /// start, any of its moves or the position now.
     pub fn stands_in(&self, game: &Game) -> bool {
         let standing = self.standing();
-        if standing.is_empty() {
+        if standing.counts.is_empty() {
             return false;
         }
         let mut position = *game.start();
-        let mut stood = standing.contains_key(&Stand::of(&position));
+        let mut stood = standing.counts.contains_key(&Stand::of(&position));
         for &mv in game.moves() {
             position.play(mv);
-            stood |= standing.contains_key(&Stand::of(&position));
+            stood |= standing.counts.contains_key(&Stand::of(&position));
         }
         stood
     }
 
-    /// A rated game left the position `from` for `to` (either is none
-    /// while the game is not in play).
-    pub fn moved(&self, from: Option<Stand>, to: Option<Stand>) {
-        if from == to {
+    /// Rated game `id` stands on `at` now (none while it is not in play).
+    pub fn stand(&self, id: u64, at: Option<Stand>) {
+        let mut standing = self.standing();
+        let Standing { games, counts } = &mut *standing;
+        let was = match at {
+            Some(at) => games.insert(id, at),
+            None => games.remove(&id),
+        };
+        if was == at {
             return;
         }
-        let mut standing = self.standing();
-        if let Some(from) = from
-            && let Some(count) = standing.get_mut(&from)
+        if let Some(was) = was
+            && let Some(count) = counts.get_mut(&was)
         {
             *count -= 1;
             if *count == 0 {
-                standing.remove(&from);
+                counts.remove(&was);
             }
         }
-        if let Some(to) = to {
-            *standing.entry(to).or_default() += 1;
+        if let Some(at) = at {
+            *counts.entry(at).or_default() += 1;
         }
     }
 
-    fn standing(&self) -> std::sync::MutexGuard<'_, HashMap<Stand, usize>> {
+    fn standing(&self) -> std::sync::MutexGuard<'_, Standing> {
         self.standing.lock().expect("not poisoned")
     }
 }
@@ -107,7 +117,7 @@ mod tests {
         let nine = Rules::default();
         let placed = position("W../.../.../....../.../.../..B w 8 8 0 2", nine);
         let fair_play = FairPlay::default();
-        fair_play.moved(None, Some(Stand::of(&placed)));
+        fair_play.stand(1, Some(Stand::of(&placed)));
         for symmetry in Symmetry::ALL {
             assert!(fair_play.stands(&symmetry.apply_position(&placed)));
         }
@@ -144,17 +154,18 @@ mod tests {
         after.play(mv("a1"));
         let after = Stand::of(&after);
         // Two games begin; one moves on, the other ends.
-        fair_play.moved(None, Some(start));
-        fair_play.moved(None, Some(start));
-        fair_play.moved(Some(start), Some(after));
+        fair_play.stand(1, Some(start));
+        fair_play.stand(2, Some(start));
+        fair_play.stand(1, Some(after));
+        fair_play.stand(1, Some(after));
         assert!(fair_play.stands(game.start()), "one game is still there");
-        fair_play.moved(Some(start), None);
+        fair_play.stand(2, None);
         assert!(!fair_play.stands(game.start()));
         // A game that went through a position standing is barred whole.
         game.try_play(mv("a1")).expect("legal");
         game.try_play(mv("a4")).expect("legal");
         assert!(fair_play.stands_in(&game));
-        fair_play.moved(Some(after), None);
+        fair_play.stand(1, None);
         assert!(!fair_play.stands_in(&game));
     }
 }

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use morris::Color;
 
 use super::settings::{Settings, Strength};
-use super::state::first_version;
 use super::store::PlayerId;
+use super::version::first_version;
 
 /// The most challenges a player may have open at once.
 pub const MAX_CHALLENGES_EACH: usize = 3;

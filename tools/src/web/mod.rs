@@ -11,15 +11,19 @@ mod duels;
 mod engine_thread;
 pub mod fair_play;
 pub mod lobby;
+pub mod players;
 mod puzzles;
 pub mod rated;
+mod record;
 mod requests;
 pub mod room;
 mod routes;
 pub mod session;
 pub mod settings;
+mod shared;
 pub mod state;
 pub mod store;
+mod version;
 mod views;
 
 use std::collections::HashMap;
@@ -34,7 +38,8 @@ use morris::solution::Database;
 use crate::client::EngineConfig;
 use fair_play::FairPlay;
 use lobby::{Lobby, level_player_name};
-use rated::{Listeners, RatedGame, RatedPlayer};
+use players::{RatedPlayer, RatedPlayers};
+use rated::Keeper;
 use room::{Room, RoomFull};
 use session::Session;
 use settings::{EngineSide, Settings, Strength};
@@ -201,6 +206,9 @@ struct Games {
     /// The positions on rated boards in play, which no other game is
     /// told the value of.
     fair_play: Arc<FairPlay>,
+    /// Keeps the rated games in the store (with one), told of every
+    /// game's changes.
+    keeper: Option<Arc<Keeper>>,
     /// The engine's levels, standing players in the store.
     levels: Vec<(Strength, PlayerId)>,
     /// The room codes each address tried in vain lately: a code is short
@@ -293,12 +301,23 @@ impl WebServer {
                 .map_err(|e| std::io::Error::other(format!("{e:#}")))?,
             None => Vec::new(),
         };
+        let lobby: Arc<Lobby> = Arc::default();
+        let fair_play: Arc<FairPlay> = Arc::default();
+        let keeper = store.as_ref().map(|store| {
+            let lobby = Arc::clone(&lobby);
+            Arc::new(Keeper::start(
+                Arc::clone(store),
+                lobby,
+                Arc::clone(&fair_play),
+            ))
+        });
         let games = Games {
             open: Mutex::new(Open::default()),
             config,
             store,
-            lobby: Arc::default(),
-            fair_play: Arc::default(),
+            lobby,
+            fair_play,
+            keeper,
             levels,
             missed: PerAddress::new(10, Duration::from_secs(60)),
         };
@@ -374,6 +393,9 @@ impl WebServer {
         };
         for session in sessions {
             session.close();
+        }
+        if let Some(keeper) = &games.keeper {
+            keeper.stop();
         }
     }
 }
@@ -480,8 +502,12 @@ impl Games {
         if let Some(room) = &room {
             open.rooms.insert(room.code.clone(), id);
         }
-        let fair_play = Arc::clone(&self.fair_play);
-        let session = Arc::new(Session::new(engine, settings, room, fair_play));
+        let observer = self
+            .keeper
+            .clone()
+            .map(|keeper| keeper as Arc<dyn shared::Observer>);
+        let told = (Arc::clone(&self.fair_play), observer);
+        let session = Arc::new(Session::new(id, engine, settings, room, told));
         open.sessions.insert(id, Arc::clone(&session));
         Ok((id, session))
     }
@@ -602,9 +628,8 @@ impl Games {
             return Err(Refusal::Store(format!("{e:#}")));
         }
         let ids = players.each_ref().map(|player| player.id);
-        let rated = RatedGame::new(id, players, self.listeners(store), 0);
         let _ = session.change(|state| {
-            state.rated = Some(rated);
+            state.rated = Some(RatedPlayers::new(players));
             Ok(())
         });
         self.lobby.begun(&ids, id);
@@ -635,7 +660,7 @@ impl Games {
         let settings = requests::parse::<requests::SettingsRequest>(&live.settings)
             .and_then(|request| request.apply(Settings::default()))
             .map_err(anyhow::Error::msg)?;
-        let game = actions::game_from(&live.moves, settings.rules).map_err(anyhow::Error::msg)?;
+        let game = record::game_from(&live.moves, settings.rules).map_err(anyhow::Error::msg)?;
         let players = [
             RatedPlayer::from(store.standing(live.white)?),
             RatedPlayer::from(store.standing(live.black)?),
@@ -650,24 +675,13 @@ impl Games {
             .open_game_as(Some(live.id), engine, settings, |_| room)
             .map_err(|refusal| anyhow::anyhow!("{refusal:?}"))?;
         let left = live.left.map(|left| left.map(Duration::from_millis));
-        let plies = game.moves().len();
         self.lobby.begun(&[live.white, live.black], id);
-        let rated = RatedGame::new(id, players, self.listeners(store), plies);
         let _ = session.change(|state| {
             actions::resume(state, game, left);
-            state.rated = Some(rated);
+            state.rated = Some(RatedPlayers::new(players));
             Ok(())
         });
         Ok(())
-    }
-
-    /// Who a rated game kept in `store` tells of its moves and end.
-    fn listeners(&self, store: &Arc<Store>) -> Listeners {
-        Listeners {
-            store: Arc::clone(store),
-            lobby: Arc::clone(&self.lobby),
-            fair_play: Arc::clone(&self.fair_play),
-        }
     }
 
     /// The rated game `player` is playing, if any: its id, and the token of

@@ -1,106 +1,29 @@
-//! A rated game: two players' game for their ratings, kept in the store
-//! move by move while it goes on (so that a restart resumes it), and
-//! written there with its result and both new ratings the moment it is
-//! over, however it ended: by the rules, a resignation, a draw agreed, a
-//! side's time run out, or a player gone. While it is played, fair play
-//! knows the position on its board.
+//! The keeper of rated games: it hears of every change of a rated game
+//! (under the game's lock, where it only notes the position for fair play
+//! and queues what the store is to be told) and, on a thread of its own,
+//! keeps each game in the store move by move while it goes on (so that a
+//! restart resumes it), then writes its result and both new ratings the
+//! moment it is over, however it ended: by the rules, a resignation, a
+//! draw agreed, a side's time run out, or a player gone. A write that
+//! fails is told on the server's error output and tried again.
 
-use std::sync::Arc;
-use std::time::Instant;
+use std::collections::HashMap;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use morris::{Color, GameResult};
 
-use super::actions;
 use super::fair_play::{FairPlay, Stand};
 use super::lobby::Lobby;
+use super::record;
+use super::shared::{GameHandle, Observer, Receipt};
 use super::state::State;
-use super::store::{FinishedGame, PlayerId, Rated, Standing, Store};
+use super::store::{FinishedGame, PlayerId, Store};
 
-/// One side of a rated game.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RatedPlayer {
-    /// The player.
-    pub id: PlayerId,
-    /// Its name.
-    pub name: String,
-    /// Its rating when the game began.
-    pub rating: f64,
-}
-
-impl From<Standing> for RatedPlayer {
-    fn from(standing: Standing) -> RatedPlayer {
-        RatedPlayer {
-            id: standing.id,
-            name: standing.name,
-            rating: standing.rating.rating,
-        }
-    }
-}
-
-/// Who hears of every rated game's moves and end.
-#[derive(Clone)]
-pub struct Listeners {
-    /// Keeps the game, and its players' ratings.
-    pub store: Arc<Store>,
-    /// Told when the game is over: its players are free for another.
-    pub lobby: Arc<Lobby>,
-    /// Knows the position on its board while it is played.
-    pub fair_play: Arc<FairPlay>,
-}
-
-/// What makes a game rated: its players, and how far the store and fair
-/// play have it.
-pub struct RatedGame {
-    /// Each side's player, by [`Color::index`].
-    pub players: [RatedPlayer; 2],
-    /// The server's number for the game, the store's too.
-    id: u64,
-    listeners: Listeners,
-    /// How many of the game's moves the store has.
-    kept_plies: usize,
-    /// Both players' ratings after the game, once the store has its
-    /// result.
-    after: Option<Rated>,
-    /// The position fair play knows it stands on, while it is played.
-    stand: Option<Stand>,
-}
-
-impl RatedGame {
-    /// Game `id` between `players` (White's first), told to `listeners`;
-    /// the store has its first `kept_plies` moves.
-    pub fn new(
-        id: u64,
-        players: [RatedPlayer; 2],
-        listeners: Listeners,
-        kept_plies: usize,
-    ) -> RatedGame {
-        RatedGame {
-            players,
-            id,
-            listeners,
-            kept_plies,
-            after: None,
-            stand: None,
-        }
-    }
-
-    /// `color`'s player.
-    pub fn player(&self, color: Color) -> &RatedPlayer {
-        &self.players[color.index()]
-    }
-
-    /// Both players' ratings after the game, once it is over and kept.
-    pub fn after(&self) -> Option<&Rated> {
-        self.after.as_ref()
-    }
-
-    /// The side `player` plays, if it plays this game.
-    pub fn side_of(&self, player: PlayerId) -> Option<Color> {
-        Color::ALL
-            .into_iter()
-            .find(|&color| self.player(color).id == player)
-    }
-}
+/// How long a write that failed waits before it is tried again.
+const RETRY_AFTER: Duration = Duration::from_secs(1);
 
 /// Each side's time left on `state`'s clock now, in milliseconds.
 pub fn time_left(state: &State) -> Option<[u64; 2]> {
@@ -113,67 +36,214 @@ pub fn time_left(state: &State) -> Option<[u64; 2]> {
 }
 
 /// The moves of `state`'s game as the store keeps them.
-pub fn moves_text(state: &State) -> String {
+fn moves_text(state: &State) -> String {
     let moves: Vec<String> = state.game.moves().iter().map(ToString::to_string).collect();
     moves.join(" ")
 }
 
-impl Drop for RatedGame {
-    /// A game closed in play (the server stops) stands nowhere.
-    fn drop(&mut self) {
-        self.listeners.fair_play.moved(self.stand.take(), None);
+/// What the store is to be told of a rated game.
+enum Keep {
+    /// Its moves so far and the clock's times after them.
+    Moves {
+        moves: String,
+        left: Option<[u64; 2]>,
+    },
+    /// Its end.
+    Finished {
+        players: [PlayerId; 2],
+        result: GameResult,
+        termination: String,
+        record: String,
+        plies: usize,
+        /// The game, told its players' new ratings once kept.
+        game: GameHandle,
+    },
+}
+
+/// A write for game `id`, and who waits for it.
+struct Write {
+    id: u64,
+    keep: Keep,
+    /// Told once the write was tried.
+    done: Option<Sender<()>>,
+}
+
+/// How far the keeper was told of each rated game open.
+#[derive(Clone, Copy, Default)]
+struct Told {
+    plies: Option<usize>,
+    finished: bool,
+}
+
+/// Keeps the rated games in the store, and their positions known to fair
+/// play: the [`Observer`] of every game.
+pub struct Keeper {
+    fair_play: Arc<FairPlay>,
+    told: Mutex<HashMap<u64, Told>>,
+    writes: Mutex<Option<Sender<Write>>>,
+    thread: Mutex<Option<JoinHandle<()>>>,
+}
+
+impl Keeper {
+    /// A keeper writing to `store`, freeing the players of each game over
+    /// in `lobby`, and telling `fair_play` where the games in play stand.
+    pub fn start(store: Arc<Store>, lobby: Arc<Lobby>, fair_play: Arc<FairPlay>) -> Keeper {
+        let (writes, queue) = channel();
+        let thread = std::thread::spawn(move || write_all(&store, &lobby, &queue));
+        Keeper {
+            fair_play,
+            told: Mutex::new(HashMap::new()),
+            writes: Mutex::new(Some(writes)),
+            thread: Mutex::new(Some(thread)),
+        }
+    }
+
+    /// Writes what is queued and stops.
+    pub fn stop(&self) {
+        self.writes.lock().expect("not poisoned").take();
+        if let Some(thread) = self.thread.lock().expect("not poisoned").take() {
+            let _ = thread.join();
+        }
+    }
+
+    fn send(&self, write: Write) {
+        if let Some(writes) = self.writes.lock().expect("not poisoned").as_ref() {
+            let _ = writes.send(write);
+        }
     }
 }
 
-/// Brings fair play and the store up to date with `state`'s rated game:
-/// the position it stands on while in play; its new moves while it goes
-/// on, its result and both ratings once it is over (its players are then
-/// free for another). A store that fails is told on the server's error
-/// output and tried again at the next change, or the clock's next tick.
-pub fn keep(state: &mut State) {
-    let in_play = state.ended().is_none();
-    let position = state.game.position();
-    let Some(rated) = state.rated.as_mut() else {
-        return;
-    };
-    let stand = in_play.then(|| Stand::of(position));
-    rated.listeners.fair_play.moved(rated.stand, stand);
-    rated.stand = stand;
-    let Some(rated) = state.rated.as_ref().filter(|rated| rated.after.is_none()) else {
-        return;
-    };
-    let plies = state.game.moves().len();
-    let kept = match state.ended() {
-        Some(ended) => {
-            let record = actions::record_text(state);
-            let game = FinishedGame {
-                white: rated.player(Color::White).id,
-                black: rated.player(Color::Black).id,
-                result: GameResult::from_winner(ended.winner()),
-                termination: &ended.to_string(),
-                record: &record,
-                plies,
-                live: Some(rated.id),
-            };
-            rated.listeners.store.finish(&game).map(Some)
+impl Drop for Keeper {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+impl Observer for Keeper {
+    fn changed(&self, id: u64, state: &State, game: &GameHandle) -> Option<Receipt> {
+        let rated = state.rated.as_ref()?;
+        let ended = state.ended();
+        let stand = ended.is_none().then(|| Stand::of(state.game.position()));
+        self.fair_play.stand(id, stand);
+        if rated.after.is_some() {
+            return None;
         }
-        None if plies != rated.kept_plies => rated
-            .listeners
-            .store
-            .update_live(rated.id, &moves_text(state), time_left(state))
-            .map(|()| None),
-        None => return,
-    };
-    match kept {
-        Ok(after) => {
-            let rated = state.rated.as_mut().expect("rated");
-            rated.kept_plies = plies;
-            if after.is_some() {
-                rated.after = after;
-                let players = Color::ALL.map(|color| rated.player(color).id);
-                rated.listeners.lobby.release(&players, None);
+        let plies = state.game.moves().len();
+        let keep = {
+            let mut told = self.told.lock().expect("not poisoned");
+            let told = told.entry(id).or_default();
+            match ended {
+                Some(_) if told.finished => return None,
+                Some(ended) => {
+                    told.finished = true;
+                    Keep::Finished {
+                        players: Color::ALL.map(|color| rated.player(color).id),
+                        result: GameResult::from_winner(ended.winner()),
+                        termination: ended.to_string(),
+                        record: record::record_text(state),
+                        plies,
+                        game: game.clone(),
+                    }
+                }
+                None if told.plies == Some(plies) => return None,
+                None => {
+                    told.plies = Some(plies);
+                    Keep::Moves {
+                        moves: moves_text(state),
+                        left: time_left(state),
+                    }
+                }
+            }
+        };
+        let (done, receipt) = channel();
+        self.send(Write {
+            id,
+            keep,
+            done: Some(done),
+        });
+        Some(receipt)
+    }
+
+    fn closed(&self, id: u64) {
+        self.fair_play.stand(id, None);
+        self.told.lock().expect("not poisoned").remove(&id);
+    }
+}
+
+/// The keeper's thread: writes each game's news in turn until the keeper
+/// stops, and tries those that failed again (only a game's latest: its
+/// moves are written whole, and its end ends it) until they are written.
+fn write_all(store: &Store, lobby: &Lobby, queue: &Receiver<Write>) {
+    let mut failed: Vec<Write> = Vec::new();
+    loop {
+        let next = if failed.is_empty() {
+            queue.recv().map_err(|_| RecvTimeoutError::Disconnected)
+        } else {
+            queue.recv_timeout(RETRY_AFTER)
+        };
+        let writes = match next {
+            Ok(write) => vec![write],
+            Err(RecvTimeoutError::Timeout) => std::mem::take(&mut failed),
+            Err(RecvTimeoutError::Disconnected) if failed.is_empty() => return,
+            // Stopping: each game's latest once more.
+            Err(RecvTimeoutError::Disconnected) => {
+                for write in std::mem::take(&mut failed) {
+                    let _ = try_write(store, lobby, write);
+                }
+                return;
+            }
+        };
+        for write in writes {
+            // A game's news supersedes what failed of it before.
+            failed.retain(|older| older.id != write.id);
+            if let Err(write) = try_write(store, lobby, write) {
+                failed.push(write);
             }
         }
-        Err(e) => eprintln!("morris-web: the store: {e:#}"),
+    }
+}
+
+/// Writes `write`; a game over has its players freed in `lobby` and is
+/// told their ratings. The write back, if it failed.
+fn try_write(store: &Store, lobby: &Lobby, mut write: Write) -> Result<(), Write> {
+    let written = match &write.keep {
+        Keep::Moves { moves, left } => store.update_live(write.id, moves, *left),
+        Keep::Finished {
+            players,
+            result,
+            termination,
+            record,
+            plies,
+            game,
+        } => {
+            let finished = FinishedGame {
+                white: players[0],
+                black: players[1],
+                result: *result,
+                termination,
+                record,
+                plies: *plies,
+                live: Some(write.id),
+            };
+            store.finish(&finished).map(|rated| {
+                game.edit(|state| {
+                    if let Some(players) = &mut state.rated {
+                        players.after = Some(rated);
+                    }
+                });
+                lobby.release(players, None);
+            })
+        }
+    };
+    // Whoever waits hears once: the first try tells.
+    if let Some(done) = write.done.take() {
+        let _ = done.send(());
+    }
+    match written {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            eprintln!("morris-web: the store: {e:#}");
+            Err(write)
+        }
     }
 }

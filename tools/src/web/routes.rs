@@ -13,7 +13,7 @@ use super::session::Session;
 use super::settings::Settings;
 use super::state::State;
 use super::views::ErrorView;
-use super::{Games, Refusal, actions, duels};
+use super::{Games, Refusal, actions, duels, record};
 
 /// The page: HTML, CSS and JavaScript in one file, served as it is.
 const PAGE: &str = include_str!("page.html");
@@ -301,7 +301,7 @@ fn route(games: &Games, asked: &Asked) -> Reply {
         (Get, "/api/record") => Reply {
             status: 200,
             content_type: "application/x-chess-pgn; charset=utf-8",
-            body: actions::record_text(&session.lock()),
+            body: record::record_text(&session.lock()),
         },
         _ => Reply::error(404, "no such page"),
     }

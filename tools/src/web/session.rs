@@ -12,18 +12,23 @@ use morris::solution::Database;
 use morris::{Color, Game, Position};
 
 use super::clock::Clock;
-use super::engine_thread::{Job, Search, Shared, common_options, kick, schedule, work};
+use super::engine_thread::{common_options, kick, schedule, work};
 use super::fair_play::FairPlay;
-use super::rated;
 use super::room::Room;
 use super::settings::{Settings, Strength};
-use super::state::{EngineView, State, Task, first_version};
+use super::shared::{Job, Observer, Search, Shared};
+use super::state::{EngineView, State, Task};
+use super::version::first_version;
 use super::views::StateView;
 use crate::client::{EngineConfig, Info, position_command};
 
 /// Why values, hints and reviews are off for a position: the words the
 /// person is told.
 pub const VALUES_OFF: &str = "a rated game in progress on this server stands on this position";
+
+/// How long a change waits for the observer to keep it before it is
+/// answered all the same (the store is then told again, later).
+const KEPT_WITHIN: Duration = Duration::from_secs(10);
 
 /// One game and its engine.
 pub struct Session {
@@ -35,14 +40,16 @@ pub struct Session {
 }
 
 impl Session {
-    /// A new game under `settings`, its engine started from `engine` (a
-    /// game between two browsers has none), in `room` if it is a room's,
-    /// its values kept off the positions of rated boards `fair_play` knows.
+    /// Game `id`, new, under `settings`, its engine started from `engine`
+    /// (a game between two browsers has none), in `room` if it is a
+    /// room's; its values kept off the positions of rated boards
+    /// `fair_play` knows, and each change told to `observer`.
     pub fn new(
+        id: u64,
         engine: Option<EngineConfig>,
         settings: Settings,
         room: Option<Room>,
-        fair_play: Arc<FairPlay>,
+        (fair_play, observer): (Arc<FairPlay>, Option<Arc<dyn Observer>>),
     ) -> Session {
         let (jobs, receive) = channel();
         let now = Instant::now();
@@ -69,12 +76,15 @@ impl Session {
         };
         // A room's clock waits for the second player.
         state.stop_clock_unless_played(now);
-        let shared = Arc::new(Shared {
+        let shared = Arc::new_cyclic(|me| Shared {
+            id,
             state: Mutex::new(state),
             changed: Condvar::new(),
             cancel: AtomicBool::new(false),
             jobs: Mutex::new(jobs),
             fair_play,
+            observer,
+            me: me.clone(),
         });
         // Without an engine the jobs' receiver is dropped, so that none is
         // ever sent.
@@ -165,9 +175,14 @@ impl Session {
         }
         let values_off = self.shared.values_off(&state);
         self.told_values_off.store(values_off, Ordering::Relaxed);
-        state.publish();
+        let receipt = self.shared.publish(&mut state);
         kick(&self.shared, &mut state);
-        self.shared.changed.notify_all();
+        drop(state);
+        // A rated game's move is answered once it is kept: a server killed
+        // then has it.
+        if let Some(receipt) = receipt {
+            let _ = receipt.recv_timeout(KEPT_WITHIN);
+        }
         result
     }
 
@@ -276,11 +291,9 @@ impl Session {
 
     /// Ends the game if the side to move's time ran out; the page is
     /// told, as it is when fair play takes the position's values off or
-    /// gives them back (the engine then plays if it is its turn). A rated
-    /// game's result the store failed to take is offered it again.
+    /// gives them back (the engine then plays if it is its turn).
     pub fn check_clock(&self) {
         let mut state = self.lock();
-        rated::keep(&mut state);
         let values_off = self.shared.values_off(&state);
         let told = self.told_values_off.swap(values_off, Ordering::Relaxed) != values_off;
         let flagged = state.check_clock(Instant::now());
@@ -288,9 +301,8 @@ impl Session {
             self.shared.cancel.store(true, Ordering::Relaxed);
         }
         if flagged || told {
-            state.publish();
+            self.shared.publish(&mut state);
             kick(&self.shared, &mut state);
-            self.shared.changed.notify_all();
         }
     }
 
@@ -306,6 +318,9 @@ impl Session {
 
     /// Stops the engine process and its thread.
     pub fn close(&self) {
+        if let Some(observer) = &self.shared.observer {
+            observer.closed(self.shared.id);
+        }
         self.shared.cancel.store(true, Ordering::Relaxed);
         let _ = self.send(Job::Quit);
         if let Some(worker) = self.worker.lock().expect("not poisoned").take() {

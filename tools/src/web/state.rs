@@ -10,22 +10,10 @@ use morris::solution::{DbOutcome, Judgement};
 use morris::{Color, Game, Move, Outcome};
 
 use super::clock::Clock;
-use super::rated::{self, RatedGame};
+use super::players::RatedPlayers;
 use super::room::Room;
 use super::settings::Settings;
 use crate::client::{EngineScore, Info};
-
-/// The version a new game's state, or the lobby, begins at: the time in
-/// microseconds since 1970, so that a game resumed after a restart is
-/// newer to its pages than anything they saw of it before (no game
-/// changes a million times a second).
-pub fn first_version() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(1, |since| {
-            u64::try_from(since.as_micros()).unwrap_or(u64::MAX)
-        })
-}
 
 /// How a game ended other than by the rules of the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -247,7 +235,7 @@ pub struct State {
     /// The seats, when two browsers play the game.
     pub room: Option<Room>,
     /// The players, when the game is played for their ratings.
-    pub rated: Option<RatedGame>,
+    pub rated: Option<RatedPlayers>,
     /// The review of the game, once asked for.
     pub review: Option<Review>,
     /// Whether the game was set up (a position or moves pasted, a record
@@ -260,13 +248,6 @@ pub struct State {
 }
 
 impl State {
-    /// A change the page should see is made: the version goes up, and a
-    /// rated game's store hears of it.
-    pub fn publish(&mut self) {
-        self.version += 1;
-        rated::keep(self);
-    }
-
     /// How the game ended, if it did.
     pub fn ended(&self) -> Option<Ended> {
         self.ending
@@ -346,7 +327,7 @@ impl State {
     pub fn is_rated_unkept(&self) -> bool {
         self.rated
             .as_ref()
-            .is_some_and(|rated| rated.after().is_none())
+            .is_some_and(|rated| rated.after.is_none())
     }
 
     /// Whether the game is being played: not over, and not waiting for a

@@ -792,7 +792,7 @@ impl StateView {
                 opponent: room.presence(you.opponent(), Instant::now()).name(),
             }),
             rated: state.rated.as_ref().map(|rated| {
-                let after = rated.after();
+                let after = rated.after.as_ref();
                 let side = |color: Color| {
                     let player = rated.player(color);
                     RatedSideView {
