@@ -1949,11 +1949,13 @@ fn two_players_sign_in_and_play_a_rated_game_from_the_lobby_to_its_end() {
         (&ann, "You won", "1500 → 1662"),
         (&bob, "You lost", "1500 → 1338"),
     ] {
-        browser.wait_for("return S.outcome === 'white wins (black resigned)';");
-        assert_eq!(
-            browser.script("return [document.getElementById('resultHead').textContent, document.getElementById('resultWhy').textContent];"),
-            json!([head, format!("white wins (black resigned). Your rating: {rating}.")])
-        );
+        // The ratings come once the store has the game, a moment after
+        // its end.
+        browser.wait_for(&format!(
+            "return document.getElementById('resultHead').textContent === '{head}'
+                 && document.getElementById('resultWhy').textContent
+                     === 'white wins (black resigned). Your rating: {rating}.';"
+        ));
         // The game's line gives the ratings it left; the only way off the
         // board is back to one's own.
         browser.wait_for(

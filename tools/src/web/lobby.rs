@@ -6,10 +6,12 @@
 //! game's page does.
 
 use std::collections::HashMap;
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use morris::Color;
+
+use tokio::sync::watch;
 
 use super::settings::{Settings, Strength};
 use super::store::PlayerId;
@@ -103,7 +105,7 @@ const ENGAGED: &str = "you are playing a rated game";
 impl Inner {
     fn changed(&mut self, lobby: &Lobby) {
         self.version += 1;
-        lobby.changed.notify_all();
+        lobby.version.send_replace(self.version);
     }
 
     /// `players` go to a rated game: their challenges are no longer open.
@@ -115,10 +117,21 @@ impl Inner {
 }
 
 /// The open challenges and the players there.
-#[derive(Default)]
 pub struct Lobby {
     inner: Mutex<Inner>,
-    changed: Condvar,
+    /// The version, for the pages waiting for news.
+    version: watch::Sender<u64>,
+}
+
+impl Default for Lobby {
+    fn default() -> Lobby {
+        let inner = Inner::default();
+        let (version, _) = watch::channel(inner.version);
+        Lobby {
+            inner: Mutex::new(inner),
+            version,
+        }
+    }
 }
 
 impl Lobby {
@@ -249,15 +262,8 @@ impl Lobby {
     }
 
     /// `player`, named `name` and rated `rating`, asks at `asked`: it is
-    /// in the lobby. Waits up to `timeout` for a version newer than
-    /// `after`, and returns the lobby then.
-    pub fn wait_newer(
-        &self,
-        (player, name, rating): (PlayerId, &str, f64),
-        asked: Instant,
-        after: u64,
-        timeout: Duration,
-    ) -> LobbySnapshot {
+    /// in the lobby.
+    pub fn arrive(&self, (player, name, rating): (PlayerId, &str, f64), asked: Instant) {
         let mut inner = self.lock();
         // A newcomer, or a player whose rating moved, is news to the others.
         let news = inner.present.get(&player).map(|present| present.rating) != Some(rating);
@@ -275,10 +281,16 @@ impl Lobby {
         if news {
             inner.changed(self);
         }
-        let (mut inner, _) = self
-            .changed
-            .wait_timeout_while(inner, timeout, |inner| inner.version <= after)
-            .expect("not poisoned");
+    }
+
+    /// The lobby's version, as it changes.
+    pub fn subscribe(&self) -> watch::Receiver<u64> {
+        self.version.subscribe()
+    }
+
+    /// The lobby as `player`, there still, sees it now.
+    pub fn snapshot(&self, player: PlayerId) -> LobbySnapshot {
+        let mut inner = self.lock();
         // Still there: a long poll lasts less than PRESENT.
         if let Some(present) = inner.present.get_mut(&player) {
             present.last_seen = Instant::now();
@@ -296,6 +308,12 @@ impl Lobby {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lobby as `player`, named `name`, sees it on coming in.
+    fn seen(lobby: &Lobby, player: PlayerId, name: &str) -> LobbySnapshot {
+        lobby.arrive((player, name, 1500.0), Instant::now());
+        lobby.snapshot(player)
+    }
 
     fn challenge(by: i64) -> Challenge {
         Challenge {
@@ -326,7 +344,7 @@ mod tests {
         // Both go to their game: bob's challenge is gone with ann's, and
         // ann takes no other until it is over.
         assert!(lobby.take(bobs, (ann, 1500.0)).is_err());
-        let snapshot = lobby.wait_newer((ann, "ann", 1500.0), Instant::now(), 0, Duration::ZERO);
+        let snapshot = seen(&lobby, ann, "ann");
         assert!(snapshot.challenges.is_empty());
         // Each posted a challenge: both are in the lobby.
         assert_eq!(snapshot.present.len(), 2);
@@ -369,7 +387,7 @@ mod tests {
         lobby.reserve(ann).unwrap();
         // Against a level: ann's challenge is gone, and she offers, takes
         // and reserves nothing more.
-        let open = lobby.wait_newer((bob, "bob", 1500.0), Instant::now(), 0, Duration::ZERO);
+        let open = seen(&lobby, bob, "bob");
         assert_eq!(open.challenges.len(), 1);
         assert!(lobby.post(challenge(1)).is_err());
         assert!(lobby.take(bobs, (ann, 1500.0)).is_err());
@@ -383,27 +401,16 @@ mod tests {
 
     #[test]
     fn a_page_waiting_hears_of_a_challenge_at_once() {
-        let lobby = std::sync::Arc::new(Lobby::default());
+        let lobby = Lobby::default();
         let ann = PlayerId(1);
-        let now = lobby.wait_newer((ann, "ann", 1500.0), Instant::now(), 0, Duration::ZERO);
-        let asked = Instant::now();
-        let waiting = {
-            let lobby = std::sync::Arc::clone(&lobby);
-            let after = now.version;
-            std::thread::spawn(move || {
-                lobby.wait_newer(
-                    (ann, "ann", 1500.0),
-                    Instant::now(),
-                    after,
-                    Duration::from_secs(60),
-                )
-            })
-        };
+        let now = seen(&lobby, ann, "ann");
+        let mut version = lobby.subscribe();
+        version.mark_unchanged();
         lobby.post(challenge(2)).unwrap();
-        let heard = waiting.join().unwrap();
+        assert!(version.has_changed().unwrap());
+        let heard = lobby.snapshot(ann);
         assert_eq!(heard.challenges.len(), 1);
         assert!(heard.version > now.version);
-        // Woken by the challenge, not by the end of its wait.
-        assert!(asked.elapsed() < Duration::from_secs(60));
+        assert_eq!(*version.borrow_and_update(), heard.version);
     }
 }

@@ -7,9 +7,9 @@
 
 mod actions;
 pub mod clock;
-mod duels;
 mod engine_thread;
 pub mod fair_play;
+mod http;
 pub mod lobby;
 pub mod players;
 mod puzzles;
@@ -17,7 +17,6 @@ pub mod rated;
 mod record;
 mod requests;
 pub mod room;
-mod routes;
 pub mod session;
 pub mod settings;
 mod shared;
@@ -30,7 +29,9 @@ use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
+
 use std::time::{Duration, Instant};
+use tokio::sync::watch;
 
 use morris::Color;
 use morris::solution::Database;
@@ -45,8 +46,10 @@ use session::Session;
 use settings::{EngineSide, Settings, Strength};
 use store::{LiveGame, PlayerId, Store};
 
-/// The most requests answered at once.
-const MAX_REQUESTS: usize = 512;
+/// The most threads the handlers' blocking work runs on at once: the
+/// waits are async and hold none, and what is left is short and mostly
+/// takes a lock that one thread holds at a time (a game's, the store's).
+const BLOCKING_THREADS: usize = 32;
 
 /// The most requests answered at once for one address, unless
 /// configured: a page holds one or two (its game's long poll, the
@@ -58,73 +61,6 @@ const MAX_NEW_PLAYERS: u32 = 5;
 
 /// How long the players an address made are counted.
 const NEW_PLAYERS_COUNTED: Duration = Duration::from_secs(3600);
-
-/// The requests being answered: how many in all, and from each address.
-#[derive(Default)]
-struct Answering {
-    all: usize,
-    each: HashMap<IpAddr, usize>,
-}
-
-/// One request being answered, counted until it is done (or its thread
-/// ends otherwise).
-struct Busy {
-    answering: Arc<Mutex<Answering>>,
-    from: Option<IpAddr>,
-}
-
-/// Whether a request is answered.
-enum Admission {
-    /// It is, counted while it is.
-    Answered(Busy),
-    /// Its address has as many answered at once as it may.
-    TooManyFromThere,
-    /// The server answers as many at once as it takes.
-    Full,
-}
-
-impl Busy {
-    /// Counts a request from `from`, unless as many are answered as the
-    /// server takes, or from that address as it takes from one: a long
-    /// poll holds its thread, so one address could otherwise hold them all.
-    fn admit(
-        answering: &Arc<Mutex<Answering>>,
-        from: Option<IpAddr>,
-        most_each: usize,
-    ) -> Admission {
-        let mut counts = answering.lock().expect("not poisoned");
-        if counts.all >= MAX_REQUESTS {
-            return Admission::Full;
-        }
-        if let Some(address) = from {
-            let each = counts.each.entry(address).or_insert(0);
-            if *each >= most_each {
-                return Admission::TooManyFromThere;
-            }
-            *each += 1;
-        }
-        counts.all += 1;
-        Admission::Answered(Busy {
-            answering: Arc::clone(answering),
-            from,
-        })
-    }
-}
-
-impl Drop for Busy {
-    fn drop(&mut self) {
-        let mut counts = self.answering.lock().expect("not poisoned");
-        counts.all -= 1;
-        if let Some(address) = self.from
-            && let Some(each) = counts.each.get_mut(&address)
-        {
-            *each -= 1;
-            if *each == 0 {
-                counts.each.remove(&address);
-            }
-        }
-    }
-}
 
 /// What the server needs besides its address.
 pub struct WebConfig {
@@ -166,9 +102,10 @@ impl WebConfig {
 
 /// The running server.
 pub struct WebServer {
-    http: Arc<tiny_http::Server>,
+    listener: std::net::TcpListener,
     games: Arc<Games>,
     addr: SocketAddr,
+    stop: Arc<watch::Sender<bool>>,
 }
 
 /// The games open, and the codes of the rooms among them.
@@ -255,14 +192,14 @@ impl PerAddress {
 /// Stops a running server from another thread, and tells what it holds.
 #[derive(Clone)]
 pub struct ServerHandle {
-    http: Arc<tiny_http::Server>,
+    stop: Arc<watch::Sender<bool>>,
     games: Arc<Games>,
 }
 
 impl ServerHandle {
     /// Makes [`WebServer::run`] return.
     pub fn stop(&self) {
-        self.http.unblock();
+        self.stop.send_replace(true);
     }
 
     /// How many games are open (rooms among them).
@@ -272,6 +209,25 @@ impl ServerHandle {
 }
 
 impl WebServer {
+    /// Serves the routes until the handle says stop.
+    async fn serve(self) {
+        let mut stopping = self.stop.subscribe();
+        let routes = http::router(Arc::clone(&self.games), self.stop.subscribe());
+        let listener = match tokio::net::TcpListener::from_std(self.listener) {
+            Ok(listener) => listener,
+            Err(e) => return eprintln!("morris-web: the port: {e}"),
+        };
+        let service = routes.into_make_service_with_connect_info::<SocketAddr>();
+        let served = axum::serve(listener, service)
+            .with_graceful_shutdown(async move {
+                let _ = stopping.wait_for(|&stop| stop).await;
+            })
+            .await;
+        if let Err(e) = served {
+            eprintln!("morris-web: {e}");
+        }
+    }
+
     /// Listens on `host` (127.0.0.1 unless people elsewhere are to play)
     /// at `port` (0: a free one).
     ///
@@ -284,11 +240,9 @@ impl WebServer {
     ///
     /// The port cannot be had, or the store cannot be read or written.
     pub fn bind(host: IpAddr, port: u16, mut config: WebConfig) -> std::io::Result<WebServer> {
-        let http = tiny_http::Server::http((host, port)).map_err(std::io::Error::other)?;
-        let addr = http
-            .server_addr()
-            .to_ip()
-            .ok_or_else(|| std::io::Error::other("not an IP address"))?;
+        let listener = std::net::TcpListener::bind((host, port))?;
+        listener.set_nonblocking(true)?;
+        let addr = listener.local_addr()?;
         let store = config.store.take().map(Arc::new);
         let levels = match &store {
             Some(store) => Strength::NAMED
@@ -325,9 +279,10 @@ impl WebServer {
             .resume_rated()
             .map_err(|e| std::io::Error::other(format!("{e:#}")))?;
         Ok(WebServer {
-            http: Arc::new(http),
+            listener,
             games: Arc::new(games),
             addr,
+            stop: Arc::new(watch::channel(false).0),
         })
     }
 
@@ -339,50 +294,35 @@ impl WebServer {
     /// A handle that stops the server and counts its games.
     pub fn handle(&self) -> ServerHandle {
         ServerHandle {
-            http: Arc::clone(&self.http),
+            stop: Arc::clone(&self.stop),
             games: Arc::clone(&self.games),
         }
     }
 
-    /// Answers requests, each on its own thread, until stopped; then
-    /// closes every game and the engine processes it started.
+    /// Answers requests until stopped; then closes every game and the
+    /// engine processes it started.
     pub fn run(self) {
         let games = Arc::clone(&self.games);
+        // The clocks and the games left behind are looked after on a
+        // thread of their own: each takes a game's lock.
         let reaper_stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let reaper = {
             let (games, stop) = (Arc::clone(&games), Arc::clone(&reaper_stop));
-            let own = self.addr;
             std::thread::spawn(move || {
                 while !stop.load(Ordering::Relaxed) {
                     std::thread::sleep(Duration::from_millis(200));
                     games.close_abandoned();
                     games.check_clocks();
-                    wake_connections(own);
                 }
             })
         };
-        // Each request has a thread (a long poll waits in it), so their
-        // number is bounded, in all and from each address.
-        let answering = Arc::new(Mutex::new(Answering::default()));
-        let most_each = games.config.max_requests_each;
-        for request in self.http.incoming_requests() {
-            let from = request.remote_addr().map(SocketAddr::ip);
-            let busy = match Busy::admit(&answering, from, most_each) {
-                Admission::Answered(busy) => busy,
-                Admission::TooManyFromThere => {
-                    routes::refuse_too_many(request);
-                    continue;
-                }
-                Admission::Full => {
-                    routes::refuse_busy(request);
-                    continue;
-                }
-            };
-            let games = Arc::clone(&games);
-            std::thread::spawn(move || {
-                let _busy = busy;
-                routes::answer(&games, request);
-            });
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .max_blocking_threads(BLOCKING_THREADS)
+            .build();
+        match runtime {
+            Ok(runtime) => runtime.block_on(self.serve()),
+            Err(e) => eprintln!("morris-web: no runtime: {e}"),
         }
         reaper_stop.store(true, Ordering::Relaxed);
         let _ = reaper.join();
@@ -398,24 +338,6 @@ impl WebServer {
             keeper.stop();
         }
     }
-}
-
-/// Wakes the HTTP library's threads by a connection of the server's own to
-/// `addr`, opened and closed at once. The library gives each browser's
-/// connection a thread of its pool for as long as the browser keeps it
-/// open; connections that come together may be queued for a thread that
-/// is not there, and their requests wait until some connection ends. This
-/// one ends at once, and its thread then serves those waiting.
-fn wake_connections(addr: SocketAddr) {
-    let host = match addr.ip() {
-        IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::from(std::net::Ipv4Addr::LOCALHOST),
-        IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::from(std::net::Ipv6Addr::LOCALHOST),
-        ip => ip,
-    };
-    let _ = std::net::TcpStream::connect_timeout(
-        &SocketAddr::new(host, addr.port()),
-        Duration::from_millis(200),
-    );
 }
 
 /// Why a game cannot be opened or joined.

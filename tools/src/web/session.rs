@@ -4,12 +4,13 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::channel;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use morris::solution::Database;
 use morris::{Color, Game, Position};
+use tokio::sync::watch;
 
 use super::clock::Clock;
 use super::engine_thread::{common_options, kick, schedule, work};
@@ -78,8 +79,8 @@ impl Session {
         state.stop_clock_unless_played(now);
         let shared = Arc::new_cyclic(|me| Shared {
             id,
+            version: watch::channel(state.version).0,
             state: Mutex::new(state),
-            changed: Condvar::new(),
             cancel: AtomicBool::new(false),
             jobs: Mutex::new(jobs),
             fair_play,
@@ -118,19 +119,16 @@ impl Session {
         StateView::new(id, state, (db, self.shared.values_off(state)), seat)
     }
 
-    /// Waits up to `timeout` for a version newer than `after`; returns the
-    /// state then (or as it is at the timeout).
-    pub fn wait_newer(&self, after: u64, timeout: Duration) -> MutexGuard<'_, State> {
-        let mut state = self.lock();
-        state.watchers += 1;
-        let (mut state, _) = self
-            .shared
-            .changed
-            .wait_timeout_while(state, timeout, |s| s.version <= after)
-            .expect("not poisoned");
-        state.watchers -= 1;
-        state.last_seen = Instant::now();
-        state
+    /// The state's version, as it changes.
+    pub fn subscribe(&self) -> watch::Receiver<u64> {
+        self.shared.version.subscribe()
+    }
+
+    /// A page waits for news of the game until the guard goes: the game
+    /// is shown meanwhile, and seen when it ends.
+    pub fn watched(&self) -> Watched<'_> {
+        self.lock().watchers += 1;
+        Watched(self)
     }
 
     /// Applies `edit` to the state; on success the page is told and the
@@ -326,6 +324,17 @@ impl Session {
         if let Some(worker) = self.worker.lock().expect("not poisoned").take() {
             let _ = worker.join();
         }
+    }
+}
+
+/// A page waiting for news of a game: see [`Session::watched`].
+pub struct Watched<'a>(&'a Session);
+
+impl Drop for Watched<'_> {
+    fn drop(&mut self) {
+        let mut state = self.0.lock();
+        state.watchers -= 1;
+        state.last_seen = Instant::now();
     }
 }
 

@@ -4,8 +4,10 @@
 
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, Sender};
-use std::sync::{Arc, Condvar, Mutex, Weak};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
+
+use tokio::sync::watch;
 
 use super::fair_play::FairPlay;
 use super::state::{State, Task};
@@ -46,7 +48,8 @@ pub(super) struct Shared {
     /// The game's number.
     pub(super) id: u64,
     pub(super) state: Mutex<State>,
-    pub(super) changed: Condvar,
+    /// The state's version, for the pages waiting for news.
+    pub(super) version: watch::Sender<u64>,
     /// Set to make the engine thread give up its current search.
     pub(super) cancel: AtomicBool,
     pub(super) jobs: Mutex<Sender<Job>>,
@@ -75,7 +78,7 @@ impl Shared {
             .observer
             .as_ref()
             .and_then(|observer| observer.changed(self.id, state, &game));
-        self.changed.notify_all();
+        self.version.send_replace(state.version);
         receipt
     }
 }

@@ -8,16 +8,16 @@ use std::time::Instant;
 
 use morris::Color;
 
-use super::lobby::{Challenge, level_player_name};
-use super::players::RatedPlayer;
-use super::requests::{self, ChallengeAnswer, ChallengeRequest, PlayerRequest};
-use super::routes::{POLL_WAIT, Reply, refused};
-use super::settings::{EngineSide, Settings};
-use super::store::{Maker, NewPlayer, Standing, Store, check_name};
-use super::views::{
-    ChallengeView, ErrorView, GameRefView, LobbyView, PastGameView, PlayerView, PresentView,
+use super::reply::{Reply, refused};
+use crate::web::lobby::{Challenge, level_player_name};
+use crate::web::players::RatedPlayer;
+use crate::web::requests::{self, ChallengeAnswer, ChallengeRequest, PlayerRequest};
+use crate::web::settings::{EngineSide, Settings};
+use crate::web::store::{Maker, NewPlayer, PlayerId, Standing, Store, check_name};
+use crate::web::views::{
+    ChallengeView, GameRefView, LobbyView, PastGameView, PlayerView, PresentView,
 };
-use super::{Games, MAX_NEW_PLAYERS, NEW_PLAYERS_COUNTED};
+use crate::web::{Games, MAX_NEW_PLAYERS, NEW_PLAYERS_COUNTED};
 
 /// Why a request of rated play is not answered as asked: a refusal to
 /// send, or the store failing.
@@ -71,7 +71,7 @@ fn parsed<T: serde::de::DeserializeOwned + Default>(body: &str) -> Result<T, Una
 /// A new player: the body's `name`, checked and free, made from `from`
 /// (an address makes only so many); its secret token is in this answer
 /// alone.
-pub(super) fn new_player(games: &Games, body: &str, from: Option<IpAddr>) -> Reply {
+pub(crate) fn new_player(games: &Games, body: &str, from: Option<IpAddr>) -> Reply {
     with_store(games, |store| {
         let request: PlayerRequest = parsed(body)?;
         let name = request.name.unwrap_or_default();
@@ -106,7 +106,7 @@ pub(super) fn new_player(games: &Games, body: &str, from: Option<IpAddr>) -> Rep
 }
 
 /// The player whose secret is `token`.
-pub(super) fn me(games: &Games, token: Option<&str>) -> Reply {
+pub(crate) fn me(games: &Games, token: Option<&str>) -> Reply {
     with_store(games, |store| {
         let me = signed_in(store, token)?;
         Ok(Reply::json(&PlayerView::new(me, None)))
@@ -114,7 +114,7 @@ pub(super) fn me(games: &Games, token: Option<&str>) -> Reply {
 }
 
 /// The players of the highest ratings, the highest first.
-pub(super) fn table(games: &Games) -> Reply {
+pub(crate) fn table(games: &Games) -> Reply {
     with_store(games, |store| {
         let views: Vec<PlayerView> = store
             .table()?
@@ -126,7 +126,7 @@ pub(super) fn table(games: &Games) -> Reply {
 }
 
 /// The latest games of the player named `name`, with their records.
-pub(super) fn history(games: &Games, name: Option<&str>) -> Reply {
+pub(crate) fn history(games: &Games, name: Option<&str>) -> Reply {
     with_store(games, |store| {
         let name = name.unwrap_or("");
         let Some(id) = store.player(name)? else {
@@ -137,16 +137,31 @@ pub(super) fn history(games: &Games, name: Option<&str>) -> Reply {
     })
 }
 
-/// The lobby for the player whose secret is `token`, once it is newer
-/// than version `after` (or a long poll's wait has passed).
-pub(super) fn lobby(games: &Games, token: Option<&str>, after: u64) -> Reply {
-    let asked = Instant::now();
-    with_store(games, |store| {
+/// The player whose secret is `token` comes into the lobby at `asked`:
+/// its number, to wait for the lobby's news (or the refusal).
+pub(crate) fn enter_lobby(
+    games: &Games,
+    token: Option<&str>,
+    asked: Instant,
+) -> Result<PlayerId, Reply> {
+    let mut entered = None;
+    let refusal = with_store(games, |store| {
         let me = signed_in(store, token)?;
-        let seen = (me.id, me.name.as_str(), me.rating.rating);
-        let lobby = games.lobby.wait_newer(seen, asked, after, POLL_WAIT);
+        games
+            .lobby
+            .arrive((me.id, me.name.as_str(), me.rating.rating), asked);
+        entered = Some(me.id);
+        Ok(Reply::done())
+    });
+    entered.ok_or(refusal)
+}
+
+/// The lobby as player `me` sees it now.
+pub(crate) fn lobby(games: &Games, me: PlayerId) -> Reply {
+    with_store(games, |store| {
+        let lobby = games.lobby.snapshot(me);
         // Read after the wait: a game may have ended meanwhile.
-        let me = store.standing(me.id)?;
+        let me = store.standing(me)?;
         let levels = games
             .levels
             .iter()
@@ -180,7 +195,7 @@ pub(super) fn lobby(games: &Games, token: Option<&str>, after: u64) -> Reply {
 
 /// A rated game offered by the body's player: a challenge opened in the
 /// lobby, or with `opponent`, a game begun at once against that level.
-pub(super) fn challenge(games: &Games, body: &str) -> Reply {
+pub(crate) fn challenge(games: &Games, body: &str) -> Reply {
     with_store(games, |store| {
         let request: ChallengeRequest = parsed(body)?;
         let me = signed_in(store, request.token.as_deref())?;
@@ -200,7 +215,7 @@ pub(super) fn challenge(games: &Games, body: &str) -> Reply {
                 range,
             });
             posted.map_err(|message| refusal(409, &message))?;
-            return Ok(Reply::json(&ErrorView { error: "" }));
+            return Ok(Reply::done());
         };
         let Some(&(level, level_id)) = games
             .levels
@@ -242,7 +257,7 @@ pub(super) fn challenge(games: &Games, body: &str) -> Reply {
 }
 
 /// The body's player withdraws its `challenge`.
-pub(super) fn withdraw(games: &Games, body: &str) -> Reply {
+pub(crate) fn withdraw(games: &Games, body: &str) -> Reply {
     with_store(games, |store| {
         let answer: ChallengeAnswer = parsed(body)?;
         let me = signed_in(store, answer.token.as_deref())?;
@@ -250,13 +265,13 @@ pub(super) fn withdraw(games: &Games, body: &str) -> Reply {
         if !withdrawn {
             return Err(refusal(404, "you have no such challenge open"));
         }
-        Ok(Reply::json(&ErrorView { error: "" }))
+        Ok(Reply::done())
     })
 }
 
 /// The body's player takes a `challenge`: their rated game begins in a
 /// room, the player sat down in it (the challenger finds it in the lobby).
-pub(super) fn accept(games: &Games, body: &str) -> Reply {
+pub(crate) fn accept(games: &Games, body: &str) -> Reply {
     with_store(games, |store| {
         let answer: ChallengeAnswer = parsed(body)?;
         let me = signed_in(store, answer.token.as_deref())?;

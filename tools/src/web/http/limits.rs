@@ -1,0 +1,82 @@
+//! How many requests are answered at once: in all (tower's concurrency
+//! limit, shedding the rest with a 503), and from each address, which
+//! tower does not count: a page holds a long poll or two all the time, so
+//! one address could otherwise take the server's every place.
+
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
+
+use axum::extract::{ConnectInfo, Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use super::reply::Reply;
+
+/// The most requests answered at once.
+pub(crate) const MAX_REQUESTS: usize = 512;
+
+/// The requests being answered from each address, and how many each may
+/// have at once.
+pub(crate) struct AtOnce {
+    most: usize,
+    each: Mutex<HashMap<IpAddr, usize>>,
+}
+
+/// One request being answered, counted until it is done (or dropped: its
+/// browser went away).
+struct Answering<'a> {
+    at_once: &'a AtOnce,
+    from: IpAddr,
+}
+
+impl AtOnce {
+    /// At most `most` requests from each address at once.
+    pub(crate) fn new(most: usize) -> AtOnce {
+        AtOnce {
+            most,
+            each: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Counts a request from `from`, unless that address has as many
+    /// answered as it may.
+    fn admit(&self, from: IpAddr) -> Option<Answering<'_>> {
+        let mut each = self.each.lock().expect("not poisoned");
+        let count = each.entry(from).or_insert(0);
+        if *count >= self.most {
+            return None;
+        }
+        *count += 1;
+        Some(Answering {
+            at_once: self,
+            from,
+        })
+    }
+}
+
+impl Drop for Answering<'_> {
+    fn drop(&mut self) {
+        let mut each = self.at_once.each.lock().expect("not poisoned");
+        if let Some(count) = each.get_mut(&self.from) {
+            *count -= 1;
+            if *count == 0 {
+                each.remove(&self.from);
+            }
+        }
+    }
+}
+
+/// Answers `request` if its address has a place left, else refuses it
+/// with a 429.
+pub(crate) async fn one_address(
+    State(at_once): State<Arc<AtOnce>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let Some(_answering) = at_once.admit(from.ip()) else {
+        return Reply::error(429, "too many requests at once from here; try again").into_response();
+    };
+    next.run(request).await
+}

@@ -1,0 +1,302 @@
+//! The HTTP layer: the routes as a type, each handler resolving its
+//! request and handing the work to the game or rated play off the async
+//! workers (a game's lock, the engine's jobs and the store are blocking),
+//! the long polls waiting on the versions' channels without a thread, and
+//! the limits on requests in all and from each address.
+
+mod game;
+mod limits;
+mod rated;
+mod reply;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::error_handling::HandleErrorLayer;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, Path, Query, Request, State};
+use axum::http::header::AUTHORIZATION;
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::{get, post};
+use tokio::sync::watch;
+use tower::ServiceBuilder;
+
+use self::game::Asked;
+use self::limits::AtOnce;
+use self::reply::POLL_WAIT;
+use self::reply::Reply;
+use super::Games;
+use super::puzzles::puzzles_json;
+
+pub(crate) use limits::MAX_REQUESTS;
+
+/// The page: HTML, CSS and JavaScript in one file, served as it is.
+const PAGE: &str = include_str!("../page.html");
+
+/// The largest request body read (a game record or a position string).
+const MAX_BODY: usize = 1 << 20;
+
+/// What every handler has: the games, and the server's end.
+#[derive(Clone)]
+struct App {
+    games: Arc<Games>,
+    /// Becomes true when the server stops: long polls answer at once.
+    stopping: watch::Receiver<bool>,
+}
+
+/// The routes of the page and its API over `games`, with their limits;
+/// `stopping` ends the long polls.
+pub(crate) fn router(games: Arc<Games>, stopping: watch::Receiver<bool>) -> Router {
+    let per_address = Arc::new(AtOnce::new(games.config.max_requests_each));
+    let app = App { games, stopping };
+    Router::new()
+        .route("/", get(page))
+        .route("/api/puzzles", get(puzzles))
+        .route("/api/players", post(new_player))
+        .route("/api/me", get(me))
+        .route("/api/table", get(table))
+        .route("/api/history", get(history))
+        .route("/api/lobby", get(lobby))
+        .route("/api/challenge", post(challenge))
+        .route("/api/withdraw", post(withdraw))
+        .route("/api/accept", post(accept))
+        .route("/api/game", post(create_game))
+        .route("/api/room", post(open_room))
+        .route("/api/join", post(join_room))
+        .route("/api/state", get(state))
+        .route("/api/record", get(record).post(open_record))
+        .route("/api/{action}", post(act))
+        .fallback(no_such_page)
+        .method_not_allowed_fallback(no_such_page)
+        .with_state(app)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            per_address,
+            limits::one_address,
+        ))
+        .layer(
+            ServiceBuilder::new()
+                .layer(HandleErrorLayer::new(|_| async {
+                    Reply::error(503, "the server is busy; try again")
+                }))
+                .load_shed()
+                .concurrency_limit(MAX_REQUESTS),
+        )
+}
+
+/// Runs `work` on a thread for blocking work: it takes a game's lock,
+/// sends the engine its jobs or asks the store.
+async fn blocking(work: impl FnOnce() -> Reply + Send + 'static) -> Reply {
+    tokio::task::spawn_blocking(work)
+        .await
+        .unwrap_or_else(|e| Reply::error(500, &format!("the server failed: {e}")))
+}
+
+/// A request's body, as text: too large or not text is refused as such.
+struct Text(String);
+
+impl<S: Send + Sync> FromRequest<S> for Text {
+    type Rejection = Reply;
+
+    async fn from_request(request: Request, state: &S) -> Result<Text, Reply> {
+        let bytes = Bytes::from_request(request, state)
+            .await
+            .map_err(|rejection| {
+                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    Reply::error(413, "the request is too large")
+                } else {
+                    Reply::error(400, "the request body could not be read")
+                }
+            })?;
+        String::from_utf8(bytes.into())
+            .map(Text)
+            .map_err(|_| Reply::error(400, "the request body is not text"))
+    }
+}
+
+/// A player's token: in an `Authorization: Bearer` header, where no log
+/// of addresses keeps it, or the query's `token`.
+fn token(headers: &HeaderMap, query: &HashMap<String, String>) -> Option<String> {
+    headers
+        .get(AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("Bearer "))
+        .map(str::to_owned)
+        .or_else(|| query.get("token").cloned())
+}
+
+/// The version a long poll waits to be passed.
+fn after(query: &HashMap<String, String>) -> u64 {
+    query
+        .get("after")
+        .and_then(|after| after.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Waits until `version` passes `after`, the long poll's time is up, or
+/// the server stops.
+async fn wait_newer(
+    mut version: watch::Receiver<u64>,
+    after: u64,
+    mut stopping: watch::Receiver<bool>,
+) {
+    tokio::select! {
+        _ = tokio::time::timeout(POLL_WAIT, version.wait_for(|&now| now > after)) => {}
+        _ = stopping.wait_for(|&stopping| stopping) => {}
+    }
+}
+
+async fn page() -> Reply {
+    Reply {
+        status: 200,
+        content_type: "text/html; charset=utf-8",
+        body: PAGE.to_owned(),
+    }
+}
+
+async fn puzzles() -> Reply {
+    Reply {
+        status: 200,
+        content_type: "application/json",
+        body: puzzles_json().to_owned(),
+    }
+}
+
+async fn no_such_page() -> Reply {
+    Reply::error(404, "no such page")
+}
+
+async fn new_player(
+    State(app): State<App>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    Text(body): Text,
+) -> Reply {
+    blocking(move || rated::new_player(&app.games, &body, Some(from.ip()))).await
+}
+
+async fn me(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+) -> Reply {
+    let token = token(&headers, &query);
+    blocking(move || rated::me(&app.games, token.as_deref())).await
+}
+
+async fn table(State(app): State<App>) -> Reply {
+    blocking(move || rated::table(&app.games)).await
+}
+
+async fn history(State(app): State<App>, Query(query): Query<HashMap<String, String>>) -> Reply {
+    blocking(move || rated::history(&app.games, query.get("name").map(String::as_str))).await
+}
+
+/// The lobby for the player of the token, once it is newer than `after`
+/// (or a long poll's wait has passed).
+async fn lobby(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+) -> Reply {
+    let asked = Instant::now();
+    let token = token(&headers, &query);
+    let games = Arc::clone(&app.games);
+    let version = app.games.lobby.subscribe();
+    let entered =
+        tokio::task::spawn_blocking(move || rated::enter_lobby(&games, token.as_deref(), asked))
+            .await;
+    let me = match entered {
+        Ok(Ok(me)) => me,
+        Ok(Err(refusal)) => return refusal,
+        Err(e) => return Reply::error(500, &format!("the server failed: {e}")),
+    };
+    wait_newer(version, after(&query), app.stopping.clone()).await;
+    blocking(move || rated::lobby(&app.games, me)).await
+}
+
+async fn challenge(State(app): State<App>, Text(body): Text) -> Reply {
+    blocking(move || rated::challenge(&app.games, &body)).await
+}
+
+async fn withdraw(State(app): State<App>, Text(body): Text) -> Reply {
+    blocking(move || rated::withdraw(&app.games, &body)).await
+}
+
+async fn accept(State(app): State<App>, Text(body): Text) -> Reply {
+    blocking(move || rated::accept(&app.games, &body)).await
+}
+
+async fn create_game(State(app): State<App>, Text(body): Text) -> Reply {
+    blocking(move || game::create(&app.games, &body)).await
+}
+
+async fn open_room(State(app): State<App>, Text(body): Text) -> Reply {
+    blocking(move || game::open_room(&app.games, &body)).await
+}
+
+async fn join_room(
+    State(app): State<App>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    Text(body): Text,
+) -> Reply {
+    blocking(move || game::join_room(&app.games, &body, Some(from.ip()))).await
+}
+
+/// The game's state, once newer than `after` (or a long poll's wait has
+/// passed); the game is seen meanwhile.
+async fn state(State(app): State<App>, Query(query): Query<HashMap<String, String>>) -> Reply {
+    let asked_at = Instant::now();
+    let games = Arc::clone(&app.games);
+    let found =
+        tokio::task::spawn_blocking(move || Asked::find(&games, &query).map(|a| (a, query)));
+    let (asked, query) = match found.await {
+        Ok(Ok(found)) => found,
+        Ok(Err(refusal)) => return refusal,
+        Err(e) => return Reply::error(500, &format!("the server failed: {e}")),
+    };
+    {
+        let _watched = asked.session.watched();
+        let version = asked.session.subscribe();
+        wait_newer(version, after(&query), app.stopping.clone()).await;
+    }
+    blocking(move || game::seen(&app.games, &asked, asked_at)).await
+}
+
+async fn record(State(app): State<App>, Query(query): Query<HashMap<String, String>>) -> Reply {
+    blocking(move || match Asked::find(&app.games, &query) {
+        Ok(asked) => game::record_of(&asked),
+        Err(refusal) => refusal,
+    })
+    .await
+}
+
+async fn open_record(
+    State(app): State<App>,
+    Query(query): Query<HashMap<String, String>>,
+    Text(body): Text,
+) -> Reply {
+    blocking(move || match Asked::find(&app.games, &query) {
+        Ok(asked) => game::act(&app.games, &asked, game::Action::Record, &body),
+        Err(refusal) => refusal,
+    })
+    .await
+}
+
+async fn act(
+    State(app): State<App>,
+    Path(action): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    Text(body): Text,
+) -> Reply {
+    let Some(action) = game::Action::named(&action) else {
+        return Reply::error(404, "no such page");
+    };
+    blocking(move || match Asked::find(&app.games, &query) {
+        Ok(asked) => game::act(&app.games, &asked, action, &body),
+        Err(refusal) => refusal,
+    })
+    .await
+}
