@@ -1,5 +1,5 @@
 //! The HTTP side: each request read, dispatched by method and path to the
-//! page, a game action or a view of the game, and answered.
+//! page's files, a game action or a view of the game, and answered.
 
 use std::io::Read;
 use std::time::{Duration, Instant};
@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use morris::Color;
 use serde::Serialize;
 
+use super::assets::{self, Asset};
 use super::puzzles::puzzles_json;
 use super::requests::{self, JoinRequest, RoomRequest};
 use super::session::Session;
@@ -14,9 +15,6 @@ use super::settings::Settings;
 use super::state::State;
 use super::views::ErrorView;
 use super::{Games, Refusal, actions, duels};
-
-/// The page: HTML, CSS and JavaScript in one file, served as it is.
-const PAGE: &str = include_str!("page.html");
 
 /// How long a long poll waits for a change before answering anyway.
 pub(super) const POLL_WAIT: Duration = Duration::from_secs(20);
@@ -73,6 +71,14 @@ pub(super) fn refuse_too_many(request: tiny_http::Request) {
 
 /// Reads `request`, answers it, and sends the answer.
 pub(super) fn answer(games: &Games, mut request: tiny_http::Request) {
+    // The page and its files: the same for everyone, with no body to read.
+    let path = request.url().split('?').next().unwrap_or("");
+    if *request.method() == tiny_http::Method::Get
+        && let Some(asset) = assets::asset(path)
+    {
+        send_asset(request, &asset);
+        return;
+    }
     let mut body = String::new();
     let read = request
         .as_reader()
@@ -116,6 +122,33 @@ fn send(request: tiny_http::Request, reply: Reply) {
     let _ = request.respond(response);
 }
 
+/// Sends one of the page's files: kept by the browser, which asks each
+/// time whether it changed (`no-cache`), and is sent no body if not.
+fn send_asset(request: tiny_http::Request, asset: &Asset) {
+    let current = request
+        .headers()
+        .iter()
+        .any(|header| header.field.equiv("If-None-Match") && asset.matches(header.value.as_str()));
+    let (status, body) = if current {
+        (304, "")
+    } else {
+        (200, asset.body)
+    };
+    let mut response = tiny_http::Response::from_string(body).with_status_code(status);
+    let headers = [
+        ("Content-Type", asset.content_type),
+        ("Cache-Control", "no-cache"),
+        ("ETag", asset.etag),
+    ];
+    for (field, value) in headers {
+        let header = tiny_http::Header::from_bytes(field.as_bytes(), value.as_bytes())
+            .expect("a valid header");
+        response = response.with_header(header);
+    }
+    // A browser that went away while waiting is no error of ours.
+    let _ = request.respond(response);
+}
+
 /// The query's value of `key`.
 fn query<'a>(url: &'a str, key: &str) -> Option<&'a str> {
     url.split_once('?')?
@@ -150,13 +183,6 @@ fn route(games: &Games, asked: &Asked) -> Reply {
     // A player's token: in the header, or the query's `token`.
     let token = asked.bearer.or_else(|| query(url, "token"));
     let path = url.split('?').next().unwrap_or("");
-    if (method, path) == (&Get, "/") {
-        return Reply {
-            status: 200,
-            content_type: "text/html; charset=utf-8",
-            body: PAGE.to_owned(),
-        };
-    }
     if (method, path) == (&Get, "/api/puzzles") {
         return Reply {
             status: 200,
