@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use common::{
     WIN_IN_FIVE, WebProcess, morris, script, serve, serve_with, small_databases,
-    small_databases_with_placing, try_request,
+    small_databases_with_placing, try_exchange, try_request,
 };
 use morris_tools::web::WebConfig;
 
@@ -72,8 +72,69 @@ fn the_page_is_served() {
     assert!(page.contains("<svg id=\"board\""));
     // Its icon is in the page: the browser asks for no /favicon.ico.
     assert!(page.contains(r#"<link rel="icon" href="data:image/svg+xml,"#));
-    let (status, _) = request(server.addr, "GET", "/nothing", "");
-    assert_eq!(status, 404);
+    // Every file the page loads, and every module its script imports, in
+    // turn: each served with its type, to be kept and asked about again.
+    let mut files = linked(&page, "/");
+    let mut served = Vec::new();
+    while let Some(path) = files.pop() {
+        if served.contains(&path) {
+            continue;
+        }
+        let (status, head, body) = try_exchange(server.addr, "GET", &path, "", "")
+            .unwrap_or_else(|e| panic!("GET {path}: {e}"));
+        assert_eq!(status, 200, "{path}");
+        let kind = if path.ends_with(".css") {
+            "text/css"
+        } else {
+            "text/javascript"
+        };
+        assert!(
+            head.contains(&format!("content-type: {kind}")),
+            "{path}: {head}"
+        );
+        assert!(head.contains("cache-control: no-cache"), "{path}: {head}");
+        let etag = head
+            .lines()
+            .find_map(|line| line.strip_prefix("etag: "))
+            .unwrap_or_else(|| panic!("{path} has an ETag: {head}"));
+        // Asked again with its ETag, it is not sent again.
+        let if_none_match = format!("If-None-Match: {etag}\r\n");
+        let (status, _, again) = try_exchange(server.addr, "GET", &path, &if_none_match, "")
+            .unwrap_or_else(|e| panic!("GET {path} again: {e}"));
+        assert_eq!((status, again.as_str()), (304, ""), "{path}");
+        files.extend(linked(&body, &path));
+        served.push(path);
+    }
+    for file in [
+        "/assets/morris.css",
+        "/assets/js/main.js",
+        "/assets/js/state.js",
+    ] {
+        assert!(served.iter().any(|path| path == file), "{file}: {served:?}");
+    }
+    for path in ["/nothing", "/assets/nothing.js", "/assets/js/nothing.js"] {
+        let (status, _) = request(server.addr, "GET", path, "");
+        assert_eq!(status, 404, "{path}");
+    }
+}
+
+/// The files `text`, at `path`, loads: the page's stylesheet and script
+/// (`"/assets/..."`), a module's imports (`"./x.js"` beside it).
+fn linked(text: &str, path: &str) -> Vec<String> {
+    let folder = &path[..path.rfind('/').expect("a path") + 1];
+    let mut files = Vec::new();
+    for (at, _) in text.match_indices("\"/assets/") {
+        let name = text[at + 1..].split('"').next().expect("a name");
+        files.push(name.to_owned());
+    }
+    let imports = text.lines().filter(|line| line.starts_with("import "));
+    for line in imports {
+        if let Some((_, name)) = line.split_once("\"./") {
+            let name = name.split('"').next().expect("a name");
+            files.push(format!("{folder}{name}"));
+        }
+    }
+    files
 }
 
 #[test]

@@ -6,6 +6,7 @@
 //! browsers play each other in a room, joined by its code.
 
 mod actions;
+mod assets;
 pub mod clock;
 mod engine_thread;
 pub mod fair_play;

@@ -189,12 +189,26 @@ pub fn try_request(
     path: &str,
     body: &str,
 ) -> std::io::Result<(u16, String)> {
+    let (status, _, body) = try_exchange(addr, method, path, "", body)?;
+    Ok((status, body))
+}
+
+/// One HTTP request with `headers` of its own (each line ending in
+/// `\r\n`); the status, the head (lower-cased) and the body, or why
+/// there is no answer.
+pub fn try_exchange(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &str,
+    body: &str,
+) -> std::io::Result<(u16, String, String)> {
     let closed = || std::io::Error::from(std::io::ErrorKind::UnexpectedEof);
     let mut stream = TcpStream::connect(addr)?;
     stream.set_read_timeout(Some(Duration::from_secs(60)))?;
     // One write: the request whole, not a segment for each piece.
     let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\n{headers}Content-Length: {}\r\n\r\n{body}",
         body.len()
     );
     stream.write_all(request.as_bytes())?;
@@ -245,7 +259,7 @@ pub fn try_request(
     } else {
         body
     };
-    Ok((status, body))
+    Ok((status, head, body))
 }
 
 fn unchunk(mut body: &str) -> String {

@@ -18,8 +18,9 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::error_handling::HandleErrorLayer;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, Path, Query, Request, State};
-use axum::http::header::AUTHORIZATION;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::header::{AUTHORIZATION, CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH};
+use axum::http::{HeaderMap, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use tokio::sync::watch;
 use tower::ServiceBuilder;
@@ -28,13 +29,10 @@ use self::game::Asked;
 use self::limits::AtOnce;
 use self::reply::POLL_WAIT;
 use self::reply::Reply;
-use super::Games;
 use super::puzzles::puzzles_json;
+use super::{Games, assets};
 
 pub(crate) use limits::MAX_REQUESTS;
-
-/// The page: HTML, CSS and JavaScript in one file, served as it is.
-const PAGE: &str = include_str!("../page.html");
 
 /// The largest request body read (a game record or a position string).
 const MAX_BODY: usize = 1 << 20;
@@ -53,7 +51,8 @@ pub(crate) fn router(games: Arc<Games>, stopping: watch::Receiver<bool>) -> Rout
     let per_address = Arc::new(AtOnce::new(games.config.max_requests_each));
     let app = App { games, stopping };
     Router::new()
-        .route("/", get(page))
+        .route("/", get(page_file))
+        .route("/assets/{*path}", get(page_file))
         .route("/api/puzzles", get(puzzles))
         .route("/api/players", post(new_player))
         .route("/api/me", get(me))
@@ -149,11 +148,25 @@ async fn wait_newer(
     }
 }
 
-async fn page() -> Reply {
-    Reply {
-        status: 200,
-        content_type: "text/html; charset=utf-8",
-        body: PAGE.to_owned(),
+/// One of the page's files: kept by the browser, which asks each time
+/// whether it changed (`no-cache`), and is sent no body if not.
+async fn page_file(uri: Uri, headers: HeaderMap) -> Response {
+    let Some(asset) = assets::asset(uri.path()) else {
+        return no_such_page().await.into_response();
+    };
+    let current = headers
+        .get(IF_NONE_MATCH)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|tags| asset.matches(tags));
+    let headers = [
+        (CONTENT_TYPE, asset.content_type),
+        (CACHE_CONTROL, "no-cache"),
+        (ETAG, asset.etag),
+    ];
+    if current {
+        (StatusCode::NOT_MODIFIED, headers).into_response()
+    } else {
+        (headers, asset.body).into_response()
     }
 }
 

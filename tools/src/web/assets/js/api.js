@@ -1,0 +1,80 @@
+// The server asked and its answers taken in: the address of a game's
+// request, a change posted, a state applied, the game kept for the next
+// visit, and a draw offered at this board answered.
+
+import { hooks, render, store, ui } from "./state.js";
+import { ask, serverLost, setConn, showMessage } from "./notices.js";
+import { countResult, personColor } from "./game.js";
+import { replyShown, sound } from "./board.js";
+
+// The address of `path` for the game on the board (and this browser's
+// seat, in a room).
+export const api = (path) => `${path}?id=${ui.S.id}` + (ui.S.room && ui.seat ? `&seat=${ui.seat}` : "");
+
+export async function post(path, body) {
+  ui.note = null;
+  try {
+    const r = await fetch(api(path), { method: "POST", body: body || "" });
+    const j = await r.json();
+    if (!r.ok) { showMessage(j.error); return false; }
+    apply(j);
+    return true;
+  } catch (e) {
+    serverLost("lost connection to the server");
+    return false;
+  }
+}
+export function apply(s) {
+  if (ui.S && s.version < ui.S.version && s.id === ui.S.id) return;
+  const newLine = !ui.S || s.history.length !== ui.S.history.length || s.id !== ui.S.id;
+  const offered = ui.S && ui.S.drawOffer;
+  const oneMore = ui.S && s.id === ui.S.id && s.history.length === ui.S.history.length + 1;
+  const ended = ui.S && s.id === ui.S.id && !ui.S.outcome && s.outcome;
+  ui.S = s;
+  ui.received = Date.now();
+  // The server answered: whatever was said of the connection is over.
+  setConn("");
+  ui.offline = false;
+  if (oneMore && ui.viewPly === null) {
+    const last = ui.S.history[ui.S.history.length - 1];
+    ui.arriving = { move: last.move, color: last.board[last.move.to] };
+    sound(last.move, false);
+    // (With the engine stopped the person plays its side too: no reply.)
+    if (personColor() && ui.arriving.color !== personColor() && !ui.S.engine.failure) replyShown(last.move);
+  }
+  if (ended) { sound(null, true); ui.note = null; }
+  if (newLine) { ui.sel = null; ui.pending = null; if (!ui.S.outcome) ui.note = null; }
+  if (newLine && !oneMore) ui.replySeenAt = 0;
+  if (ui.S.drawOffer && !offered && ui.S.drawOffer !== (ui.S.room && ui.S.room.you)) answerDraw();
+  // A rated game over: the player's new rating, and the game in the history.
+  if (ended && ui.S.rated) hooks.refreshRated();
+  countResult();
+  saveGame();
+  render();
+}
+
+// The game in progress, kept so that a page closed and opened again
+// resumes it; a game over is not kept.
+export function saveGame() {
+  if (ui.S.room || ui.S.rated) return;
+  if (ui.S.outcome || ui.S.history.length === 0) { store.set("game", null); return; }
+  const c = ui.S.clock, k = ui.S.settings.clock;
+  // The time left now: the running clock has gone on since S came.
+  const left = c && { ...c.left };
+  if (c && c.running) left[c.running] = Math.max(0, left[c.running] - (Date.now() - ui.received));
+  store.set("game", {
+    variant: ui.S.variant, nMoveRule: ui.S.settings.nMoveRule, flying: ui.S.settings.flying, fullBoard: ui.S.settings.fullBoard,
+    engine: ui.S.settings.engine, level: ui.S.settings.level, movetime: ui.S.settings.movetime, training: ui.S.settings.training,
+    clock: k ? { kind: k.kind, seconds: k.time / 1000, increment: k.increment / 1000 } : null,
+    start: ui.S.start.fen,
+    moves: ui.S.history.map((h) => h.move.text),
+    clockLeft: left || undefined,
+    setUp: ui.S.setUp,
+  });
+}
+
+// A draw offered at this board: the other player answers.
+async function answerDraw() {
+  const yes = await ask(`${ui.S.drawOffer[0].toUpperCase() + ui.S.drawOffer.slice(1)} offers a draw.`, "Accept", "Decline");
+  if (ui.S.drawOffer && !ui.S.outcome) post("/api/draw", yes ? "accept" : "decline");
+}

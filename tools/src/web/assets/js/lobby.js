@@ -1,0 +1,183 @@
+// Rated play: the player made or signed in (its token kept here), the
+// lobby heard by a long poll of its own, challenges posted, taken or
+// withdrawn, the engine's levels played, and the board sent to the
+// player's rated game.
+
+import { $, prefs, savePrefs, sleep, store, ui } from "./state.js";
+import { ask, closeNote, copy, setConn, showMessage } from "./notices.js";
+import { ratingWords, rounded } from "./game.js";
+import { clockChoice, clockName, clockOf, drawChallengeRules, rulesOf, rulesWords } from "./choices.js";
+import { showBoard } from "./board.js";
+import { api, apply } from "./api.js";
+import { leaveGame, openGame } from "./room.js";
+import { addButton, fillList, showHistory, showTable } from "./profile.js";
+
+// The lobby as the server last told it, or the way to sign in.
+function drawLobby() {
+  $("signedOut").hidden = !!ui.player;
+  $("signedIn").hidden = !ui.player;
+  drawChallengeRules();
+  if (!ui.player || !ui.lobby) return;
+  const L = ui.lobby, busy = !!L.game;
+  $("meName").textContent = L.me.name;
+  $("meRating").textContent = `rating ${rounded(L.me.rating)}${L.me.provisional ? " (provisional)" : ""} · deviation ${rounded(L.me.deviation)} · ${L.me.games} rated game${L.me.games === 1 ? "" : "s"}`;
+  $("postChallenge").disabled = busy;
+  fillList($("challenges"), L.challenges, (c, li) => {
+    const side = c.side === "random" ? "a side drawn" : c.mine ? `you play ${c.side}` : `${c.name} plays ${c.side}`;
+    const range = c.range ? ` · for ratings ${rounded(c.rating - c.range)} to ${rounded(c.rating + c.range)}` : "";
+    li.textContent = `${c.name} (${rounded(c.rating)}) · ${rulesWords(c)} · ${clockName(clockChoice(c.clock))} · ${side}${range}`;
+    if (c.mine) addButton(li, "Withdraw", () => ratedPost("/api/withdraw", { challenge: c.id }));
+    else addButton(li, "Accept", () => accept(c.id), busy || !c.openToMe).title = c.openToMe ? "" : "your rating is out of its range";
+  }, "no challenge is open: post one, or play a level");
+  fillList($("levels"), L.levels, (p, li) => {
+    li.textContent = `${p.name} (${ratingWords(p)})`;
+    addButton(li, "Play", () => playLevel(p.name), busy);
+  });
+  $("present").textContent = `In the lobby now: ${L.present.map((p) => `${p.name} (${rounded(p.rating)})`).join(", ")}`;
+}
+// The header that carries a player's token: not in the address, which
+// logs keep.
+const bearer = (token) => ({ Authorization: `Bearer ${token}` });
+// A request of the player's to the lobby: the answer, or null (the
+// refusal shown).
+async function ratedPost(path, body) {
+  ui.note = null;
+  try {
+    const r = await fetch(path, { method: "POST", body: JSON.stringify({ ...body, token: ui.player.token }) });
+    const j = await r.json();
+    if (!r.ok) { showMessage(j.error); return null; }
+    closeNote();
+    return j;
+  } catch (e) { setConn("lost connection to the server"); return null; }
+}
+// The rated game's choices, kept as they were last chosen.
+for (const id of ["ratedClock", "ratedColor", "ratedRange"]) {
+  if ([...$(id).options].some((o) => o.value === prefs[id])) $(id).value = prefs[id];
+  $(id).onchange = () => { prefs[id] = $(id).value; savePrefs(); };
+}
+// A challenge as the page's choices make it.
+const ratedChoices = () => ({ ...rulesOf(), clock: clockOf($("ratedClock").value), color: $("ratedColor").value,
+  range: Number($("ratedRange").value) || null });
+$("postChallenge").onclick = () => ratedPost("/api/challenge", ratedChoices());
+// Takes the challenge `id`: its game is played at once.
+async function accept(id) {
+  const j = await ratedPost("/api/accept", { challenge: id });
+  if (j) enterRated(j, j.room.seat);
+}
+// A rated game against the engine's level `name`.
+async function playLevel(name) {
+  const j = await ratedPost("/api/challenge", { ...ratedChoices(), opponent: name });
+  if (j) enterRated(j, null);
+}
+// The board goes to a rated game (the state `j`, the player's `seatToken`
+// in a room): a game of this browser's own is closed, its engine with it.
+function enterRated(j, seatToken) {
+  if (ui.S && !ui.S.room && !ui.S.rated) fetch(api("/api/close"), { method: "POST" }).catch(() => {});
+  leaveGame();
+  ui.seat = seatToken;
+  apply(j);
+  showBoard();
+}
+// The player's rated game, from the lobby: the board goes to it unless it
+// is there already; whether the board shows it.
+async function takeSeat(game) {
+  if (!game) return false;
+  if (ui.S && ui.S.id === game.id && (ui.seat || null) === (game.seat || null)) return true;
+  const r = await fetch(`/api/state?id=${game.id}&after=0` + (game.seat ? `&seat=${game.seat}` : ""));
+  if (r.ok) enterRated(await r.json(), game.seat || null);
+  return r.ok;
+}
+// Whether the lobby had the player's rated game, now taken up again.
+export async function resumeRated() {
+  try {
+    const r = await fetch("/api/lobby?after=0", { headers: bearer(ui.player.token) });
+    const j = await r.json();
+    return r.ok && await takeSeat(j.game);
+  } catch (e) { return false; }
+}
+// The lobby, heard as long as the player is signed in.
+async function hearLobby(me) {
+  let after = 0;
+  while (ui.player === me) {
+    try {
+      ui.lobbyPoll = new AbortController();
+      if (ui.lobbyAfresh) { ui.lobbyAfresh = false; after = 0; }
+      const r = await fetch(`/api/lobby?after=${after}`, { signal: ui.lobbyPoll.signal, headers: bearer(me.token) });
+      const j = await r.json();
+      if (ui.player !== me) return;
+      if (r.status === 401) { signOut(); showMessage(`Signed out: ${j.error}`); return; }
+      if (!r.ok) { $("present").textContent = j.error; await sleep(5000); continue; }
+      // A rating moved (a game ended): the table and the games with it.
+      const ratings = JSON.stringify([j.me, j.levels, j.present]);
+      if (ui.lobby && ratings !== ui.lobbyRatings) { showTable(); showHistory(ui.historyOf || me.name); }
+      ui.lobbyRatings = ratings;
+      ui.lobby = j; after = j.version;
+      drawLobby();
+      await takeSeat(j.game);
+    } catch (e) {
+      if (e.name !== "AbortError") await sleep(1000);
+    }
+  }
+}
+// The player's standing, the ratings and the games, asked afresh.
+export function refreshRated() {
+  if (!ui.player) return;
+  ui.lobbyAfresh = true;
+  if (ui.lobbyPoll) ui.lobbyPoll.abort();
+  showTable();
+  showHistory(ui.player.name);
+}
+// The player `p` signed in here: kept, and the lobby heard.
+export function signIn(p) {
+  ui.player = p; ui.lobby = null;
+  store.set("player", p);
+  $("playerToken").value = "";
+  drawLobby();
+  hearLobby(p);
+  showTable();
+  showHistory(p.name);
+}
+// Nobody signed in here any more.
+function signOut() {
+  ui.player = null; ui.lobby = null;
+  store.set("player", null);
+  if (ui.lobbyPoll) ui.lobbyPoll.abort();
+  ui.lobbyPoll = null;
+  drawLobby();
+}
+$("makePlayer").onclick = async () => {
+  try {
+    const r = await fetch("/api/players", { method: "POST", body: JSON.stringify({ name: $("playerName").value }) });
+    const j = await r.json();
+    if (!r.ok) { showMessage(j.error); return; }
+    closeNote();
+    $("tokenText").textContent = j.token;
+    $("tokenBox").hidden = false;
+    $("playerName").value = "";
+    signIn({ name: j.name, token: j.token });
+  } catch (e) { setConn("lost connection to the server"); }
+};
+$("signIn").onclick = async () => {
+  const token = $("playerToken").value.trim();
+  if (!/^[0-9a-f]{32}$/i.test(token)) { showMessage("a token is 32 digits and letters a to f"); return; }
+  try {
+    const r = await fetch("/api/me", { headers: bearer(token) });
+    const j = await r.json();
+    if (!r.ok) { showMessage(j.error); return; }
+    closeNote();
+    signIn({ name: j.name, token });
+  } catch (e) { setConn("lost connection to the server"); }
+};
+$("playerToken").addEventListener("keydown", (evt) => { if (evt.key === "Enter") $("signIn").click(); });
+$("copyToken").onclick = () => copy($("copyToken"), $("tokenText").textContent);
+$("tokenKept").onclick = () => { $("tokenBox").hidden = true; $("tokenText").textContent = ""; };
+$("signOut").onclick = async () => {
+  const playing = ui.S && ui.S.rated && !ui.S.outcome;
+  const words = playing ? "Sign out here? Your rated game goes on: sign in again with your token to play it."
+    : "Sign out here? You sign in again with your token.";
+  if (!await ask(words, "Sign out", "Stay")) return;
+  signOut();
+  // The game is the player's, not this browser's: the board leaves it.
+  if (ui.S && ui.S.rated) { ui.seat = null; leaveGame(); await openGame(); }
+};
+drawLobby();
