@@ -10,7 +10,7 @@ use morris_tools::client::EngineConfig;
 use serde_json::{Value, json};
 
 use common::{
-    WIN_IN_FIVE, WebProcess, morris, script, serve, serve_with, small_databases,
+    Events, WIN_IN_FIVE, WebProcess, morris, script, serve, serve_with, small_databases,
     small_databases_with_placing, try_exchange, try_request,
 };
 use morris_tools::web::WebConfig;
@@ -2134,6 +2134,110 @@ fn a_position_on_a_rated_board_has_no_value_hint_review_or_engine_elsewhere() {
 }
 
 #[test]
+fn a_game_streams_its_state_to_each_seat_at_once_and_says_when_it_is_gone() {
+    let server = serve(morris(), None);
+    let addr = server.addr;
+    let (status, created) = json(addr, "POST", "/api/room", r#"{"color":"white"}"#);
+    assert_eq!(status, 200, "{created}");
+    let white = Seat::of(&created);
+    let code = created["room"]["code"].as_str().unwrap();
+    let (status, joined) = json(
+        addr,
+        "POST",
+        "/api/join",
+        &json!({ "code": code }).to_string(),
+    );
+    assert_eq!(status, 200, "{joined}");
+    let black = Seat::of(&joined);
+    let path = format!("/api/events?id={}&seat={}", black.game, black.token);
+    let mut events = Events::open(addr, &path, None).expect("a stream");
+    let (name, first) = events.next().expect("the state at once");
+    assert_eq!(name, "state");
+    let first: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(first["room"]["you"], "black", "{first}");
+    assert_eq!(first["room"]["opponent"], "here", "{first}");
+    let asked = Instant::now();
+    let (status, moved) = white.act(addr, "move", "d6");
+    assert_eq!(status, 200, "{moved}");
+    let heard = loop {
+        let (name, data) = events.next().expect("news of the move");
+        assert_eq!(name, "state");
+        let state: Value = serde_json::from_str(&data).unwrap();
+        if plies(&state) == 1 {
+            break state;
+        }
+    };
+    assert!(asked.elapsed() < Duration::from_secs(5), "heard late");
+    assert_eq!(heard["turn"], "black", "{heard}");
+    // A seat that is not the room's has no stream; a game that is not,
+    // neither.
+    let wrong = format!("/api/events?id={}&seat=nobody", black.game);
+    assert_eq!(
+        Events::open(addr, &wrong, None).err().map(|e| e.0),
+        Some(403)
+    );
+    let unknown = Events::open(addr, "/api/events?id=1", None).err();
+    assert_eq!(unknown.map(|e| e.0), Some(404));
+    // Both leave: the room is closed, and its stream says so.
+    assert_eq!(white.act(addr, "leave", "").0, 200);
+    assert_eq!(black.act(addr, "leave", "").0, 200);
+    let gone = loop {
+        let (name, data) = events.next().expect("the end");
+        if name != "state" {
+            break (name, data);
+        }
+    };
+    assert_eq!(gone.0, "gone", "{}", gone.1);
+    assert_eq!(events.next(), None, "the stream ends");
+}
+
+#[test]
+fn the_lobby_streams_to_its_players_and_streams_count_among_an_addresss_requests() {
+    let folder = common::TempDir::new("web-lobby-events");
+    let store = morris_tools::web::store::Store::open(&folder.path().join("p.sqlite")).unwrap();
+    let server = serve_with(WebConfig {
+        store: Some(store),
+        max_requests_each: 3,
+        ..WebConfig::new(morris(), None)
+    });
+    let addr = server.addr;
+    let (ann, bob) = (player(addr, "ann"), player(addr, "bob"));
+    let mut anns = Events::open(addr, "/api/lobby/events", Some(&ann)).expect("a stream");
+    let (name, first) = anns.next().expect("the lobby at once");
+    assert_eq!(name, "lobby");
+    let first: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(first["me"]["name"], "ann", "{first}");
+    let mut bobs = Events::open(addr, "/api/lobby/events", Some(&bob)).expect("a stream");
+    bobs.next().expect("bob's lobby");
+    // Bob's challenge reaches ann at once.
+    let asked = by(&bob, json!({ "clock": turn_clock(60.0) }));
+    assert_eq!(json(addr, "POST", "/api/challenge", &asked).0, 200);
+    let heard = loop {
+        let (_, data) = anns.next().expect("news of the lobby");
+        let lobby: Value = serde_json::from_str(&data).unwrap();
+        if lobby["challenges"].as_array().is_some_and(|c| c.len() == 1) {
+            break lobby;
+        }
+    };
+    assert_eq!(heard["challenges"][0]["name"], "bob", "{heard}");
+    // Three streams open from this address: a fourth request waits its
+    // turn.
+    let mut again = Events::open(addr, "/api/lobby/events", Some(&ann)).expect("a stream");
+    again.next().expect("ann's lobby in a second page");
+    let (status, refused) = json(addr, "GET", "/api/table", "");
+    assert_eq!(status, 429, "{refused}");
+    drop(bobs);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while json(addr, "GET", "/api/table", "").0 == 429 {
+        assert!(Instant::now() < deadline, "a stream closed still counts");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // No token, no lobby.
+    let refused = Events::open(addr, "/api/lobby/events", Some("nobody")).err();
+    assert_eq!(refused.map(|e| e.0), Some(401));
+}
+
+#[test]
 fn a_game_left_early_moves_no_rating_and_one_lost_on_time_does() {
     let folder = common::TempDir::new("web-rated-short");
     let server = serve_keeping(&folder.path().join("players.sqlite"));
@@ -2502,7 +2606,7 @@ fn process_status(pid: u32, key: &str) -> String {
 }
 
 /// A load on 127.0.0.1: 200 players in the lobby, each hearing it by its
-/// long poll, while 100 of them pair off by challenges and play 50 rated
+/// stream of events, while 100 of them pair off by challenges and play 50 rated
 /// games at once, 40 plies each, then one resigns. Nothing is lost: every
 /// game is kept, and every rating moved. The requests answered a second,
 /// the moves' answer times, the server's memory and its threads are told
@@ -2529,18 +2633,24 @@ fn load_of_200_players_in_the_lobby_and_50_games_loses_nothing() {
     let mut server = WebProcess::start(&file, &["--requests-per-address", "1000"]);
     let addr = server.addr;
     let requests = Arc::new(AtomicU64::new(0));
-    let stop = Arc::new(AtomicBool::new(false));
+    let heard = Arc::new(AtomicU64::new(0));
     let listeners: Vec<_> = (0..PLAYERS)
         .map(|n| {
-            let (tokens, requests, stop) = (tokens.clone(), requests.clone(), stop.clone());
+            let (tokens, heard) = (tokens.clone(), heard.clone());
             std::thread::spawn(move || {
-                let mut after = 0;
-                while !stop.load(Ordering::Relaxed) {
-                    let path = format!("/api/lobby?token={}&after={after}", tokens[n]);
-                    let (status, lobby) = json(addr, "GET", &path, "");
-                    requests.fetch_add(1, Ordering::Relaxed);
-                    assert_eq!(status, 200, "{lobby}");
-                    after = lobby["version"].as_u64().unwrap();
+                let mut events = Events::open(addr, "/api/lobby/events", Some(&tokens[n]))
+                    .expect("the lobby's stream");
+                loop {
+                    let (name, data) = events.next().expect("the lobby's news");
+                    assert_eq!(name, "lobby", "{data}");
+                    heard.fetch_add(1, Ordering::Relaxed);
+                    // The last news: the challenge of the last player.
+                    let lobby: Value = serde_json::from_str(&data).unwrap();
+                    let last = format!("player{}", PLAYERS - 1);
+                    let challenges = lobby["challenges"].as_array().unwrap();
+                    if challenges.iter().any(|c| c["name"] == last.as_str()) {
+                        return;
+                    }
                 }
             })
         })
@@ -2556,7 +2666,7 @@ fn load_of_200_players_in_the_lobby_and_50_games_loses_nothing() {
         std::thread::sleep(Duration::from_millis(100));
     }
     let started = Instant::now();
-    let before = requests.load(Ordering::Relaxed);
+    let heard_before = heard.load(Ordering::Relaxed);
     // The server's threads, sampled while the games are played.
     let sampling = Arc::new(AtomicBool::new(true));
     let threads = {
@@ -2608,13 +2718,13 @@ fn load_of_200_players_in_the_lobby_and_50_games_loses_nothing() {
         .flat_map(|game| game.join().expect("a game played to its end"))
         .collect();
     let elapsed = started.elapsed();
-    let answered = requests.load(Ordering::Relaxed) - before;
+    let answered = requests.load(Ordering::Relaxed);
+    let told = heard.load(Ordering::Relaxed) - heard_before;
     let peak = process_status(server.id(), "VmHWM");
     let now = process_status(server.id(), "VmRSS");
     sampling.store(false, Ordering::Relaxed);
     let threads = threads.join().expect("the sampler");
-    // The lobby's pages are let go: a challenge wakes every long poll.
-    stop.store(true, Ordering::Relaxed);
+    // Every page hears the lobby to its last news: a challenge.
     let wake = by(&tokens[PLAYERS - 1], json!({ "clock": turn_clock(60.0) }));
     assert_eq!(json(addr, "POST", "/api/challenge", &wake).0, 200);
     for listener in listeners {
@@ -2626,7 +2736,8 @@ fn load_of_200_players_in_the_lobby_and_50_games_loses_nothing() {
     let at = |q: f64| answers[((answers.len() - 1) as f64 * q) as usize];
     eprintln!(
         "{PLAYERS} players in the lobby, {GAMES} games of {PLIES} plies at once: \
-         {answered} requests in {:.1} s ({:.0} a second); a move answered in {:?} (median), \
+         {answered} requests in {:.1} s ({:.0} a second), {told} lobbies streamed to the players; \
+         a move answered in {:?} (median), \
          {:?} (99th percentile), {:?} (slowest); the server's memory {now}, at most {peak}; \
          at most {threads} threads",
         elapsed.as_secs_f64(),

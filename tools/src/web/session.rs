@@ -4,7 +4,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::channel;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -125,10 +125,11 @@ impl Session {
     }
 
     /// A page waits for news of the game until the guard goes: the game
-    /// is shown meanwhile, and seen when it ends.
-    pub fn watched(&self) -> Watched<'_> {
+    /// is shown meanwhile, and seen when it ends. The guard does not keep
+    /// the game open.
+    pub fn watched(self: &Arc<Self>) -> Watched {
         self.lock().watchers += 1;
-        Watched(self)
+        Watched(Arc::downgrade(self))
     }
 
     /// Applies `edit` to the state; on success the page is told and the
@@ -328,13 +329,15 @@ impl Session {
 }
 
 /// A page waiting for news of a game: see [`Session::watched`].
-pub struct Watched<'a>(&'a Session);
+pub struct Watched(Weak<Session>);
 
-impl Drop for Watched<'_> {
+impl Drop for Watched {
     fn drop(&mut self) {
-        let mut state = self.0.lock();
-        state.watchers -= 1;
-        state.last_seen = Instant::now();
+        if let Some(session) = self.0.upgrade() {
+            let mut state = session.lock();
+            state.watchers -= 1;
+            state.last_seen = Instant::now();
+        }
     }
 }
 

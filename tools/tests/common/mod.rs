@@ -274,3 +274,105 @@ fn unchunk(mut body: &str) -> String {
     }
     out
 }
+
+/// A stream of server-sent events being read: `GET path` held open (by
+/// the server tests; the browser's are read by the page).
+#[allow(dead_code)]
+pub struct Events {
+    stream: TcpStream,
+    /// What came of the body (unchunked) and is not yet an event.
+    pending: String,
+}
+
+#[allow(dead_code)]
+impl Events {
+    /// Opens the stream of `path`, with `bearer` as the player's token;
+    /// the status and the refusal's body if it is not a stream.
+    pub fn open(
+        addr: SocketAddr,
+        path: &str,
+        bearer: Option<&str>,
+    ) -> Result<Events, (u16, String)> {
+        let mut stream = TcpStream::connect(addr).expect("the server");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .expect("a timeout");
+        let authorization = bearer.map_or(String::new(), |token| {
+            format!("Authorization: Bearer {token}\r\n")
+        });
+        let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n{authorization}\r\n");
+        stream.write_all(request.as_bytes()).expect("sent");
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") {
+            stream.read_exact(&mut byte).expect("the head");
+            head.push(byte[0]);
+        }
+        let head = String::from_utf8_lossy(&head).to_ascii_lowercase();
+        let status: u16 = head
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .expect("a status");
+        if !head.contains("content-type: text/event-stream") {
+            let length = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok())
+                .unwrap_or(0);
+            let mut body = vec![0; length];
+            stream.read_exact(&mut body).expect("the refusal");
+            return Err((status, String::from_utf8_lossy(&body).into_owned()));
+        }
+        assert!(head.contains("transfer-encoding: chunked"), "{head}");
+        Ok(Events {
+            stream,
+            pending: String::new(),
+        })
+    }
+
+    /// The next event's name and data (comments skipped), waiting at most
+    /// the stream's timeout; `None` once the stream ended.
+    pub fn next(&mut self) -> Option<(String, String)> {
+        loop {
+            if let Some(end) = self.pending.find("\n\n") {
+                let block: String = self.pending.drain(..end + 2).collect();
+                let mut name = String::from("message");
+                let mut data = Vec::new();
+                for line in block.lines() {
+                    if let Some(value) = line.strip_prefix("event:") {
+                        name = value.trim().to_owned();
+                    } else if let Some(value) = line.strip_prefix("data:") {
+                        data.push(value.strip_prefix(' ').unwrap_or(value).to_owned());
+                    }
+                }
+                if !data.is_empty() {
+                    return Some((name, data.join("\n")));
+                }
+                continue;
+            }
+            let chunk = self.chunk()?;
+            self.pending.push_str(&chunk);
+        }
+    }
+
+    /// The body's next chunk; `None` at its end.
+    fn chunk(&mut self) -> Option<String> {
+        let mut size_line = Vec::new();
+        let mut byte = [0u8; 1];
+        while !size_line.ends_with(b"\r\n") {
+            if self.stream.read(&mut byte).ok()? == 0 {
+                return None;
+            }
+            size_line.push(byte[0]);
+        }
+        let size = usize::from_str_radix(String::from_utf8_lossy(&size_line).trim(), 16).ok()?;
+        if size == 0 {
+            return None;
+        }
+        let mut data = vec![0; size + 2];
+        self.stream.read_exact(&mut data).ok()?;
+        data.truncate(size);
+        Some(String::from_utf8(data).expect("text"))
+    }
+}

@@ -7,9 +7,12 @@ use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
 
+use axum::body::Body;
 use axum::extract::{ConnectInfo, Request, State};
+use axum::http::header::CONTENT_TYPE;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use futures_util::StreamExt;
 
 use super::reply::Reply;
 
@@ -24,9 +27,9 @@ pub(crate) struct AtOnce {
 }
 
 /// One request being answered, counted until it is done (or dropped: its
-/// browser went away).
-struct Answering<'a> {
-    at_once: &'a AtOnce,
+/// browser went away); a stream of events, until it ends.
+struct Answering {
+    at_once: Arc<AtOnce>,
     from: IpAddr,
 }
 
@@ -41,7 +44,7 @@ impl AtOnce {
 
     /// Counts a request from `from`, unless that address has as many
     /// answered as it may.
-    fn admit(&self, from: IpAddr) -> Option<Answering<'_>> {
+    fn admit(self: &Arc<Self>, from: IpAddr) -> Option<Answering> {
         let mut each = self.each.lock().expect("not poisoned");
         let count = each.entry(from).or_insert(0);
         if *count >= self.most {
@@ -49,13 +52,13 @@ impl AtOnce {
         }
         *count += 1;
         Some(Answering {
-            at_once: self,
+            at_once: Arc::clone(self),
             from,
         })
     }
 }
 
-impl Drop for Answering<'_> {
+impl Drop for Answering {
     fn drop(&mut self) {
         let mut each = self.at_once.each.lock().expect("not poisoned");
         if let Some(count) = each.get_mut(&self.from) {
@@ -75,8 +78,22 @@ pub(crate) async fn one_address(
     request: Request,
     next: Next,
 ) -> Response {
-    let Some(_answering) = at_once.admit(from.ip()) else {
+    let Some(answering) = at_once.admit(from.ip()) else {
         return Reply::error(429, "too many requests at once from here; try again").into_response();
     };
-    next.run(request).await
+    let response = next.run(request).await;
+    let streamed = response
+        .headers()
+        .get(CONTENT_TYPE)
+        .is_some_and(|kind| kind.as_bytes().starts_with(b"text/event-stream"));
+    if !streamed {
+        return response;
+    }
+    // A stream of events is counted while it lasts.
+    let (parts, body) = response.into_parts();
+    let body = body.into_data_stream().map(move |chunk| {
+        let _counted = &answering;
+        chunk
+    });
+    Response::from_parts(parts, Body::from_stream(body))
 }

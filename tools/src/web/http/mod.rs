@@ -4,6 +4,7 @@
 //! the long polls waiting on the versions' channels without a thread, and
 //! the limits on requests in all and from each address.
 
+mod events;
 mod game;
 mod limits;
 mod rated;
@@ -22,7 +23,7 @@ use axum::http::header::{AUTHORIZATION, CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NO
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use tokio::sync::watch;
+use tokio::sync::{Semaphore, watch};
 use tower::ServiceBuilder;
 
 use self::game::Asked;
@@ -37,19 +38,29 @@ pub(crate) use limits::MAX_REQUESTS;
 /// The largest request body read (a game record or a position string).
 const MAX_BODY: usize = 1 << 20;
 
+/// The most streams of events followed at once.
+const MAX_STREAMS: usize = 4096;
+
 /// What every handler has: the games, and the server's end.
 #[derive(Clone)]
 struct App {
     games: Arc<Games>,
-    /// Becomes true when the server stops: long polls answer at once.
+    /// Becomes true when the server stops: long polls answer at once, and
+    /// streams end.
     stopping: watch::Receiver<bool>,
+    /// The places for streams of events.
+    streams: Arc<Semaphore>,
 }
 
 /// The routes of the page and its API over `games`, with their limits;
 /// `stopping` ends the long polls.
 pub(crate) fn router(games: Arc<Games>, stopping: watch::Receiver<bool>) -> Router {
     let per_address = Arc::new(AtOnce::new(games.config.max_requests_each));
-    let app = App { games, stopping };
+    let app = App {
+        games,
+        stopping,
+        streams: Arc::new(Semaphore::new(MAX_STREAMS)),
+    };
     Router::new()
         .route("/", get(page_file))
         .route("/assets/{*path}", get(page_file))
@@ -59,6 +70,8 @@ pub(crate) fn router(games: Arc<Games>, stopping: watch::Receiver<bool>) -> Rout
         .route("/api/table", get(table))
         .route("/api/history", get(history))
         .route("/api/lobby", get(lobby))
+        .route("/api/lobby/events", get(events::lobby_events))
+        .route("/api/events", get(events::game_events))
         .route("/api/challenge", post(challenge))
         .route("/api/withdraw", post(withdraw))
         .route("/api/accept", post(accept))

@@ -1,0 +1,219 @@
+//! Live updates as server-sent events: a game's state (`event: state`)
+//! the moment it changes, and the lobby (`event: lobby`) for a player in
+//! it; each also every [`REFRESH`] (so that the seat or the player is
+//! seen to be there), and a game closed says `event: gone`. A stream
+//! holds no thread while it waits, and no game open: only its version's
+//! channel.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::sync::{Arc, Weak};
+use std::time::{Duration, Instant};
+
+use axum::extract::{Query, State};
+use axum::http::HeaderMap;
+use axum::response::sse::{Event, Sse};
+use axum::response::{IntoResponse, Response};
+use futures_util::Stream;
+use futures_util::stream::unfold;
+use tokio::sync::{OwnedSemaphorePermit, watch};
+
+use super::game::{self, Asked};
+use super::reply::Reply;
+use super::{App, blocking, rated, token};
+use crate::web::Games;
+use crate::web::session::{Session, Watched};
+use crate::web::store::PlayerId;
+
+/// How often a quiet stream sends its news again all the same.
+const REFRESH: Duration = Duration::from_secs(15);
+
+/// What a stream waits for next.
+enum Next {
+    /// Its version moved, or a while passed: news to send.
+    News,
+    /// What it follows is gone (a game closed).
+    Gone,
+    /// The server stops.
+    Stop,
+}
+
+/// Waits for `version` to move, for [`REFRESH`] to pass, or for the
+/// server to stop.
+async fn next(version: &mut watch::Receiver<u64>, stopping: &mut watch::Receiver<bool>) -> Next {
+    tokio::select! {
+        changed = tokio::time::timeout(REFRESH, version.changed()) => match changed {
+            Ok(Err(_)) => Next::Gone,
+            Ok(Ok(())) | Err(_) => Next::News,
+        },
+        _ = stopping.wait_for(|&stop| stop) => Next::Stop,
+    }
+}
+
+/// A refusal, or the server having no place for another stream.
+fn place(app: &App) -> Result<OwnedSemaphorePermit, Reply> {
+    Arc::clone(&app.streams)
+        .try_acquire_owned()
+        .map_err(|_| Reply::error(503, "the server is busy; try again"))
+}
+
+/// A game followed: what is needed to show it, and nothing that keeps it
+/// open.
+struct GameStream {
+    games: Arc<Games>,
+    id: u64,
+    token: Option<String>,
+    session: Weak<Session>,
+    version: watch::Receiver<u64>,
+    stopping: watch::Receiver<bool>,
+    first: bool,
+    _watched: Watched,
+    _place: OwnedSemaphorePermit,
+}
+
+/// `GET /api/events?id=ID&seat=TOKEN`: the game's state at once and at
+/// every change.
+pub(super) async fn game_events(
+    State(app): State<App>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let place = match place(&app) {
+        Ok(place) => place,
+        Err(refusal) => return refusal.into_response(),
+    };
+    let games = Arc::clone(&app.games);
+    let found = tokio::task::spawn_blocking(move || Asked::find(&games, &query)).await;
+    let asked = match found {
+        Ok(Ok(asked)) => asked,
+        Ok(Err(refusal)) => return refusal.into_response(),
+        Err(e) => return Reply::error(500, &format!("the server failed: {e}")).into_response(),
+    };
+    let followed = GameStream {
+        games: Arc::clone(&app.games),
+        id: asked.id,
+        version: asked.session.subscribe(),
+        _watched: asked.session.watched(),
+        session: Arc::downgrade(&asked.session),
+        token: asked.token,
+        stopping: app.stopping.clone(),
+        first: true,
+        _place: place,
+    };
+    Sse::new(game_stream(followed)).into_response()
+}
+
+fn game_stream(followed: GameStream) -> impl Stream<Item = Result<Event, Infallible>> {
+    unfold(Some(followed), |followed| async move {
+        let mut followed = followed?;
+        if !followed.first {
+            match next(&mut followed.version, &mut followed.stopping).await {
+                Next::News => {}
+                Next::Gone => return Some((Ok(gone()), None)),
+                Next::Stop => return None,
+            }
+        }
+        followed.first = false;
+        followed.version.borrow_and_update();
+        let Some(session) = followed.session.upgrade() else {
+            return Some((Ok(gone()), None));
+        };
+        let asked = Asked {
+            id: followed.id,
+            session,
+            token: followed.token.clone(),
+        };
+        let games = Arc::clone(&followed.games);
+        let reply = blocking(move || game::seen(&games, &asked, Instant::now())).await;
+        Some((
+            Ok(Event::default().event("state").data(reply.body)),
+            Some(followed),
+        ))
+    })
+}
+
+/// The event of a game closed: the page does what it does when the server
+/// no longer knows its game.
+fn gone() -> Event {
+    Event::default()
+        .event("gone")
+        .data(r#"{"error":"no such game: the server may have restarted"}"#)
+}
+
+/// A player in the lobby, following it.
+struct LobbyStream {
+    games: Arc<Games>,
+    token: Option<String>,
+    me: PlayerId,
+    version: watch::Receiver<u64>,
+    stopping: watch::Receiver<bool>,
+    first: bool,
+    _place: OwnedSemaphorePermit,
+}
+
+/// `GET /api/lobby/events` (the player's token as a Bearer): the lobby at
+/// once and at every change; the player is in it while it follows.
+pub(super) async fn lobby_events(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let place = match place(&app) {
+        Ok(place) => place,
+        Err(refusal) => return refusal.into_response(),
+    };
+    let token = token(&headers, &query);
+    let version = app.games.lobby.subscribe();
+    let games = Arc::clone(&app.games);
+    let entering = token.clone();
+    let entered = tokio::task::spawn_blocking(move || {
+        rated::enter_lobby(&games, entering.as_deref(), Instant::now())
+    })
+    .await;
+    let me = match entered {
+        Ok(Ok(me)) => me,
+        Ok(Err(refusal)) => return refusal.into_response(),
+        Err(e) => return Reply::error(500, &format!("the server failed: {e}")).into_response(),
+    };
+    let followed = LobbyStream {
+        games: Arc::clone(&app.games),
+        token,
+        me,
+        version,
+        stopping: app.stopping.clone(),
+        first: true,
+        _place: place,
+    };
+    Sse::new(lobby_stream(followed)).into_response()
+}
+
+fn lobby_stream(followed: LobbyStream) -> impl Stream<Item = Result<Event, Infallible>> {
+    unfold(Some(followed), |followed| async move {
+        let mut followed = followed?;
+        if !followed.first {
+            match next(&mut followed.version, &mut followed.stopping).await {
+                Next::News => {}
+                Next::Gone | Next::Stop => return None,
+            }
+        }
+        followed.first = false;
+        followed.version.borrow_and_update();
+        let games = Arc::clone(&followed.games);
+        let (token, me) = (followed.token.clone(), followed.me);
+        let reply = blocking(move || {
+            // Still there, whatever changed (a quiet lobby too).
+            if let Err(refusal) = rated::enter_lobby(&games, token.as_deref(), Instant::now()) {
+                return refusal;
+            }
+            rated::lobby(&games, me)
+        })
+        .await;
+        if reply.status != 200 {
+            // The player is no longer known (or the store fails): the end.
+            return Some((Ok(Event::default().event("refused").data(reply.body)), None));
+        }
+        Some((
+            Ok(Event::default().event("lobby").data(reply.body)),
+            Some(followed),
+        ))
+    })
+}
