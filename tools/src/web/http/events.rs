@@ -21,9 +21,10 @@ use tokio::sync::{OwnedSemaphorePermit, watch};
 use super::game::{self, Asked};
 use super::reply::Reply;
 use super::{App, blocking, rated, token};
-use crate::web::Games;
-use crate::web::session::{Session, Watched};
-use crate::web::store::PlayerId;
+use crate::web::core::players::PlayerId;
+use crate::web::game::Games;
+use crate::web::game::session::{Session, Watched};
+use crate::web::rated::RatedPlay;
 
 /// How often a quiet stream sends its news again all the same.
 const REFRESH: Duration = Duration::from_secs(15);
@@ -73,7 +74,7 @@ struct GameStream {
 
 /// `GET /api/events?id=ID&seat=TOKEN`: the game's state at once and at
 /// every change.
-pub(super) async fn game_events(
+pub(crate) async fn game_events(
     State(app): State<App>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
@@ -142,6 +143,7 @@ fn gone() -> Event {
 /// A player in the lobby, following it.
 struct LobbyStream {
     games: Arc<Games>,
+    rated: Arc<RatedPlay>,
     token: Option<String>,
     me: PlayerId,
     version: watch::Receiver<u64>,
@@ -152,7 +154,7 @@ struct LobbyStream {
 
 /// `GET /api/lobby/events` (the player's token as a Bearer): the lobby at
 /// once and at every change; the player is in it while it follows.
-pub(super) async fn lobby_events(
+pub(crate) async fn lobby_events(
     State(app): State<App>,
     headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
@@ -162,11 +164,13 @@ pub(super) async fn lobby_events(
         Err(refusal) => return refusal.into_response(),
     };
     let token = token(&headers, &query);
-    let version = app.games.lobby.subscribe();
-    let games = Arc::clone(&app.games);
+    let Some(play) = app.rated.clone() else {
+        return rated::no_store().into_response();
+    };
+    let version = play.lobby.subscribe();
     let entering = token.clone();
     let entered = tokio::task::spawn_blocking(move || {
-        rated::enter_lobby(&games, entering.as_deref(), Instant::now())
+        rated::enter_lobby(Some(&play), entering.as_deref(), Instant::now())
     })
     .await;
     let me = match entered {
@@ -174,8 +178,12 @@ pub(super) async fn lobby_events(
         Ok(Err(refusal)) => return refusal.into_response(),
         Err(e) => return Reply::error(500, &format!("the server failed: {e}")).into_response(),
     };
+    let Some(rated) = app.rated.clone() else {
+        return rated::no_store().into_response();
+    };
     let followed = LobbyStream {
         games: Arc::clone(&app.games),
+        rated,
         token,
         me,
         version,
@@ -197,14 +205,15 @@ fn lobby_stream(followed: LobbyStream) -> impl Stream<Item = Result<Event, Infal
         }
         followed.first = false;
         followed.version.borrow_and_update();
-        let games = Arc::clone(&followed.games);
+        let (games, play) = (Arc::clone(&followed.games), Arc::clone(&followed.rated));
         let (token, me) = (followed.token.clone(), followed.me);
         let reply = blocking(move || {
             // Still there, whatever changed (a quiet lobby too).
-            if let Err(refusal) = rated::enter_lobby(&games, token.as_deref(), Instant::now()) {
+            let entered = rated::enter_lobby(Some(&play), token.as_deref(), Instant::now());
+            if let Err(refusal) = entered {
                 return refusal;
             }
-            rated::lobby(&games, me)
+            rated::lobby(&games, Some(&play), me)
         })
         .await;
         if reply.status != 200 {

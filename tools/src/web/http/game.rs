@@ -9,11 +9,13 @@ use std::time::Instant;
 use morris::Color;
 
 use super::reply::{Reply, refused};
-use crate::web::requests::{self, JoinRequest, RoomRequest};
-use crate::web::session::Session;
-use crate::web::settings::Settings;
-use crate::web::state::State;
-use crate::web::{Games, actions, record};
+use super::views::StateView;
+use crate::web::core::requests::{self, JoinRequest, RoomRequest};
+use crate::web::core::settings::Settings;
+use crate::web::core::state::State;
+use crate::web::core::{actions, record};
+use crate::web::game::Games;
+use crate::web::game::session::Session;
 
 /// What a game's page asks of it, each a `POST /api/NAME`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,12 +110,20 @@ impl Asked {
     pub(crate) fn view(&self, games: &Games) -> Reply {
         let seat = seat_of(&self.session, self.token.as_deref()).ok().flatten();
         let state = self.session.lock();
-        Reply::json(
-            &self
-                .session
-                .view(self.id, &state, games.config.db.as_ref(), seat),
-        )
+        Reply::json(&view(games, self.id, &self.session, &state, seat))
     }
+}
+
+/// The view of game `id` (`session`, its `state` locked) for the seat
+/// playing `seat`, with the values the server may tell.
+pub(crate) fn view(
+    games: &Games,
+    id: u64,
+    session: &Session,
+    state: &State,
+    seat: Option<Color>,
+) -> StateView {
+    StateView::new(id, state, (games.db(), session.values_off(state)), seat)
 }
 
 /// The view of the game after a long poll's wait, at `asked`: the seat
@@ -126,11 +136,7 @@ pub(crate) fn seen(games: &Games, asked: &Asked, at: Instant) -> Reply {
         room.seen(color, at);
         Some(color)
     });
-    Reply::json(
-        &asked
-            .session
-            .view(asked.id, &state, games.config.db.as_ref(), seat),
-    )
+    Reply::json(&view(games, asked.id, &asked.session, &state, seat))
 }
 
 /// The game's record.
@@ -151,7 +157,7 @@ pub(crate) fn create(games: &Games, body: &str) -> Reply {
     match games.create(settings) {
         Ok((id, session)) => {
             let state = session.lock();
-            Reply::json(&session.view(id, &state, games.config.db.as_ref(), None))
+            Reply::json(&view(games, id, &session, &state, None))
         }
         Err(refusal) => refused(&refusal),
     }
@@ -176,7 +182,7 @@ pub(crate) fn act(games: &Games, asked: &Asked, action: Action, body: &str) -> R
             "a rated game allows moves, resign, draw, leaving and the record only",
         );
     }
-    let db = games.config.db.as_ref();
+    let db = games.db();
     let done = |result: Result<(), String>| match result {
         Ok(()) => asked.view(games),
         Err(message) => Reply::error(400, &message),
@@ -272,11 +278,9 @@ pub(crate) fn open_room(games: &Games, body: &str) -> Reply {
         Err(message) => return Reply::error(400, &message),
     };
     match games.create_room(settings, color) {
-        Ok((id, session, token)) => Reply::json(
-            &session
-                .view(id, &session.lock(), games.config.db.as_ref(), Some(color))
-                .with_seat(token),
-        ),
+        Ok((id, session, token)) => {
+            Reply::json(&view(games, id, &session, &session.lock(), Some(color)).with_seat(token))
+        }
         Err(refusal) => refused(&refusal),
     }
 }
@@ -294,18 +298,15 @@ pub(crate) fn join_room(games: &Games, body: &str, from: Option<std::net::IpAddr
     };
     // A code of no letter or digit names no room: say what is missing.
     let typed = request.code.as_deref();
-    let Some(code) = typed.filter(|code| !crate::web::room::normalize_code(code).is_empty()) else {
+    let Some(code) = typed.filter(|code| !crate::web::core::room::normalize_code(code).is_empty())
+    else {
         return Reply::error(400, "a room's code is needed");
     };
     match games.join(code, request.seat.as_deref()) {
         Ok((id, session, token)) => {
             let state = session.lock();
             let color = state.room.as_ref().and_then(|room| room.seat_of(&token));
-            Reply::json(
-                &session
-                    .view(id, &state, games.config.db.as_ref(), color)
-                    .with_seat(token),
-            )
+            Reply::json(&view(games, id, &session, &state, color).with_seat(token))
         }
         Err(refusal) => {
             if let Some(address) = from {

@@ -4,11 +4,14 @@
 //! the long polls waiting on the versions' channels without a thread, and
 //! the limits on requests in all and from each address.
 
+mod assets;
 mod events;
 mod game;
 mod limits;
+mod puzzles;
 mod rated;
 mod reply;
+pub(crate) mod views;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -28,10 +31,11 @@ use tower::ServiceBuilder;
 
 use self::game::Asked;
 use self::limits::AtOnce;
+use self::puzzles::puzzles_json;
 use self::reply::POLL_WAIT;
 use self::reply::Reply;
-use super::puzzles::puzzles_json;
-use super::{Games, assets};
+use crate::web::game::Games;
+use crate::web::rated::RatedPlay;
 
 pub(crate) use limits::MAX_REQUESTS;
 
@@ -45,6 +49,8 @@ const MAX_STREAMS: usize = 4096;
 #[derive(Clone)]
 struct App {
     games: Arc<Games>,
+    /// Rated play, where the server keeps players.
+    rated: Option<Arc<RatedPlay>>,
     /// Becomes true when the server stops: long polls answer at once, and
     /// streams end.
     stopping: watch::Receiver<bool>,
@@ -52,12 +58,19 @@ struct App {
     streams: Arc<Semaphore>,
 }
 
-/// The routes of the page and its API over `games`, with their limits;
-/// `stopping` ends the long polls.
-pub(crate) fn router(games: Arc<Games>, stopping: watch::Receiver<bool>) -> Router {
-    let per_address = Arc::new(AtOnce::new(games.config.max_requests_each));
+/// The routes of the page and its API over `games` and `rated` play,
+/// with their limits (`most_each` requests at once from an address);
+/// `stopping` ends the long polls and the streams.
+pub(crate) fn router(
+    games: Arc<Games>,
+    rated: Option<Arc<RatedPlay>>,
+    most_each: usize,
+    stopping: watch::Receiver<bool>,
+) -> Router {
+    let per_address = Arc::new(AtOnce::new(most_each));
     let app = App {
         games,
+        rated,
         stopping,
         streams: Arc::new(Semaphore::new(MAX_STREAMS)),
     };
@@ -200,7 +213,7 @@ async fn new_player(
     ConnectInfo(from): ConnectInfo<SocketAddr>,
     Text(body): Text,
 ) -> Reply {
-    blocking(move || rated::new_player(&app.games, &body, Some(from.ip()))).await
+    blocking(move || rated::new_player(app.rated.as_deref(), &body, Some(from.ip()))).await
 }
 
 async fn me(
@@ -209,15 +222,16 @@ async fn me(
     Query(query): Query<HashMap<String, String>>,
 ) -> Reply {
     let token = token(&headers, &query);
-    blocking(move || rated::me(&app.games, token.as_deref())).await
+    blocking(move || rated::me(app.rated.as_deref(), token.as_deref())).await
 }
 
 async fn table(State(app): State<App>) -> Reply {
-    blocking(move || rated::table(&app.games)).await
+    blocking(move || rated::table(app.rated.as_deref())).await
 }
 
 async fn history(State(app): State<App>, Query(query): Query<HashMap<String, String>>) -> Reply {
-    blocking(move || rated::history(&app.games, query.get("name").map(String::as_str))).await
+    blocking(move || rated::history(app.rated.as_deref(), query.get("name").map(String::as_str)))
+        .await
 }
 
 /// The lobby for the player of the token, once it is newer than `after`
@@ -229,30 +243,33 @@ async fn lobby(
 ) -> Reply {
     let asked = Instant::now();
     let token = token(&headers, &query);
-    let games = Arc::clone(&app.games);
-    let version = app.games.lobby.subscribe();
-    let entered =
-        tokio::task::spawn_blocking(move || rated::enter_lobby(&games, token.as_deref(), asked))
-            .await;
+    let Some(play) = app.rated.clone() else {
+        return rated::no_store();
+    };
+    let version = play.lobby.subscribe();
+    let entered = tokio::task::spawn_blocking(move || {
+        rated::enter_lobby(Some(&play), token.as_deref(), asked)
+    })
+    .await;
     let me = match entered {
         Ok(Ok(me)) => me,
         Ok(Err(refusal)) => return refusal,
         Err(e) => return Reply::error(500, &format!("the server failed: {e}")),
     };
     wait_newer(version, after(&query), app.stopping.clone()).await;
-    blocking(move || rated::lobby(&app.games, me)).await
+    blocking(move || rated::lobby(&app.games, app.rated.as_deref(), me)).await
 }
 
 async fn challenge(State(app): State<App>, Text(body): Text) -> Reply {
-    blocking(move || rated::challenge(&app.games, &body)).await
+    blocking(move || rated::challenge(&app.games, app.rated.as_deref(), &body)).await
 }
 
 async fn withdraw(State(app): State<App>, Text(body): Text) -> Reply {
-    blocking(move || rated::withdraw(&app.games, &body)).await
+    blocking(move || rated::withdraw(app.rated.as_deref(), &body)).await
 }
 
 async fn accept(State(app): State<App>, Text(body): Text) -> Reply {
-    blocking(move || rated::accept(&app.games, &body)).await
+    blocking(move || rated::accept(&app.games, app.rated.as_deref(), &body)).await
 }
 
 async fn create_game(State(app): State<App>, Text(body): Text) -> Reply {

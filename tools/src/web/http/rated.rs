@@ -8,16 +8,16 @@ use std::time::Instant;
 
 use morris::Color;
 
+use super::game::view;
 use super::reply::{Reply, refused};
-use crate::web::lobby::{Challenge, level_player_name};
-use crate::web::players::RatedPlayer;
-use crate::web::requests::{self, ChallengeAnswer, ChallengeRequest, PlayerRequest};
-use crate::web::settings::{EngineSide, Settings};
-use crate::web::store::{Maker, NewPlayer, PlayerId, Standing, Store, check_name};
-use crate::web::views::{
-    ChallengeView, GameRefView, LobbyView, PastGameView, PlayerView, PresentView,
-};
-use crate::web::{Games, MAX_NEW_PLAYERS, NEW_PLAYERS_COUNTED};
+use super::views::{ChallengeView, GameRefView, LobbyView, PastGameView, PlayerView, PresentView};
+use crate::web::core::players::RatedPlayer;
+use crate::web::core::requests::{self, ChallengeAnswer, ChallengeRequest, PlayerRequest};
+use crate::web::core::settings::{EngineSide, Settings};
+use crate::web::game::Games;
+use crate::web::rated::lobby::{Challenge, level_player_name};
+use crate::web::rated::store::{Maker, NewPlayer, PlayerId, Standing, Store, check_name};
+use crate::web::rated::{MAX_NEW_PLAYERS, NEW_PLAYERS_COUNTED, RatedPlay};
 
 /// Why a request of rated play is not answered as asked: a refusal to
 /// send, or the store failing.
@@ -40,14 +40,22 @@ impl From<anyhow::Error> for Unanswered {
 
 /// The answer of `answer` from the store of players: a server that keeps
 /// none refuses, and a store that fails says so.
-fn with_store(games: &Games, answer: impl FnOnce(&Store) -> Result<Reply, Unanswered>) -> Reply {
-    match &games.store {
-        None => Reply::error(503, "this server keeps no players (it has no store)"),
-        Some(store) => match answer(store) {
+fn with_rated(
+    rated: Option<&RatedPlay>,
+    answer: impl FnOnce(&RatedPlay) -> Result<Reply, Unanswered>,
+) -> Reply {
+    match rated {
+        None => no_store(),
+        Some(rated) => match answer(rated) {
             Ok(reply) | Err(Unanswered::Refused(reply)) => reply,
             Err(Unanswered::Store(e)) => Reply::error(500, &format!("the store: {e:#}")),
         },
     }
+}
+
+/// The answer of a server that keeps no players.
+pub(crate) fn no_store() -> Reply {
+    Reply::error(503, "this server keeps no players (it has no store)")
 }
 
 /// A refusal of `status`, in `words`.
@@ -71,8 +79,9 @@ fn parsed<T: serde::de::DeserializeOwned + Default>(body: &str) -> Result<T, Una
 /// A new player: the body's `name`, checked and free, made from `from`
 /// (an address makes only so many); its secret token is in this answer
 /// alone.
-pub(crate) fn new_player(games: &Games, body: &str, from: Option<IpAddr>) -> Reply {
-    with_store(games, |store| {
+pub(crate) fn new_player(rated: Option<&RatedPlay>, body: &str, from: Option<IpAddr>) -> Reply {
+    with_rated(rated, |rated| {
+        let store = &rated.store;
         let request: PlayerRequest = parsed(body)?;
         let name = request.name.unwrap_or_default();
         let name = name.trim();
@@ -106,16 +115,18 @@ pub(crate) fn new_player(games: &Games, body: &str, from: Option<IpAddr>) -> Rep
 }
 
 /// The player whose secret is `token`.
-pub(crate) fn me(games: &Games, token: Option<&str>) -> Reply {
-    with_store(games, |store| {
+pub(crate) fn me(rated: Option<&RatedPlay>, token: Option<&str>) -> Reply {
+    with_rated(rated, |rated| {
+        let store = &rated.store;
         let me = signed_in(store, token)?;
         Ok(Reply::json(&PlayerView::new(me, None)))
     })
 }
 
 /// The players of the highest ratings, the highest first.
-pub(crate) fn table(games: &Games) -> Reply {
-    with_store(games, |store| {
+pub(crate) fn table(rated: Option<&RatedPlay>) -> Reply {
+    with_rated(rated, |rated| {
+        let store = &rated.store;
         let views: Vec<PlayerView> = store
             .table()?
             .into_iter()
@@ -126,8 +137,9 @@ pub(crate) fn table(games: &Games) -> Reply {
 }
 
 /// The latest games of the player named `name`, with their records.
-pub(crate) fn history(games: &Games, name: Option<&str>) -> Reply {
-    with_store(games, |store| {
+pub(crate) fn history(rated: Option<&RatedPlay>, name: Option<&str>) -> Reply {
+    with_rated(rated, |rated| {
+        let store = &rated.store;
         let name = name.unwrap_or("");
         let Some(id) = store.player(name)? else {
             return Err(refusal(404, &format!("no player is named '{name}'")));
@@ -140,14 +152,14 @@ pub(crate) fn history(games: &Games, name: Option<&str>) -> Reply {
 /// The player whose secret is `token` comes into the lobby at `asked`:
 /// its number, to wait for the lobby's news (or the refusal).
 pub(crate) fn enter_lobby(
-    games: &Games,
+    rated: Option<&RatedPlay>,
     token: Option<&str>,
     asked: Instant,
 ) -> Result<PlayerId, Reply> {
     let mut entered = None;
-    let refusal = with_store(games, |store| {
-        let me = signed_in(store, token)?;
-        games
+    let refusal = with_rated(rated, |rated| {
+        let me = signed_in(&rated.store, token)?;
+        rated
             .lobby
             .arrive((me.id, me.name.as_str(), me.rating.rating), asked);
         entered = Some(me.id);
@@ -157,12 +169,13 @@ pub(crate) fn enter_lobby(
 }
 
 /// The lobby as player `me` sees it now.
-pub(crate) fn lobby(games: &Games, me: PlayerId) -> Reply {
-    with_store(games, |store| {
-        let lobby = games.lobby.snapshot(me);
+pub(crate) fn lobby(games: &Games, rated: Option<&RatedPlay>, me: PlayerId) -> Reply {
+    with_rated(rated, |rated| {
+        let store = &rated.store;
+        let lobby = rated.lobby.snapshot(me);
         // Read after the wait: a game may have ended meanwhile.
         let me = store.standing(me)?;
-        let levels = games
+        let levels = rated
             .levels
             .iter()
             .map(|&(_, id)| Ok(PlayerView::new(store.standing(id)?, None)))
@@ -182,7 +195,7 @@ pub(crate) fn lobby(games: &Games, me: PlayerId) -> Reply {
                     rating: present.rating,
                 })
                 .collect(),
-            game: games.rated_game_of(me.id).map(|(id, seat)| GameRefView {
+            game: rated.game_of(games, me.id).map(|(id, seat)| GameRefView {
                 id: id.to_string(),
                 seat,
             }),
@@ -195,8 +208,9 @@ pub(crate) fn lobby(games: &Games, me: PlayerId) -> Reply {
 
 /// A rated game offered by the body's player: a challenge opened in the
 /// lobby, or with `opponent`, a game begun at once against that level.
-pub(crate) fn challenge(games: &Games, body: &str) -> Reply {
-    with_store(games, |store| {
+pub(crate) fn challenge(games: &Games, rated: Option<&RatedPlay>, body: &str) -> Reply {
+    with_rated(rated, |rated| {
+        let store = &rated.store;
         let request: ChallengeRequest = parsed(body)?;
         let me = signed_in(store, request.token.as_deref())?;
         let settings = request
@@ -205,7 +219,7 @@ pub(crate) fn challenge(games: &Games, body: &str) -> Reply {
         let side = request.side().map_err(|message| refusal(400, &message))?;
         let range = request.range().map_err(|message| refusal(400, &message))?;
         let Some(opponent) = request.opponent.as_deref() else {
-            let posted = games.lobby.post(Challenge {
+            let posted = rated.lobby.post(Challenge {
                 id: 0,
                 by: me.id,
                 name: me.name.clone(),
@@ -217,7 +231,7 @@ pub(crate) fn challenge(games: &Games, body: &str) -> Reply {
             posted.map_err(|message| refusal(409, &message))?;
             return Ok(Reply::done());
         };
-        let Some(&(level, level_id)) = games
+        let Some(&(level, level_id)) = rated
             .levels
             .iter()
             .find(|(level, _)| level.name() == opponent || level_player_name(*level) == opponent)
@@ -235,7 +249,7 @@ pub(crate) fn challenge(games: &Games, body: &str) -> Reply {
             strength: level,
             ..settings
         };
-        games
+        rated
             .lobby
             .reserve(me.id)
             .map_err(|message| refusal(409, &message))?;
@@ -245,23 +259,24 @@ pub(crate) fn challenge(games: &Games, body: &str) -> Reply {
             if side == Color::Black {
                 players.swap(0, 1);
             }
-            games.start_rated(players, settings)
+            rated.start(games, players, settings)
         });
         if !matches!(started, Ok(Ok(_))) {
-            games.lobby.release(&[player], None);
+            rated.lobby.release(&[player], None);
         }
         let (id, session) = started?.map_err(|not_begun| refused(&not_begun))?;
-        let view = session.view(id, &session.lock(), games.config.db.as_ref(), None);
+        let view = view(games, id, &session, &session.lock(), None);
         Ok(Reply::json(&view))
     })
 }
 
 /// The body's player withdraws its `challenge`.
-pub(crate) fn withdraw(games: &Games, body: &str) -> Reply {
-    with_store(games, |store| {
+pub(crate) fn withdraw(rated: Option<&RatedPlay>, body: &str) -> Reply {
+    with_rated(rated, |rated| {
+        let store = &rated.store;
         let answer: ChallengeAnswer = parsed(body)?;
         let me = signed_in(store, answer.token.as_deref())?;
-        let withdrawn = games.lobby.withdraw(answer.challenge.unwrap_or(0), me.id);
+        let withdrawn = rated.lobby.withdraw(answer.challenge.unwrap_or(0), me.id);
         if !withdrawn {
             return Err(refusal(404, "you have no such challenge open"));
         }
@@ -271,12 +286,13 @@ pub(crate) fn withdraw(games: &Games, body: &str) -> Reply {
 
 /// The body's player takes a `challenge`: their rated game begins in a
 /// room, the player sat down in it (the challenger finds it in the lobby).
-pub(crate) fn accept(games: &Games, body: &str) -> Reply {
-    with_store(games, |store| {
+pub(crate) fn accept(games: &Games, rated: Option<&RatedPlay>, body: &str) -> Reply {
+    with_rated(rated, |rated| {
+        let store = &rated.store;
         let answer: ChallengeAnswer = parsed(body)?;
         let me = signed_in(store, answer.token.as_deref())?;
         let taker = (me.id, me.rating.rating);
-        let challenge = games
+        let challenge = rated
             .lobby
             .take(answer.challenge.unwrap_or(0), taker)
             .map_err(|message| refusal(409, &message))?;
@@ -288,11 +304,11 @@ pub(crate) fn accept(games: &Games, body: &str) -> Reply {
             if challenger_side == Color::Black {
                 players.swap(0, 1);
             }
-            games.start_rated(players, challenge.settings)
+            rated.start(games, players, challenge.settings)
         });
         // A game that does not begin leaves the challenge open again.
         if !matches!(started, Ok(Ok(_))) {
-            games.lobby.release(&both, Some(challenge));
+            rated.lobby.release(&both, Some(challenge));
         }
         let (id, session) = started?.map_err(|not_begun| refused(&not_begun))?;
         let state = session.lock();
@@ -302,7 +318,7 @@ pub(crate) fn accept(games: &Games, body: &str) -> Reply {
             .and_then(|room| room.token_of(my_side))
             .map(str::to_owned)
             .unwrap_or_default();
-        let view = session.view(id, &state, games.config.db.as_ref(), Some(my_side));
+        let view = view(games, id, &session, &state, Some(my_side));
         Ok(Reply::json(&view.with_seat(seat)))
     })
 }

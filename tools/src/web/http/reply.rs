@@ -7,8 +7,8 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-use crate::web::Refusal;
-use crate::web::views::ErrorView;
+use super::views::ErrorView;
+use crate::web::game::Refusal;
 
 /// How long a long poll waits for a change before answering anyway.
 pub(crate) const POLL_WAIT: Duration = Duration::from_secs(20);

@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 
-use super::fair_play::FairPlay;
-use super::state::{State, Task};
+use crate::web::core::state::{State, Task};
+use crate::web::game::fair_play::FairPlay;
 
 /// A job for the engine thread.
-pub(super) enum Job {
+pub(crate) enum Job {
     /// Search, under these options (all the engine needs, sent when they
     /// differ from the last).
     Search(Search, Vec<(String, String)>),
@@ -22,7 +22,7 @@ pub(super) enum Job {
 }
 
 /// What the engine searches for.
-pub(super) enum Search {
+pub(crate) enum Search {
     /// A move for the position of `ply` moves of `line`.
     Move {
         line: u64,
@@ -44,34 +44,34 @@ pub(super) enum Search {
 }
 
 /// What a game's handle and its engine thread share.
-pub(super) struct Shared {
+pub(crate) struct Shared {
     /// The game's number.
-    pub(super) id: u64,
-    pub(super) state: Mutex<State>,
+    pub(crate) id: u64,
+    pub(crate) state: Mutex<State>,
     /// The state's version, for the pages waiting for news.
-    pub(super) version: watch::Sender<u64>,
+    pub(crate) version: watch::Sender<u64>,
     /// Set to make the engine thread give up its current search.
-    pub(super) cancel: AtomicBool,
-    pub(super) jobs: Mutex<Sender<Job>>,
+    pub(crate) cancel: AtomicBool,
+    pub(crate) jobs: Mutex<Sender<Job>>,
     /// The positions on rated boards in play.
-    pub(super) fair_play: Arc<FairPlay>,
+    pub(crate) fair_play: Arc<FairPlay>,
     /// Told of every change.
-    pub(super) observer: Option<Arc<dyn Observer>>,
+    pub(crate) observer: Option<Arc<dyn Observer>>,
     /// This, for the observer to come back to.
-    pub(super) me: Weak<Shared>,
+    pub(crate) me: Weak<Shared>,
 }
 
 impl Shared {
     /// Whether fair play keeps values, hints and the engine's play from
     /// `state`'s position: a rated game in play elsewhere stands on it.
-    pub(super) fn values_off(&self, state: &State) -> bool {
+    pub(crate) fn values_off(&self, state: &State) -> bool {
         state.rated.is_none() && self.fair_play.stands(state.game.position())
     }
 
     /// Tells the pages waiting, and the observer, of a change made to
     /// `state` (this game's, locked): the version goes up. The observer's
     /// receipt, if the change is to be kept before it is answered.
-    pub(super) fn publish(&self, state: &mut State) -> Option<Receipt> {
+    pub(crate) fn publish(&self, state: &mut State) -> Option<Receipt> {
         state.version += 1;
         let game = GameHandle(self.me.clone());
         let receipt = self

@@ -1,9 +1,24 @@
 //! The players of a rated game, as its state holds them: plain data,
-//! kept by the rated area, shown by the page.
+//! kept by rated play, shown by the page.
 
 use morris::Color;
 
-use super::store::{PlayerId, Rated, Standing};
+use crate::rating::Rating;
+
+/// A player, by the store's number for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PlayerId(pub(crate) i64);
+
+/// Both players' ratings after a game kept.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rated {
+    /// White's.
+    pub white: Rating,
+    /// Black's.
+    pub black: Rating,
+    /// Whether the game moved them (it was long enough).
+    pub moved: bool,
+}
 
 /// One side of a rated game.
 #[derive(Clone, Debug, PartialEq)]
@@ -14,16 +29,6 @@ pub struct RatedPlayer {
     pub name: String,
     /// Its rating when the game began.
     pub rating: f64,
-}
-
-impl From<Standing> for RatedPlayer {
-    fn from(standing: Standing) -> RatedPlayer {
-        RatedPlayer {
-            id: standing.id,
-            name: standing.name,
-            rating: standing.rating.rating,
-        }
-    }
 }
 
 /// What makes a game rated: its players, and their ratings after it once

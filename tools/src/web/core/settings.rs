@@ -8,8 +8,8 @@ use morris::engine::ELO_OF_SKILL;
 use morris::search::MAX_SKILL;
 use morris::{Color, Rules};
 
-use super::clock::TimeControl;
 use crate::rating::Rating;
+use crate::web::core::clock::TimeControl;
 
 /// How far a level's measured strength may be off: the measurement's
 /// error, which its rating keeps.
@@ -133,7 +133,7 @@ impl Strength {
     /// A named level's rating in rated play, fixed: its measured strength
     /// (Full's that of the unweakened engine, level 20, at the time it
     /// was measured) counted from Easy's, which is a newcomer's.
-    pub(super) fn rating(self) -> Rating {
+    pub(crate) fn rating(self) -> Rating {
         let elo = self.elo().unwrap_or_else(|| skill_elo(MAX_SKILL));
         Rating {
             rating: Rating::default().rating + f64::from(elo - skill_elo(0)),
@@ -150,7 +150,7 @@ impl Strength {
 
     /// The options that set it, every one each time (the engine keeps
     /// them between games).
-    pub(super) fn options(self) -> [(String, String); 3] {
+    pub(crate) fn options(self) -> [(String, String); 3] {
         let skill = match self {
             Strength::Skill(level) => level,
             _ => MAX_SKILL,

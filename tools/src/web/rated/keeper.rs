@@ -15,12 +15,12 @@ use std::time::{Duration, Instant};
 
 use morris::{Color, GameResult};
 
-use super::fair_play::{FairPlay, Stand};
-use super::lobby::Lobby;
-use super::record;
-use super::shared::{GameHandle, Observer, Receipt};
-use super::state::State;
-use super::store::{FinishedGame, PlayerId, Store};
+use crate::web::core::record;
+use crate::web::core::state::State;
+use crate::web::game::fair_play::{FairPlay, Stand};
+use crate::web::game::shared::{GameHandle, Observer, Receipt};
+use crate::web::rated::lobby::Lobby;
+use crate::web::rated::store::{FinishedGame, PlayerId, Store};
 
 /// How long a write that failed waits before it is tried again.
 const RETRY_AFTER: Duration = Duration::from_secs(1);

@@ -10,16 +10,16 @@ use morris::solution::{Database, DbOutcome, DbValue, MoveValue};
 use morris::{Color, DrawReason, Move, Outcome, Position, Rules, Square};
 use serde::Serialize;
 
-use super::actions;
-use super::clock::TimeControl;
-use super::lobby::Challenge;
-use super::state::{Ended, EngineJudgement, Review, State, Task, mover_at};
-use super::store::{PastGame, PlayerId, Standing, Token};
 use crate::client::EngineScore;
+use crate::web::core::actions;
+use crate::web::core::clock::TimeControl;
+use crate::web::core::state::{Ended, EngineJudgement, Review, State, Task, mover_at};
+use crate::web::rated::lobby::Challenge;
+use crate::web::rated::store::{PastGame, PlayerId, Standing, Token};
 
 /// A player, as the table and the player itself see it.
 #[derive(Serialize)]
-pub(super) struct PlayerView {
+pub(crate) struct PlayerView {
     name: String,
     rating: f64,
     /// The rating deviation: the rating is within about twice it with
@@ -42,7 +42,7 @@ const PROVISIONAL_DEVIATION: f64 = 110.0;
 impl PlayerView {
     /// The view of `standing`, with the player's `token` when it was just
     /// made.
-    pub(super) fn new(standing: Standing, token: Option<Token>) -> PlayerView {
+    pub(crate) fn new(standing: Standing, token: Option<Token>) -> PlayerView {
         PlayerView {
             name: standing.name,
             rating: standing.rating.rating,
@@ -56,15 +56,15 @@ impl PlayerView {
 
 /// A player in the lobby.
 #[derive(Serialize)]
-pub(super) struct PresentView {
-    pub(super) name: String,
-    pub(super) rating: f64,
+pub(crate) struct PresentView {
+    pub(crate) name: String,
+    pub(crate) rating: f64,
 }
 
 /// An open challenge.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(super) struct ChallengeView {
+pub(crate) struct ChallengeView {
     /// The number to take or withdraw it by.
     id: u64,
     /// The challenger's name and rating.
@@ -89,7 +89,7 @@ pub(super) struct ChallengeView {
 
 impl ChallengeView {
     /// The view of `challenge`, for the player `asking`, rated `rating`.
-    pub(super) fn new(challenge: &Challenge, (asking, rating): (PlayerId, f64)) -> ChallengeView {
+    pub(crate) fn new(challenge: &Challenge, (asking, rating): (PlayerId, f64)) -> ChallengeView {
         let rules = challenge.settings.rules;
         ChallengeView {
             id: challenge.id,
@@ -131,30 +131,30 @@ struct RatedView {
 /// Where a player's rated game in progress is: its id, and the player's
 /// seat in it if it is a room's.
 #[derive(Serialize)]
-pub(super) struct GameRefView {
-    pub(super) id: String,
-    pub(super) seat: Option<String>,
+pub(crate) struct GameRefView {
+    pub(crate) id: String,
+    pub(crate) seat: Option<String>,
 }
 
 /// The lobby, as a player sees it.
 #[derive(Serialize)]
-pub(super) struct LobbyView {
-    pub(super) version: u64,
+pub(crate) struct LobbyView {
+    pub(crate) version: u64,
     /// The player asking.
-    pub(super) me: PlayerView,
-    pub(super) challenges: Vec<ChallengeView>,
+    pub(crate) me: PlayerView,
+    pub(crate) challenges: Vec<ChallengeView>,
     /// The engine's levels, standing players.
-    pub(super) levels: Vec<PlayerView>,
+    pub(crate) levels: Vec<PlayerView>,
     /// The players in the lobby now.
-    pub(super) present: Vec<PresentView>,
+    pub(crate) present: Vec<PresentView>,
     /// The player's rated game in progress.
-    pub(super) game: Option<GameRefView>,
+    pub(crate) game: Option<GameRefView>,
 }
 
 /// A game of a player's history.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(super) struct PastGameView {
+pub(crate) struct PastGameView {
     white: String,
     black: String,
     /// `1-0`, `0-1` or `1/2-1/2`.
@@ -186,15 +186,15 @@ impl From<PastGame> for PastGameView {
 
 /// A refusal: why the request changed nothing.
 #[derive(Serialize)]
-pub(super) struct ErrorView<'a> {
+pub(crate) struct ErrorView<'a> {
     /// The reason, as the page shows it.
-    pub(super) error: &'a str,
+    pub(crate) error: &'a str,
 }
 
 /// Everything the page shows, in one object.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(super) struct StateView {
+pub(crate) struct StateView {
     id: String,
     version: u64,
     variant: String,
@@ -675,7 +675,7 @@ impl StateView {
     /// on (not in a room: the players play on their own), unless
     /// `values_off`: fair play keeps them, the engine's judgement and its
     /// hint off the position.
-    pub(super) fn new(
+    pub(crate) fn new(
         id: u64,
         state: &State,
         (db, values_off): (Option<&Database>, bool),
@@ -870,7 +870,7 @@ impl StateView {
 
 impl StateView {
     /// The view with the seat's token, for the browser just sat down.
-    pub(super) fn with_seat(mut self, token: String) -> StateView {
+    pub(crate) fn with_seat(mut self, token: String) -> StateView {
         if let Some(room) = &mut self.room {
             room.seat = Some(token);
         }

@@ -8,20 +8,18 @@ use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use morris::solution::Database;
 use morris::{Color, Game, Position};
 use tokio::sync::watch;
 
-use super::clock::Clock;
-use super::engine_thread::{common_options, kick, schedule, work};
-use super::fair_play::FairPlay;
-use super::room::Room;
-use super::settings::{Settings, Strength};
-use super::shared::{Job, Observer, Search, Shared};
-use super::state::{EngineView, State, Task};
-use super::version::first_version;
-use super::views::StateView;
 use crate::client::{EngineConfig, Info, position_command};
+use crate::web::core::clock::Clock;
+use crate::web::core::room::Room;
+use crate::web::core::settings::{Settings, Strength};
+use crate::web::core::state::{EngineView, State, Task};
+use crate::web::core::version::first_version;
+use crate::web::game::engine_thread::{common_options, kick, schedule, work};
+use crate::web::game::fair_play::FairPlay;
+use crate::web::game::shared::{Job, Observer, Search, Shared};
 
 /// Why values, hints and reviews are off for a position: the words the
 /// person is told.
@@ -107,16 +105,10 @@ impl Session {
         self.shared.state.lock().expect("not poisoned")
     }
 
-    /// The view of this game's `state` (locked) for the seat playing
-    /// `seat`, with the values of `db` where they may be told.
-    pub(super) fn view(
-        &self,
-        id: u64,
-        state: &State,
-        db: Option<&Database>,
-        seat: Option<Color>,
-    ) -> StateView {
-        StateView::new(id, state, (db, self.shared.values_off(state)), seat)
+    /// Whether fair play keeps values, hints and the engine's play from
+    /// this game's `state` (locked): a rated game elsewhere stands on it.
+    pub fn values_off(&self, state: &State) -> bool {
+        self.shared.values_off(state)
     }
 
     /// The state's version, as it changes.

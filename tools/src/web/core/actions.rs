@@ -10,15 +10,15 @@ use morris::{Color, Game, Move, Position};
 use morris::search::{DB_WIN, Score};
 use morris::solution::{Database, DbOutcome, judge_game};
 
-use super::clock::Clock;
-use super::record::{game_from, load_record, play_all};
-use super::requests::{self, NewGameRequest, SettingsRequest};
-use super::settings::{EngineSide, Settings};
-use super::state::{Ending, ExactMove, Review, State, mover_at};
 use crate::client::EngineScore;
+use crate::web::core::clock::Clock;
+use crate::web::core::record::{game_from, load_record, play_all};
+use crate::web::core::requests::{self, NewGameRequest, SettingsRequest};
+use crate::web::core::settings::{EngineSide, Settings};
+use crate::web::core::state::{Ending, ExactMove, Review, State, mover_at};
 
 /// `base` with the settings a JSON body gives (see [`SettingsRequest`]).
-pub(super) fn settings_from(body: &str, base: Settings) -> Result<Settings, String> {
+pub(crate) fn settings_from(body: &str, base: Settings) -> Result<Settings, String> {
     requests::parse::<SettingsRequest>(body)?.apply(base)
 }
 
@@ -26,7 +26,7 @@ pub(super) fn settings_from(body: &str, base: Settings) -> Result<Settings, Stri
 /// position string), `moves` (a list of moves), `clockLeft` (`{"white":
 /// MS, "black": MS}`) and `setUp` (whether it was set up) too, a game
 /// resumed where it was left.
-pub(super) fn new_game(state: &mut State, body: &str) -> Result<(), String> {
+pub(crate) fn new_game(state: &mut State, body: &str) -> Result<(), String> {
     let request: NewGameRequest = requests::parse(body)?;
     let settings = request.settings.apply(state.settings)?;
     let rules = settings.rules;
@@ -46,7 +46,7 @@ pub(super) fn new_game(state: &mut State, body: &str) -> Result<(), String> {
 }
 
 /// The settings the body gives, for the game on the board.
-pub(super) fn settings(state: &mut State, body: &str) -> Result<(), String> {
+pub(crate) fn settings(state: &mut State, body: &str) -> Result<(), String> {
     let settings = settings_from(body, state.settings)?;
     let rules = state.game.position().rules();
     if settings.rules.variant != rules.variant {
@@ -63,7 +63,7 @@ pub(super) fn settings(state: &mut State, body: &str) -> Result<(), String> {
 }
 
 /// The game of a position string or a list of moves.
-pub(super) fn setup(state: &mut State, text: &str) -> Result<(), String> {
+pub(crate) fn setup(state: &mut State, text: &str) -> Result<(), String> {
     let game = game_from(text, state.settings.rules)?;
     start_game(state, game, None, true);
     Ok(())
@@ -71,7 +71,7 @@ pub(super) fn setup(state: &mut State, text: &str) -> Result<(), String> {
 
 /// The game of a record, under its rules, to look at: the engine plays
 /// nobody until told to, so that it adds no move to the record.
-pub(super) fn open_record(state: &mut State, text: &str) -> Result<(), String> {
+pub(crate) fn open_record(state: &mut State, text: &str) -> Result<(), String> {
     let (game, ending) = load_record(text)?;
     state.settings.rules = game.position().rules();
     state.settings.engine_side = EngineSide::Neither;
@@ -84,7 +84,7 @@ pub(super) fn open_record(state: &mut State, text: &str) -> Result<(), String> {
 
 /// The next game of a room, once this one is over: the players change
 /// sides.
-pub(super) fn rematch(state: &mut State) -> Result<(), String> {
+pub(crate) fn rematch(state: &mut State) -> Result<(), String> {
     if state.ended().is_none() {
         return Err("the game is not over: resign or offer a draw first".to_owned());
     }
@@ -99,7 +99,7 @@ pub(super) fn rematch(state: &mut State) -> Result<(), String> {
 /// free seat: a game over, or one not begun (its clock, a draw offered,
 /// left by whoever sat there before), is not the newcomer's, so a fresh
 /// one begins, the sides as they are.
-pub(super) fn sat_down(state: &mut State, newcomer: bool, now: Instant) {
+pub(crate) fn sat_down(state: &mut State, newcomer: bool, now: Instant) {
     if newcomer && (state.ended().is_some() || state.game.moves().is_empty()) {
         start_afresh(state);
     } else {
@@ -109,7 +109,7 @@ pub(super) fn sat_down(state: &mut State, newcomer: bool, now: Instant) {
 
 /// A rated game resumed after a restart: `game`, its clock at the times
 /// `left`.
-pub(super) fn resume(state: &mut State, game: Game, left: Option<[Duration; 2]>) {
+pub(crate) fn resume(state: &mut State, game: Game, left: Option<[Duration; 2]>) {
     start_game(state, game, left, false);
 }
 
@@ -168,7 +168,7 @@ fn person_side(state: &State, seat: Option<Color>) -> Color {
 }
 
 /// Plays a person's move (in a room, the move of the seat `seat`).
-pub(super) fn play(state: &mut State, text: &str, seat: Option<Color>) -> Result<(), String> {
+pub(crate) fn play(state: &mut State, text: &str, seat: Option<Color>) -> Result<(), String> {
     let side = state.game.position().side_to_move();
     if seat.is_some_and(|color| color != side) && state.ended().is_none() {
         return Err("it is your opponent's turn".to_owned());
@@ -210,7 +210,7 @@ fn undo_keeps(state: &State) -> Option<usize> {
 /// Whether an undo would take a person's move back: the game goes on (or
 /// the person trains), a person has moved, and it is no room's (the
 /// players there take nothing back).
-pub(super) fn can_undo(state: &State) -> bool {
+pub(crate) fn can_undo(state: &State) -> bool {
     let goes_on = state.ended().is_none() || state.settings.training;
     goes_on && state.room.is_none() && undo_keeps(state).is_some()
 }
@@ -218,7 +218,7 @@ pub(super) fn can_undo(state: &State) -> bool {
 /// Takes back the last move, and the engine's reply before it, so that it
 /// is a person's turn again; the moves taken back can be played again. A
 /// game over is taken back only in training: elsewhere its result counts.
-pub(super) fn undo(state: &mut State) -> Result<(), String> {
+pub(crate) fn undo(state: &mut State) -> Result<(), String> {
     if let Some(ended) = state.ended().filter(|_| !state.settings.training) {
         return Err(format!("the game is over ({ended}): start a new one"));
     }
@@ -236,7 +236,7 @@ pub(super) fn undo(state: &mut State) -> Result<(), String> {
 }
 
 /// Plays again the move taken back last, and the engine's reply with it.
-pub(super) fn redo(state: &mut State) -> Result<(), String> {
+pub(crate) fn redo(state: &mut State) -> Result<(), String> {
     if state.redo.is_empty() {
         return Err("nothing to play again".to_owned());
     }
@@ -275,7 +275,7 @@ fn in_play(state: &State) -> Result<(), String> {
 }
 
 /// The person asking gives the game up.
-pub(super) fn resign(state: &mut State, seat: Option<Color>) -> Result<(), String> {
+pub(crate) fn resign(state: &mut State, seat: Option<Color>) -> Result<(), String> {
     in_play(state)?;
     let loser = person_side(state, seat);
     state.end(Ending::Resigned(loser), Instant::now());
@@ -288,7 +288,7 @@ pub(super) fn resign(state: &mut State, seat: Option<Color>) -> Result<(), Strin
 /// person's move; where the databases `db` know the position it is
 /// answered at once, and where fair play keeps its value off
 /// (`values_off`) it is declined.
-pub(super) fn draw(
+pub(crate) fn draw(
     state: &mut State,
     answer: &str,
     seat: Option<Color>,
@@ -367,7 +367,7 @@ const DRAW_TAKEN_BELOW: u32 = 450;
 /// search of the position just ended at its own level: taken where the
 /// points it expects (from its chances, or those its score gives by the
 /// engine's model) are below [`DRAW_TAKEN_BELOW`].
-pub(super) fn answer_offer_by_search(state: &mut State) {
+pub(crate) fn answer_offer_by_search(state: &mut State) {
     let offering = state.game.position().side_to_move();
     let chances = state.engine.thinking.score.map(|score| {
         state.engine.thinking.wdl.unwrap_or_else(|| match score {
@@ -387,7 +387,7 @@ pub(super) fn answer_offer_by_search(state: &mut State) {
 /// The seat `seat` leaves its room: a game in play with the other seat
 /// there is lost by it, and the seat is free for the next browser with
 /// the code; whether the room is empty now.
-pub(super) fn leave(state: &mut State, seat: Color) -> bool {
+pub(crate) fn leave(state: &mut State, seat: Color) -> bool {
     let now = Instant::now();
     // Before the first move there is nothing to lose, but in a rated game:
     // its players sit down together, and a seat left ends it.
@@ -403,7 +403,7 @@ pub(super) fn leave(state: &mut State, seat: Color) -> bool {
 
 /// The person leaves a rated game against the engine: in play, it is
 /// lost.
-pub(super) fn leave_rated(state: &mut State) {
+pub(crate) fn leave_rated(state: &mut State) {
     if state.is_rated_in_play() {
         let person = person_side(state, None);
         state.end(Ending::Left(person), Instant::now());
@@ -412,7 +412,7 @@ pub(super) fn leave_rated(state: &mut State) {
 
 /// Begins a review of the game: each move judged by the databases `db`
 /// now; the places of the positions they do not reach, for the engine.
-pub(super) fn review(state: &mut State, db: Option<&Database>) -> Result<Vec<usize>, String> {
+pub(crate) fn review(state: &mut State, db: Option<&Database>) -> Result<Vec<usize>, String> {
     let game = &state.game;
     let moves = game.moves();
     if moves.is_empty() {

@@ -11,8 +11,8 @@ use morris::{Color, FullBoard, Rules, Variant};
 use serde::de::{self, DeserializeOwned, IgnoredAny, Visitor};
 use serde::{Deserialize, Deserializer};
 
-use super::clock::{ClockKind, TimeControl};
-use super::settings::{EngineSide, Settings, Strength};
+use crate::web::core::clock::{ClockKind, TimeControl};
+use crate::web::core::settings::{EngineSide, Settings, Strength};
 
 /// The longest clock a game may have.
 const MAX_CLOCK: Duration = Duration::from_secs(24 * 3600);
@@ -32,7 +32,7 @@ const MAX_RANGE: f64 = 1000.0;
 ///
 /// `bad request: ...`: the body is not JSON, not a JSON object, or a
 /// field has the wrong type.
-pub(super) fn parse<T: DeserializeOwned + Default>(body: &str) -> Result<T, String> {
+pub(crate) fn parse<T: DeserializeOwned + Default>(body: &str) -> Result<T, String> {
     if body.trim().is_empty() {
         return Ok(T::default());
     }
@@ -64,7 +64,7 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Optio
 /// setting.
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(super) struct SettingsRequest {
+pub(crate) struct SettingsRequest {
     variant: Option<String>,
     n_move_rule: Option<u64>,
     flying: Option<bool>,
@@ -131,7 +131,7 @@ impl SettingsRequest {
     ///
     /// A name is unknown, the N-move rule out of its range, a clock has
     /// no seconds, or a turn clock an increment.
-    pub(super) fn apply(&self, base: Settings) -> Result<Settings, String> {
+    pub(crate) fn apply(&self, base: Settings) -> Result<Settings, String> {
         let mut settings = base;
         if let Some(variant) = &self.variant {
             settings.rules.variant = variant
@@ -210,11 +210,11 @@ impl SettingsRequest {
 /// left.
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(super) struct NewGameRequest {
+pub(crate) struct NewGameRequest {
     #[serde(flatten)]
-    pub(super) settings: SettingsRequest,
-    pub(super) start: Option<String>,
-    pub(super) moves: Option<Vec<String>>,
+    pub(crate) settings: SettingsRequest,
+    pub(crate) start: Option<String>,
+    pub(crate) moves: Option<Vec<String>>,
     clock_left: Option<ClockLeft>,
     set_up: Option<bool>,
 }
@@ -230,14 +230,14 @@ struct ClockLeft {
 
 impl NewGameRequest {
     /// The time each side has left (White's, Black's), if given.
-    pub(super) fn clock_left(&self) -> Option<[Duration; 2]> {
+    pub(crate) fn clock_left(&self) -> Option<[Duration; 2]> {
         let left = self.clock_left.as_ref()?;
         let ms = |ms: u64| Duration::from_millis(ms).min(MAX_CLOCK);
         Some([ms(left.white), ms(left.black)])
     }
 
     /// Whether the game was set up rather than played from the start.
-    pub(super) fn set_up(&self) -> bool {
+    pub(crate) fn set_up(&self) -> bool {
         self.set_up == Some(true)
     }
 }
@@ -245,9 +245,9 @@ impl NewGameRequest {
 /// A new room: its settings and `color`, its creator's side (`white`,
 /// `black` or `random`, the default).
 #[derive(Debug, Default, Deserialize)]
-pub(super) struct RoomRequest {
+pub(crate) struct RoomRequest {
     #[serde(flatten)]
-    pub(super) settings: SettingsRequest,
+    pub(crate) settings: SettingsRequest,
     color: Option<String>,
 }
 
@@ -257,13 +257,13 @@ impl RoomRequest {
     /// # Errors
     ///
     /// The colour is unknown.
-    pub(super) fn color(&self) -> Result<Color, String> {
+    pub(crate) fn color(&self) -> Result<Color, String> {
         Ok(side_chosen(self.color.as_deref())?.unwrap_or_else(random_side))
     }
 }
 
 /// A side drawn at random.
-pub(super) fn random_side() -> Color {
+pub(crate) fn random_side() -> Color {
     if rand::random::<bool>() {
         Color::White
     } else {
@@ -289,12 +289,12 @@ fn side_chosen(name: Option<&str>) -> Result<Option<Color>, String> {
 /// open a challenge in the lobby, which `range`, if it is given, opens
 /// only to players rated within so much of the challenger.
 #[derive(Debug, Default, Deserialize)]
-pub(super) struct ChallengeRequest {
+pub(crate) struct ChallengeRequest {
     #[serde(flatten)]
     settings: SettingsRequest,
-    pub(super) token: Option<String>,
+    pub(crate) token: Option<String>,
     color: Option<String>,
-    pub(super) opponent: Option<String>,
+    pub(crate) opponent: Option<String>,
     range: Option<f64>,
 }
 
@@ -306,7 +306,7 @@ impl ChallengeRequest {
     ///
     /// A setting is refused, or there is no clock: a rated game ends on
     /// time when a player is gone.
-    pub(super) fn settings(&self) -> Result<Settings, String> {
+    pub(crate) fn settings(&self) -> Result<Settings, String> {
         let asked = self.settings.apply(Settings::default())?;
         let Some(clock) = asked.clock else {
             return Err("a rated game has a clock".to_owned());
@@ -335,7 +335,7 @@ impl ChallengeRequest {
     /// # Errors
     ///
     /// The range is outside 1 to [`MAX_RANGE`] points.
-    pub(super) fn range(&self) -> Result<Option<f64>, String> {
+    pub(crate) fn range(&self) -> Result<Option<f64>, String> {
         match self.range {
             Some(range) if !(1.0..=MAX_RANGE).contains(&range) => Err(format!(
                 "a rating range is 1 to {MAX_RANGE} points, or none"
@@ -349,7 +349,7 @@ impl ChallengeRequest {
     /// # Errors
     ///
     /// The colour is unknown.
-    pub(super) fn side(&self) -> Result<Option<Color>, String> {
+    pub(crate) fn side(&self) -> Result<Option<Color>, String> {
         side_chosen(self.color.as_deref())
     }
 }
@@ -357,13 +357,13 @@ impl ChallengeRequest {
 /// A challenge taken or withdrawn: the player's `token`, and the
 /// `challenge`'s number.
 #[derive(Debug, Default, Deserialize)]
-pub(super) struct ChallengeAnswer {
-    pub(super) token: Option<String>,
-    pub(super) challenge: Option<u64>,
+pub(crate) struct ChallengeAnswer {
+    pub(crate) token: Option<String>,
+    pub(crate) challenge: Option<u64>,
 }
 
 /// `settings` as the request that gives them, for the store to keep.
-pub(super) fn settings_request(settings: &Settings) -> String {
+pub(crate) fn settings_request(settings: &Settings) -> String {
     let clock = settings.clock.map(|control| {
         serde_json::json!({
             "kind": control.kind.name(),
@@ -387,16 +387,16 @@ pub(super) fn settings_request(settings: &Settings) -> String {
 
 /// A player made: its `name`.
 #[derive(Debug, Default, Deserialize)]
-pub(super) struct PlayerRequest {
-    pub(super) name: Option<String>,
+pub(crate) struct PlayerRequest {
+    pub(crate) name: Option<String>,
 }
 
 /// A browser sitting down in a room: its `code`, and `seat`, the token
 /// of the seat it comes back to.
 #[derive(Debug, Default, Deserialize)]
-pub(super) struct JoinRequest {
-    pub(super) code: Option<String>,
-    pub(super) seat: Option<String>,
+pub(crate) struct JoinRequest {
+    pub(crate) code: Option<String>,
+    pub(crate) seat: Option<String>,
 }
 
 #[cfg(test)]

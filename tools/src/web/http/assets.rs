@@ -9,19 +9,19 @@ use std::sync::OnceLock;
 use sha2::{Digest, Sha256};
 
 /// One of the page's files, as it is sent.
-pub(super) struct Asset {
+pub(crate) struct Asset {
     /// Its `Content-Type`.
-    pub(super) content_type: &'static str,
+    pub(crate) content_type: &'static str,
     /// Its text.
-    pub(super) body: &'static str,
+    pub(crate) body: &'static str,
     /// Its `ETag`: the hex SHA-256 of its text, quoted.
-    pub(super) etag: &'static str,
+    pub(crate) etag: &'static str,
 }
 
 impl Asset {
     /// Whether a request's `If-None-Match` (a list of ETags) names this
     /// file as it is: the browser's copy is current.
-    pub(super) fn matches(&self, if_none_match: &str) -> bool {
+    pub(crate) fn matches(&self, if_none_match: &str) -> bool {
         if_none_match
             .split(',')
             .any(|tag| tag.trim() == self.etag || tag.trim() == "*")
@@ -106,7 +106,7 @@ const FILES: [(&str, &str, &str); 18] = [
 
 /// The file asked for at `path` (without the query), if it is one of the
 /// page's.
-pub(super) fn asset(path: &str) -> Option<Asset> {
+pub(crate) fn asset(path: &str) -> Option<Asset> {
     let index = FILES.iter().position(|(at, ..)| *at == path)?;
     let (_, content_type, body) = FILES[index];
     Some(Asset {
@@ -141,7 +141,7 @@ mod tests {
     fn every_file_of_the_assets_folder_is_served() {
         // A module added to the folder but not to FILES would be a 404
         // the page meets only when it loads.
-        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/web/assets");
+        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/web/http/assets");
         let mut files = Vec::new();
         for entry in walk(&folder) {
             let relative = entry.strip_prefix(&folder).expect("inside the folder");

@@ -8,13 +8,13 @@ use std::time::{Duration, Instant};
 
 use morris::{Color, Move};
 
-use super::actions;
-use super::settings::{EngineSide, Strength};
-use super::shared::{Job, Search, Shared};
-use super::state::{EngineJudgement, EngineView, State, Task};
 use crate::client::{
     EngineConfig, EngineFailure, EngineProcess, Info, position_command, rules_options,
 };
+use crate::web::core::actions;
+use crate::web::core::settings::{EngineSide, Strength};
+use crate::web::core::state::{EngineJudgement, EngineView, State, Task};
+use crate::web::game::shared::{Job, Search, Shared};
 
 /// The least time between two moves of an engine playing itself, so that
 /// a person can follow the game.
@@ -30,7 +30,7 @@ const REVIEW_TIME: Duration = Duration::from_millis(150);
 /// Asks the engine to move if it plays the side to move and is free,
 /// and fair play lets it: its move would tell what to play on a rated
 /// board.
-pub(super) fn kick(shared: &Shared, state: &mut State) {
+pub(crate) fn kick(shared: &Shared, state: &mut State) {
     let side = state.game.position().side_to_move();
     if state.engine.task.is_none()
         && state.engine.failure.is_none()
@@ -42,7 +42,7 @@ pub(super) fn kick(shared: &Shared, state: &mut State) {
     }
 }
 
-pub(super) fn schedule(shared: &Shared, state: &mut State, task: Task) {
+pub(crate) fn schedule(shared: &Shared, state: &mut State, task: Task) {
     let game = &state.game;
     let start = format!("position fen {} moves", game.start().fen());
     // A hint is the best move there is, not the weakened engine's; a draw
@@ -85,7 +85,7 @@ pub(super) fn schedule(shared: &Shared, state: &mut State, task: Task) {
 
 /// The options of every job: the game's rules, the strength, and the
 /// chances with each score (for the page's bar), all sent each time.
-pub(super) fn common_options(state: &State, strength: Strength) -> Vec<(String, String)> {
+pub(crate) fn common_options(state: &State, strength: Strength) -> Vec<(String, String)> {
     let mut options = rules_options(state.game.position().rules());
     options.extend(strength.options());
     options.push(("UCI_ShowWDL".to_owned(), "true".to_owned()));
@@ -94,7 +94,7 @@ pub(super) fn common_options(state: &State, strength: Strength) -> Vec<(String, 
 
 /// The engine thread: starts the engine when first needed, runs each job,
 /// and reports to the shared state.
-pub(super) fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
+pub(crate) fn work(config: &EngineConfig, shared: &Shared, jobs: &Receiver<Job>) {
     let mut engine: Option<EngineProcess>;
     let mut options_sent: Option<Vec<(String, String)>> = None;
     let never = AtomicBool::new(false);

@@ -13,9 +13,9 @@ use morris::Color;
 
 use tokio::sync::watch;
 
-use super::settings::{Settings, Strength};
-use super::store::PlayerId;
-use super::version::first_version;
+use crate::web::core::settings::{Settings, Strength};
+use crate::web::core::version::first_version;
+use crate::web::rated::store::PlayerId;
 
 /// The most challenges a player may have open at once.
 pub const MAX_CHALLENGES_EACH: usize = 3;

@@ -31,7 +31,7 @@ struct PuzzleView {
 }
 
 /// Every puzzle, as the JSON the page is sent, made once.
-pub(super) fn puzzles_json() -> &'static str {
+pub(crate) fn puzzles_json() -> &'static str {
     static JSON: LazyLock<String> = LazyLock::new(|| {
         let views: Vec<PuzzleView> = shipped()
             .map(|(puzzle, depth)| PuzzleView {

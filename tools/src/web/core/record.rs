@@ -4,11 +4,11 @@
 
 use morris::{Color, Game, GameRecord, GameResult, Move, Position, Rules, parse_records};
 
-use super::state::{Ended, Ending, State};
 use crate::arena::game::pgn_date;
+use crate::web::core::state::{Ended, Ending, State};
 
 /// A game from a position string, or from moves from the start.
-pub(super) fn game_from(text: &str, rules: Rules) -> Result<Game, String> {
+pub(crate) fn game_from(text: &str, rules: Rules) -> Result<Game, String> {
     if text.contains('/') {
         let position =
             Position::from_fen(text, rules).map_err(|e| format!("bad position string: {e}"))?;
@@ -26,7 +26,7 @@ pub(super) fn game_from(text: &str, rules: Rules) -> Result<Game, String> {
 
 /// Plays each of `texts` on `game`; a text that is no move is refused as
 /// `not_a_move` says, an illegal move with its reason.
-pub(super) fn play_all<'a>(
+pub(crate) fn play_all<'a>(
     game: &mut Game,
     texts: impl Iterator<Item = &'a str>,
     not_a_move: impl Fn(&str) -> String,
@@ -41,7 +41,7 @@ pub(super) fn play_all<'a>(
 
 /// The game of a record's first game, and how it ended where the board
 /// does not say.
-pub(super) fn load_record(text: &str) -> Result<(Game, Option<Ending>), String> {
+pub(crate) fn load_record(text: &str) -> Result<(Game, Option<Ending>), String> {
     let records = parse_records(text).map_err(|e| format!("bad game record: {e}"))?;
     let record = records.first().ok_or("no game in the record")?;
     let game = record
@@ -80,7 +80,7 @@ fn recorded_ending(record: &GameRecord) -> Option<Ending> {
 }
 
 /// The game as a record (the PGN conventions of docs/TOOLS.md).
-pub(super) fn record_text(state: &State) -> String {
+pub(crate) fn record_text(state: &State) -> String {
     let game = &state.game;
     let rules = game.position().rules();
     let engine = state

@@ -9,11 +9,11 @@ use std::time::{Duration, Instant};
 use morris::solution::{DbOutcome, Judgement};
 use morris::{Color, Game, Move, Outcome};
 
-use super::clock::Clock;
-use super::players::RatedPlayers;
-use super::room::Room;
-use super::settings::Settings;
 use crate::client::{EngineScore, Info};
+use crate::web::core::clock::Clock;
+use crate::web::core::players::RatedPlayers;
+use crate::web::core::room::Room;
+use crate::web::core::settings::Settings;
 
 /// How a game ended other than by the rules of the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,8 +14,10 @@ use morris::GameResult;
 use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
-use super::settings::Strength;
 use crate::rating::{Game, Rating};
+use crate::web::core::players::RatedPlayer;
+pub use crate::web::core::players::{PlayerId, Rated};
+use crate::web::core::settings::Strength;
 
 /// The steps that build the schema, in order: a file at `user_version` n
 /// has had the first n.
@@ -157,10 +159,6 @@ pub enum NewPlayer {
     TooMany,
 }
 
-/// A player, by the store's number for it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct PlayerId(pub(super) i64);
-
 /// A rated game in progress, as the store keeps it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LiveGame {
@@ -198,17 +196,6 @@ pub struct FinishedGame<'a> {
     pub plies: usize,
     /// The server's number for it, if it was kept in progress: no longer.
     pub live: Option<u64>,
-}
-
-/// Both players' ratings after a game kept.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Rated {
-    /// White's.
-    pub white: Rating,
-    /// Black's.
-    pub black: Rating,
-    /// Whether the game moved them (it was long enough).
-    pub moved: bool,
 }
 
 /// A player in the table.
@@ -671,6 +658,16 @@ fn now() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64)
+}
+
+impl From<Standing> for RatedPlayer {
+    fn from(standing: Standing) -> RatedPlayer {
+        RatedPlayer {
+            id: standing.id,
+            name: standing.name,
+            rating: standing.rating.rating,
+        }
+    }
 }
 
 #[cfg(test)]
