@@ -1,8 +1,9 @@
 // The server asked and its answers taken in: the address of a game's
-// request, a change posted, a state applied, the game kept for the next
-// visit, and a draw offered at this board answered.
+// request, the server's streams of events read, a change posted, a state
+// applied, the game kept for the next visit, and a draw offered at this
+// board answered.
 
-import { hooks, render, store, ui } from "./state.js";
+import { render, store, ui } from "./state.js";
 import { ask, serverLost, setConn, showMessage } from "./notices.js";
 import { countResult, personColor } from "./game.js";
 import { replyShown, sound } from "./board.js";
@@ -10,6 +11,42 @@ import { replyShown, sound } from "./board.js";
 // The address of `path` for the game on the board (and this browser's
 // seat, in a room).
 export const api = (path) => `${path}?id=${ui.S.id}` + (ui.S.room && ui.seat ? `&seat=${ui.seat}` : "");
+
+// The server's news as it comes: each event of a stream of server-sent
+// events (`response`'s body), as `{ event, data }` (its data lines
+// joined), until the stream ends. Read from a fetch, not an EventSource,
+// which sends no headers: a player's token goes in one, as an address is
+// kept in logs. Leaving the loop early closes the stream, so that it
+// holds none of the browser's few connections to the server.
+export async function* events(response) {
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let rest = "", event = "", data = [];
+  try {
+    for (;;) {
+      const { done, value: chunk } = await reader.read();
+      if (done) return;
+      // A line may come cut in two: its start waits for the rest.
+      const lines = (rest + decoder.decode(chunk, { stream: true })).split("\n");
+      rest = lines.pop();
+      for (const raw of lines) {
+        const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+        if (line === "") {
+          // A blank line ends an event; one without data is none.
+          if (data.length) yield { event: event || "message", data: data.join("\n") };
+          event = ""; data = [];
+        } else if (!line.startsWith(":")) {
+          const colon = line.includes(":") ? line.indexOf(":") : line.length;
+          const field = line.slice(0, colon), value = line.slice(colon + 1).replace(/^ /, "");
+          if (field === "event") event = value;
+          else if (field === "data") data.push(value);
+        }
+      }
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
 
 export async function post(path, body) {
   ui.note = null;
@@ -46,8 +83,6 @@ export function apply(s) {
   if (newLine) { ui.sel = null; ui.pending = null; if (!ui.S.outcome) ui.note = null; }
   if (newLine && !oneMore) ui.replySeenAt = 0;
   if (ui.S.drawOffer && !offered && ui.S.drawOffer !== (ui.S.room && ui.S.room.you)) answerDraw();
-  // A rated game over: the player's new rating, and the game in the history.
-  if (ended && ui.S.rated) hooks.refreshRated();
   countResult();
   saveGame();
   render();

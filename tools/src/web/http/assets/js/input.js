@@ -17,9 +17,10 @@ async function play(m) {
   const solving = puzzleOn() && ui.S.history.length === 0;
   const training = ui.S.settings.training && !solving;
   const at = { id: ui.S.id, ply: ui.S.history.length + 1, move: m.text };
-  ui.sel = null; ui.pending = null; ui.note = null; ui.moving = true;
+  ui.sel = null; ui.pending = null; ui.note = null;
+  ui.moving = post("/api/move", m.text);
   render();
-  const played = await post("/api/move", m.text);
+  const played = await ui.moving;
   ui.moving = false;
   if (played && solving) answerPuzzle(at, judged);
   else if (played && training) train(at, judged);

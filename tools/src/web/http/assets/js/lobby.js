@@ -1,5 +1,5 @@
 // Rated play: the player made or signed in (its token kept here), the
-// lobby heard by a long poll of its own, challenges posted, taken or
+// lobby followed by a stream of its own, challenges posted, taken or
 // withdrawn, the engine's levels played, and the board sent to the
 // player's rated game.
 
@@ -8,7 +8,7 @@ import { ask, closeNote, copy, setConn, showMessage } from "./notices.js";
 import { ratingWords, rounded } from "./game.js";
 import { clockChoice, clockName, clockOf, drawChallengeRules, rulesOf, rulesWords } from "./choices.js";
 import { showBoard } from "./board.js";
-import { api, apply } from "./api.js";
+import { api, apply, events } from "./api.js";
 import { leaveGame, openGame } from "./room.js";
 import { addButton, fillList, showHistory, showTable } from "./profile.js";
 
@@ -95,37 +95,42 @@ export async function resumeRated() {
     return r.ok && await takeSeat(j.game);
   } catch (e) { return false; }
 }
-// The lobby, heard as long as the player is signed in.
+// The lobby, heard as long as the player `me` is signed in here: a
+// stream lost is opened again, soon at first and then less often.
 async function hearLobby(me) {
-  let after = 0;
+  let wait = 500;
   while (ui.player === me) {
+    // Aborted when the player signs out.
+    ui.lobbyEvents = new AbortController();
     try {
-      ui.lobbyPoll = new AbortController();
-      if (ui.lobbyAfresh) { ui.lobbyAfresh = false; after = 0; }
-      const r = await fetch(`/api/lobby?after=${after}`, { signal: ui.lobbyPoll.signal, headers: bearer(me.token) });
-      const j = await r.json();
+      const r = await fetch("/api/lobby/events", { signal: ui.lobbyEvents.signal, headers: bearer(me.token) });
       if (ui.player !== me) return;
-      if (r.status === 401) { signOut(); showMessage(`Signed out: ${j.error}`); return; }
-      if (!r.ok) { $("present").textContent = j.error; await sleep(5000); continue; }
-      // A rating moved (a game ended): the table and the games with it.
-      const ratings = JSON.stringify([j.me, j.levels, j.present]);
-      if (ui.lobby && ratings !== ui.lobbyRatings) { showTable(); showHistory(ui.historyOf || me.name); }
-      ui.lobbyRatings = ratings;
-      ui.lobby = j; after = j.version;
-      drawLobby();
-      await takeSeat(j.game);
-    } catch (e) {
-      if (e.name !== "AbortError") await sleep(1000);
-    }
+      if (r.status === 401) { refused((await r.json()).error); return; }
+      if (!r.ok) { $("present").textContent = (await r.json()).error; await sleep(5000); continue; }
+      for await (const { event, data } of events(r)) {
+        if (ui.player !== me) return;
+        const j = JSON.parse(data);
+        if (event === "refused") { refused(j.error); return; }
+        if (event !== "lobby") continue;
+        wait = 500;
+        // A rating moved (a game was kept): the table and the games with it.
+        const ratings = JSON.stringify([j.me, j.levels, j.present]);
+        if (ui.lobby && ratings !== ui.lobbyRatings) { showTable(); showHistory(ui.historyOf || me.name); }
+        ui.lobbyRatings = ratings;
+        ui.lobby = j;
+        drawLobby();
+        await takeSeat(j.game);
+      }
+    } catch (e) { /* the stream is lost: opened again below */ }
+    if (ui.player !== me) return;
+    await sleep(wait);
+    wait = Math.min(2 * wait, 3000);
   }
 }
-// The player's standing, the ratings and the games, asked afresh.
-export function refreshRated() {
-  if (!ui.player) return;
-  ui.lobbyAfresh = true;
-  if (ui.lobbyPoll) ui.lobbyPoll.abort();
-  showTable();
-  showHistory(ui.player.name);
+// The player's token is nobody's (any more): signed out here, and told.
+function refused(error) {
+  signOut();
+  showMessage(`Signed out: ${error}`);
 }
 // The player `p` signed in here: kept, and the lobby heard.
 export function signIn(p) {
@@ -141,8 +146,8 @@ export function signIn(p) {
 function signOut() {
   ui.player = null; ui.lobby = null;
   store.set("player", null);
-  if (ui.lobbyPoll) ui.lobbyPoll.abort();
-  ui.lobbyPoll = null;
+  if (ui.lobbyEvents) ui.lobbyEvents.abort();
+  ui.lobbyEvents = null;
   drawLobby();
 }
 $("makePlayer").onclick = async () => {

@@ -1,22 +1,21 @@
 // The page's start: its modules wired together, the game opened (the
 // player's rated game in play, a room linked or kept, or the page's own),
-// then heard by a long poll for as long as the page is open.
+// then followed by its stream of events for as long as the page is open.
 
 import { hooks, prefs, sleep, store, ui } from "./state.js";
 import { serverLost, setConn, showMessage } from "./notices.js";
 import { puzzleOn } from "./game.js";
 import { turned, xy } from "./board.js";
-import { api, apply } from "./api.js";
+import { api, apply, events } from "./api.js";
 import { puzzleRecord } from "./learn.js";
 import { cancelPending } from "./input.js";
 import { joinRoom, linkedRoom, openGame, Refused, roomCode } from "./room.js";
-import { refreshRated, resumeRated, signIn } from "./lobby.js";
+import { resumeRated, signIn } from "./lobby.js";
 import { drawPage } from "./panels.js";
 import "./controls.js";
 
-// The calls that go up the imports (see state.js's hooks).
+// The call that goes up the imports (see state.js's hooks).
 hooks.render = drawPage;
-hooks.refreshRated = refreshRated;
 
 // What the browser tests read, as the globals they were when the page was
 // one script: the state by its old names (`audio` is set too, to count the
@@ -26,8 +25,8 @@ for (const name of ["S", "sel", "pending", "note", "replySeenAt", "viewPly", "pu
 }
 Object.assign(window, { prefs, xy, turned, puzzleOn, puzzleRecord, cancelPending, showMessage, setConn });
 
-// Opens the board's game, then hears its news until the page goes; a
-// game the server lost starts it over.
+// Opens the board's game, then follows it until the page goes; a game
+// the server lost starts it over.
 async function start() {
   for (;;) {
     try {
@@ -62,31 +61,52 @@ async function start() {
     }
   }
   document.body.classList.remove("nogame");
-  if (ui.player && !ui.lobbyPoll) signIn(ui.player);
+  if (ui.player && !ui.lobbyEvents) signIn(ui.player);
+  return follow();
+}
+// The board's game as its stream tells it. A state applies as a move's
+// answer does (an older one than the board's is dropped); a stream lost
+// leaves the board offline, taking no move, while it is opened again,
+// soon at first and then less often.
+async function follow() {
+  let wait = 500;
   for (;;) {
     // Between games (a room entered or left): the next one is coming.
     if (!ui.S) { await sleep(100); continue; }
+    // Aborted when the board goes to another game (room.js's leaveGame).
+    const following = ui.gameEvents = new AbortController();
+    let gone = false;
     try {
-      const asked = ui.S.id;
-      ui.polling = new AbortController();
-      const r = await fetch(api("/api/state") + `&after=${ui.S.version}`, { signal: ui.polling.signal });
-      if (!ui.S || ui.S.id !== asked) continue;
-      if (r.status === 404 || r.status === 403) {
-        // A rated game resumed after a restart has new seats: the lobby
-        // has the player's.
-        if (ui.player && await resumeRated()) continue;
-        setConn("the server lost this game (restarted?); starting a new one");
-        ui.S = null;
-        store.set("room", null);
-        return start();
+      const r = await fetch(api("/api/events"), { signal: following.signal });
+      gone = r.status === 404 || r.status === 403;
+      // (A server too busy for the stream is tried again as if lost.)
+      if (r.ok) {
+        for await (const { event, data } of events(r)) {
+          if (event === "gone") { gone = true; break; }
+          if (event !== "state") continue;
+          // A move on its way is shown by its answer first, and what came
+          // after it (the engine's reply, say) once that has been drawn.
+          if (ui.moving) { await ui.moving; await sleep(20); }
+          // Read as the board left its game: news of a game not shown.
+          if (following.signal.aborted) break;
+          apply(JSON.parse(data));
+          wait = 500;
+        }
       }
-      apply(await r.json());
-      setConn("");
-    } catch (e) {
-      if (e.name === "AbortError") continue;
-      serverLost("lost connection to the server; retrying");
-      await sleep(1000);
+    } catch (e) { /* the stream is lost: opened again below */ }
+    if (following.signal.aborted) continue;
+    if (gone) {
+      // A rated game resumed after a restart has new seats: the lobby
+      // has the player's.
+      if (ui.player && await resumeRated()) continue;
+      setConn("the server lost this game (restarted?); starting a new one");
+      ui.S = null;
+      store.set("room", null);
+      return start();
     }
+    serverLost("lost connection to the server; retrying");
+    await sleep(wait);
+    wait = Math.min(2 * wait, 3000);
   }
 }
 start();

@@ -58,9 +58,9 @@ async function joinTyped() {
   const refused = await joinRoom($("code").value);
   if (refused) showMessage(refused);
 }
-// Another game on the board: the old one's long poll is given up.
+// Another game on the board: the old one's stream is given up.
 export function leaveGame() {
-  if (ui.polling) ui.polling.abort();
+  if (ui.gameEvents) ui.gameEvents.abort();
   ui.viewPly = null; ui.S = null;
 }
 // The board goes to the room the server sat this browser down in.
@@ -91,20 +91,23 @@ $("createRoom").onclick = async () => {
 $("join").onclick = joinTyped;
 $("code").addEventListener("keydown", (evt) => { if (evt.key === "Enter") joinTyped(); });
 $("copyLink").onclick = () => copy($("copyLink"), `${location.origin}/#room=${ui.S.room.code}`);
-// Leaves the room, after asking if that loses a game in progress;
-// whether it left.
+// Leaves the room, and the board its game, after asking if that loses a
+// game in progress; whether it left.
 async function leaveRoom() {
   // A rated game is lost when left, even before its first move.
   const playing = !ui.S.outcome && (ui.S.history.length > 0 || !!ui.S.rated) && !friendAwaited();
   if (playing && !await ask("Leave the room? You lose the game in progress.", "Leave", "Stay")) return false;
-  try { await fetch(api("/api/leave"), { method: "POST" }); } catch (e) { /* the server forgets the seat in time */ }
+  // Left first, so that its stream's word of the room closed is not
+  // taken for a game the server lost.
+  const leave = api("/api/leave");
+  leaveGame();
+  try { await fetch(leave, { method: "POST" }); } catch (e) { /* the server forgets the seat in time */ }
   store.set("room", null); ui.seat = null;
   return true;
 }
 $("leave").onclick = async () => {
   if (!await leaveRoom()) return;
   history.replaceState(null, "", location.pathname);
-  leaveGame();
   await openGame();
 };
 
@@ -159,9 +162,11 @@ export async function backToOwnBoard() {
     history.replaceState(null, "", location.pathname);
   } else {
     if (!ui.S.outcome && !await ask("Leave the game? You lose it.", "Leave", "Play on")) return false;
-    try { await fetch(api("/api/close"), { method: "POST" }); } catch (e) { /* closed in time */ }
+    // Left first, as a room is (see leaveRoom).
+    const close = api("/api/close");
+    leaveGame();
+    try { await fetch(close, { method: "POST" }); } catch (e) { /* closed in time */ }
   }
-  leaveGame();
   await openGame();
   return true;
 }

@@ -33,8 +33,8 @@ export const ui = {
   dragFrom: null,
   received: 0,         // when S arrived, for the clocks' countdown
   seat: null,          // this browser's seat token in a room
-  polling: null,       // aborts the long poll of the game left
-  moving: false,       // a move sent and not answered yet: the board waits
+  gameEvents: null,    // aborts the stream of the game left
+  moving: false,       // the answer to a move sent, awaited: the board waits
   offline: false,      // the server did not answer: the board waits for it
   closedMessage: null, // the message the person closed, not shown again
   verdict: null,       // the judgement of the person's last move, in training or a puzzle
@@ -45,12 +45,11 @@ export const ui = {
   resultClosed: null,  // the game (and ply) whose result the person closed
   lastControl: null,   // the control a person used last
   // Rated games: this browser's player (its name and secret token, kept
-  // here), the lobby heard by a long poll of its own, the ratings and the
+  // here), the lobby heard by a stream of its own, the ratings and the
   // games played.
   player: store.get("player", null),
   lobby: null,         // the lobby as the server last told it
-  lobbyPoll: null,     // aborts the lobby's long poll
-  lobbyAfresh: false,  // the lobby is to be asked again at once
+  lobbyEvents: null,   // aborts the lobby's stream
   lobbyRatings: null,  // the ratings the lobby last told, to see them move
   historyOf: null,     // whose games are shown
 };
@@ -60,7 +59,6 @@ export const trainMarks = {}; // "game/ply": the move and its training mark (?, 
 // main.js: so the imports go one way only, from main.js down to here.
 export const hooks = {
   render: null,       // draws the page anew from the state (panels.js)
-  refreshRated: null, // asks afresh for the player's standing (lobby.js)
 };
 export const render = () => hooks.render();
 
