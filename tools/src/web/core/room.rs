@@ -14,8 +14,8 @@ const CODE_LETTERS: &[u8] = b"BCDFGHJKLMNPQRSTVWXZ23456789";
 const CODE_LENGTH: usize = 6;
 
 /// How long since its last request a seat's browser still counts as
-/// there: longer than a long poll waits, as the page asks at least once a
-/// long poll.
+/// there: longer than a long poll waits, or a stream between two of its
+/// refreshes, each of which counts as the page asking.
 const PRESENT: Duration = Duration::from_secs(30);
 
 /// A new room code, drawn at random.

@@ -243,7 +243,7 @@ pub struct State {
     pub set_up: bool,
     /// When a browser last asked about this game.
     pub last_seen: Instant,
-    /// How many browsers wait for news of it now (long polls).
+    /// How many browsers wait for news of it now (streams, long polls).
     pub watchers: usize,
 }
 

@@ -1,6 +1,6 @@
 //! How many requests are answered at once: in all (tower's concurrency
 //! limit, shedding the rest with a 503), and from each address, which
-//! tower does not count: a page holds a long poll or two all the time, so
+//! tower does not count: a page holds a stream or two all the time, so
 //! one address could otherwise take the server's every place.
 
 use std::collections::HashMap;

@@ -2,8 +2,8 @@
 //! (its settings, and the side the player takes, or a side drawn), the
 //! players there now, and the players engaged in a rated game (from the
 //! moment it is agreed until its result is kept: one at a time). Every
-//! page in the lobby hears of a change at once, by long polling as a
-//! game's page does.
+//! page in the lobby hears of a change at once, by its stream of events
+//! (or a long poll), as a game's page does.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
@@ -24,7 +24,7 @@ pub const MAX_CHALLENGES_EACH: usize = 3;
 pub const MAX_CHALLENGES: usize = 1000;
 
 /// How long since it last asked a player still counts as in the lobby:
-/// longer than a long poll waits.
+/// longer than a long poll waits, or a stream between two refreshes.
 const PRESENT: Duration = Duration::from_secs(30);
 
 /// The name of the standing player who is the engine at `level`.
