@@ -39,15 +39,38 @@ enum Next {
     Stop,
 }
 
-/// Waits for `version` to move, for [`REFRESH`] to pass, or for the
-/// server to stop.
-async fn next(version: &mut watch::Receiver<u64>, stopping: &mut watch::Receiver<bool>) -> Next {
-    tokio::select! {
-        changed = tokio::time::timeout(REFRESH, version.changed()) => match changed {
-            Ok(Err(_)) => Next::Gone,
-            Ok(Ok(())) | Err(_) => Next::News,
-        },
-        _ = stopping.wait_for(|&stop| stop) => Next::Stop,
+/// A version followed: news at once, then whenever it moves or
+/// [`REFRESH`] passes, until what it follows is gone or the server stops.
+struct Following {
+    version: watch::Receiver<u64>,
+    stopping: watch::Receiver<bool>,
+    first: bool,
+}
+
+impl Following {
+    fn new(version: watch::Receiver<u64>, stopping: watch::Receiver<bool>) -> Following {
+        Following {
+            version,
+            stopping,
+            first: true,
+        }
+    }
+
+    /// What comes next.
+    async fn next(&mut self) -> Next {
+        let next = if std::mem::take(&mut self.first) {
+            Next::News
+        } else {
+            tokio::select! {
+                changed = tokio::time::timeout(REFRESH, self.version.changed()) => match changed {
+                    Ok(Err(_)) => Next::Gone,
+                    Ok(Ok(())) | Err(_) => Next::News,
+                },
+                _ = self.stopping.wait_for(|&stop| stop) => Next::Stop,
+            }
+        };
+        self.version.borrow_and_update();
+        next
     }
 }
 
@@ -65,9 +88,7 @@ struct GameStream {
     id: u64,
     token: Option<String>,
     session: Weak<Session>,
-    version: watch::Receiver<u64>,
-    stopping: watch::Receiver<bool>,
-    first: bool,
+    following: Following,
     _watched: Watched,
     _place: OwnedSemaphorePermit,
 }
@@ -92,12 +113,10 @@ pub(crate) async fn game_events(
     let followed = GameStream {
         games: Arc::clone(&app.games),
         id: asked.id,
-        version: asked.session.subscribe(),
+        following: Following::new(asked.session.subscribe(), app.stopping.clone()),
         _watched: asked.session.watched(),
         session: Arc::downgrade(&asked.session),
         token: asked.token,
-        stopping: app.stopping.clone(),
-        first: true,
         _place: place,
     };
     Sse::new(game_stream(followed)).into_response()
@@ -106,15 +125,11 @@ pub(crate) async fn game_events(
 fn game_stream(followed: GameStream) -> impl Stream<Item = Result<Event, Infallible>> {
     unfold(Some(followed), |followed| async move {
         let mut followed = followed?;
-        if !followed.first {
-            match next(&mut followed.version, &mut followed.stopping).await {
-                Next::News => {}
-                Next::Gone => return Some((Ok(gone()), None)),
-                Next::Stop => return None,
-            }
+        match followed.following.next().await {
+            Next::News => {}
+            Next::Gone => return Some((Ok(gone()), None)),
+            Next::Stop => return None,
         }
-        followed.first = false;
-        followed.version.borrow_and_update();
         let Some(session) = followed.session.upgrade() else {
             return Some((Ok(gone()), None));
         };
@@ -146,9 +161,7 @@ struct LobbyStream {
     rated: Arc<RatedPlay>,
     token: Option<String>,
     me: PlayerId,
-    version: watch::Receiver<u64>,
-    stopping: watch::Receiver<bool>,
-    first: bool,
+    following: Following,
     _place: OwnedSemaphorePermit,
 }
 
@@ -186,9 +199,7 @@ pub(crate) async fn lobby_events(
         rated,
         token,
         me,
-        version,
-        stopping: app.stopping.clone(),
-        first: true,
+        following: Following::new(version, app.stopping.clone()),
         _place: place,
     };
     Sse::new(lobby_stream(followed)).into_response()
@@ -197,14 +208,10 @@ pub(crate) async fn lobby_events(
 fn lobby_stream(followed: LobbyStream) -> impl Stream<Item = Result<Event, Infallible>> {
     unfold(Some(followed), |followed| async move {
         let mut followed = followed?;
-        if !followed.first {
-            match next(&mut followed.version, &mut followed.stopping).await {
-                Next::News => {}
-                Next::Gone | Next::Stop => return None,
-            }
+        match followed.following.next().await {
+            Next::News => {}
+            Next::Gone | Next::Stop => return None,
         }
-        followed.first = false;
-        followed.version.borrow_and_update();
         let (games, play) = (Arc::clone(&followed.games), Arc::clone(&followed.rated));
         let (token, me) = (followed.token.clone(), followed.me);
         let reply = blocking(move || {
