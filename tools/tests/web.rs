@@ -2473,6 +2473,35 @@ fn an_address_has_only_so_many_requests_answered_at_once() {
 }
 
 #[test]
+fn a_request_whose_body_never_arrives_is_let_go_and_frees_its_place() {
+    use std::io::{Read, Write};
+    let server = serve_with(WebConfig {
+        max_requests_each: 1,
+        answered_within: Duration::from_millis(500),
+        ..WebConfig::new(morris(), None)
+    });
+    let addr = server.addr;
+    // A body announced and never sent.
+    let mut stalled = std::net::TcpStream::connect(addr).unwrap();
+    let head =
+        format!("POST /api/game HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 5000\r\n\r\n{{\"eng");
+    stalled.write_all(head.as_bytes()).unwrap();
+    stalled
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut answer = String::new();
+    let _ = stalled.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(
+        answer.contains("the request took too long to arrive"),
+        "{answer}"
+    );
+    // Its place is free again.
+    let (status, table) = json(addr, "GET", "/api/puzzles", "");
+    assert_eq!(status, 200, "{table}");
+}
+
+#[test]
 fn the_levels_are_rated_at_their_measured_strength() {
     let folder = common::TempDir::new("web-level-ratings");
     let server = serve_keeping(&folder.path().join("players.sqlite"));

@@ -63,6 +63,9 @@ pub struct WebConfig {
     pub store: Option<Store>,
     /// The most requests answered at once for one address.
     pub max_requests_each: usize,
+    /// The longest a request may take to arrive and be answered (a
+    /// stream's events are not counted: its answer is its beginning).
+    pub answered_within: Duration,
 }
 
 impl WebConfig {
@@ -77,6 +80,7 @@ impl WebConfig {
             idle_after: Duration::from_secs(30),
             store: None,
             max_requests_each: DEFAULT_REQUESTS_EACH,
+            answered_within: Duration::from_secs(40),
         }
     }
 }
@@ -86,7 +90,7 @@ pub struct WebServer {
     listener: std::net::TcpListener,
     games: Arc<Games>,
     rated: Option<Arc<RatedPlay>>,
-    max_requests_each: usize,
+    limits: http::Limits,
     addr: SocketAddr,
     stop: Arc<watch::Sender<bool>>,
 }
@@ -117,7 +121,7 @@ impl WebServer {
         let routes = http::router(
             Arc::clone(&self.games),
             self.rated.clone(),
-            self.max_requests_each,
+            &self.limits,
             self.stop.subscribe(),
         );
         let listener = match tokio::net::TcpListener::from_std(self.listener) {
@@ -176,7 +180,10 @@ impl WebServer {
             listener,
             games,
             rated,
-            max_requests_each: config.max_requests_each,
+            limits: http::Limits {
+                most_each: config.max_requests_each,
+                answered_within: config.answered_within,
+            },
             addr,
             stop: Arc::new(watch::channel(false).0),
         })

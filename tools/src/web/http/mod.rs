@@ -16,7 +16,7 @@ pub(crate) mod views;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::Bytes;
@@ -58,16 +58,26 @@ struct App {
     streams: Arc<Semaphore>,
 }
 
+/// How much a request may take.
+pub(crate) struct Limits {
+    /// The most requests answered at once from one address.
+    pub(crate) most_each: usize,
+    /// The longest a request may take to be answered: a body that never
+    /// arrives holds its address's place no longer. A long poll answers
+    /// within [`POLL_WAIT`]; a stream's answer is its beginning, and the
+    /// events follow in its body.
+    pub(crate) answered_within: Duration,
+}
+
 /// The routes of the page and its API over `games` and `rated` play,
-/// with their limits (`most_each` requests at once from an address);
-/// `stopping` ends the long polls and the streams.
+/// with their `limits`; `stopping` ends the long polls and the streams.
 pub(crate) fn router(
     games: Arc<Games>,
     rated: Option<Arc<RatedPlay>>,
-    most_each: usize,
+    limits: &Limits,
     stopping: watch::Receiver<bool>,
 ) -> Router {
-    let per_address = Arc::new(AtOnce::new(most_each));
+    let per_address = Arc::new(AtOnce::new(limits.most_each));
     let app = App {
         games,
         rated,
@@ -104,11 +114,16 @@ pub(crate) fn router(
         ))
         .layer(
             ServiceBuilder::new()
-                .layer(HandleErrorLayer::new(|_| async {
-                    Reply::error(503, "the server is busy; try again")
+                .layer(HandleErrorLayer::new(|error: tower::BoxError| async move {
+                    if error.is::<tower::timeout::error::Elapsed>() {
+                        Reply::error(408, "the request took too long to arrive")
+                    } else {
+                        Reply::error(503, "the server is busy; try again")
+                    }
                 }))
                 .load_shed()
-                .concurrency_limit(MAX_REQUESTS),
+                .concurrency_limit(MAX_REQUESTS)
+                .timeout(limits.answered_within),
         )
 }
 

@@ -78,6 +78,9 @@ function statusWords() {
   if (puzzleOn() && ui.S.history.length === 0) return `Puzzle: ${ui.S.turn} to move, and one move alone keeps the ${ui.puzzle.goal}`;
   if (ui.S.room && ui.S.drawOffer === ui.S.room.you) return "You offer a draw: waiting for the answer";
   const me = personColor();
+  // Fair play's reason stands where the person looks, not only in the
+  // engine's panel further down.
+  if (me === ui.S.turn && ui.S.valuesOff && !ui.S.room) return "Your move · no values or hints: a rated game stands on this position";
   if (me === ui.S.turn) return "Your move";
   if (ui.S.room) return ui.S.rated ? "Your opponent is thinking" : "Your friend is thinking";
   return `${ui.S.turn[0].toUpperCase() + ui.S.turn.slice(1)} to move`;
@@ -118,7 +121,7 @@ function drawRules() {
 // Everything beside the board but the hands, the evaluation, the review
 // and the verdict.
 export function drawPanels() {
-  const waiting = !ui.S.outcome && ui.viewPly === null && (ui.S.engine.thinking === "move" || (ui.S.room && ui.S.turn !== ui.S.room.you));
+  const waiting = !ui.S.outcome && ui.viewPly === null && !ui.offline && (ui.S.engine.thinking === "move" || (ui.S.room && ui.S.turn !== ui.S.room.you));
   $("status").textContent = statusWords();
   $("status").className = waiting ? "thinking" : "";
   drawRoom();
