@@ -109,34 +109,39 @@ impl Asked {
     /// room swaps the sides).
     pub(crate) fn view(&self, games: &Games) -> Reply {
         let seat = seat_of(&self.session, self.token.as_deref()).ok().flatten();
-        let state = self.session.lock();
-        Reply::json(&view(games, self.id, &self.session, &state, seat))
+        Reply::json(&view(games, self.id, &self.session, |_| seat))
     }
 }
 
-/// The view of game `id` (`session`, its `state` locked) for the seat
-/// playing `seat`, with the values the server may tell.
+/// The view of game `id` (`session`) for the seat playing the side `seat`
+/// says (told the state, locked), with the values the server may tell:
+/// read from the databases once the game's lock is let go.
 pub(crate) fn view(
     games: &Games,
     id: u64,
     session: &Session,
-    state: &State,
-    seat: Option<Color>,
+    seat: impl FnOnce(&mut State) -> Option<Color>,
 ) -> StateView {
-    StateView::new(id, state, (games.db(), session.values_off(state)), seat)
+    let unvalued = {
+        let mut state = session.lock();
+        let seat = seat(&mut state);
+        StateView::of(id, &state, (games.db(), session.values_off(&state)), seat)
+    };
+    unvalued.valued(games.db())
 }
 
 /// The view of the game after a long poll's wait, at `asked`: the seat
 /// asking is there.
 pub(crate) fn seen(games: &Games, asked: &Asked, at: Instant) -> Reply {
-    let mut state = asked.session.lock();
     // The seat's side as it is now: the next game may have swapped.
-    let seat = state.room.as_mut().and_then(|room| {
-        let color = room.seat_of(asked.token.as_deref()?)?;
-        room.seen(color, at);
-        Some(color)
-    });
-    Reply::json(&view(games, asked.id, &asked.session, &state, seat))
+    let seat = |state: &mut State| {
+        state.room.as_mut().and_then(|room| {
+            let color = room.seat_of(asked.token.as_deref()?)?;
+            room.seen(color, at);
+            Some(color)
+        })
+    };
+    Reply::json(&view(games, asked.id, &asked.session, seat))
 }
 
 /// The game's record.
@@ -155,10 +160,7 @@ pub(crate) fn create(games: &Games, body: &str) -> Reply {
         Err(message) => return Reply::error(400, &message),
     };
     match games.create(settings) {
-        Ok((id, session)) => {
-            let state = session.lock();
-            Reply::json(&view(games, id, &session, &state, None))
-        }
+        Ok((id, session)) => Reply::json(&view(games, id, &session, |_| None)),
         Err(refusal) => refused(&refusal),
     }
 }
@@ -279,7 +281,7 @@ pub(crate) fn open_room(games: &Games, body: &str) -> Reply {
     };
     match games.create_room(settings, color) {
         Ok((id, session, token)) => {
-            Reply::json(&view(games, id, &session, &session.lock(), Some(color)).with_seat(token))
+            Reply::json(&view(games, id, &session, |_| Some(color)).with_seat(token))
         }
         Err(refusal) => refused(&refusal),
     }
@@ -304,9 +306,10 @@ pub(crate) fn join_room(games: &Games, body: &str, from: Option<std::net::IpAddr
     };
     match games.join(code, request.seat.as_deref()) {
         Ok((id, session, token)) => {
-            let state = session.lock();
-            let color = state.room.as_ref().and_then(|room| room.seat_of(&token));
-            Reply::json(&view(games, id, &session, &state, color).with_seat(token))
+            let seat =
+                |state: &mut State| state.room.as_ref().and_then(|room| room.seat_of(&token));
+            let view = view(games, id, &session, seat);
+            Reply::json(&view.with_seat(token))
         }
         Err(refusal) => {
             if let Some(address) = from {

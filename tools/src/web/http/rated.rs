@@ -265,8 +265,7 @@ pub(crate) fn challenge(games: &Games, rated: Option<&RatedPlay>, body: &str) ->
             rated.lobby.release(&[player], None);
         }
         let (id, session) = started?.map_err(|not_begun| refused(&not_begun))?;
-        let view = view(games, id, &session, &session.lock(), None);
-        Ok(Reply::json(&view))
+        Ok(Reply::json(&view(games, id, &session, |_| None)))
     })
 }
 
@@ -311,14 +310,14 @@ pub(crate) fn accept(games: &Games, rated: Option<&RatedPlay>, body: &str) -> Re
             rated.lobby.release(&both, Some(challenge));
         }
         let (id, session) = started?.map_err(|not_begun| refused(&not_begun))?;
-        let state = session.lock();
-        let seat = state
+        let seat = session
+            .lock()
             .room
             .as_ref()
             .and_then(|room| room.token_of(my_side))
             .map(str::to_owned)
             .unwrap_or_default();
-        let view = view(games, id, &session, &state, Some(my_side));
+        let view = view(games, id, &session, |_| Some(my_side));
         Ok(Reply::json(&view.with_seat(seat)))
     })
 }

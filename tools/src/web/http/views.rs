@@ -241,6 +241,9 @@ pub(crate) struct StateView {
     /// The databases' values of the position and of each move, when they
     /// hold it.
     exact: Option<ExactView>,
+    /// The position whose values are to be read into `exact`.
+    #[serde(skip)]
+    to_value: Option<Position>,
     /// Whether fair play keeps values, hints and the engine's play off
     /// the position: a rated game in progress stands on it.
     values_off: bool,
@@ -671,22 +674,22 @@ fn board(position: &Position) -> Board {
 
 impl StateView {
     /// The view of game `id` in `state` for the seat playing `seat` (in
-    /// a room), with the databases' values from `db` while the game goes
-    /// on (not in a room: the players play on their own), unless
-    /// `values_off`: fair play keeps them, the engine's judgement and its
-    /// hint off the position.
-    pub(crate) fn new(
+    /// a room), saying whether the server has databases `db`; their values
+    /// are read once the game's lock is let go (see [`Unvalued`]), while
+    /// the game goes on (not in a room: the players play on their own),
+    /// unless `values_off`: fair play keeps them, the engine's judgement
+    /// and its hint off the position.
+    pub(crate) fn of(
         id: u64,
         state: &State,
         (db, values_off): (Option<&Database>, bool),
         seat: Option<Color>,
-    ) -> StateView {
+    ) -> Unvalued {
         let databases = db.is_some();
         let databases_hold_rules = db.is_some_and(|db| db.holds(state.game.position().rules()));
         // Two people, or a person rated against the engine, play on their own.
         let on_their_own = state.room.is_some() || state.rated.is_some();
         let told = !on_their_own && !values_off;
-        let db = db.filter(|_| told);
         let game = &state.game;
         let position = game.position();
         let rules = position.rules();
@@ -719,35 +722,8 @@ impl StateView {
         } else {
             position.legal_moves().into_iter().map(Into::into).collect()
         };
-        let exact = db.filter(|_| ended.is_none()).and_then(|db| {
-            if position.stones_to_place() > 0 {
-                // The placing phase's values have no distance.
-                let value = db.outcome(position)?;
-                let moves = db
-                    .moves(position)
-                    .into_iter()
-                    .map(|known| (known.mv.to_string(), known.outcome.map(DbView::of_outcome)))
-                    .collect();
-                return Some(ExactView {
-                    value: DbView::of_outcome(value),
-                    moves,
-                });
-            }
-            // The position's value under the rule is the best of its moves',
-            // read once for both.
-            let known = db.moves(position);
-            let with_rule = MoveValue::best_with_rule(&known)?;
-            let value = DbView::under_rule(db.value(position)?, with_rule);
-            let moves = known
-                .into_iter()
-                .map(|known| {
-                    let view = known.value.zip(known.with_rule);
-                    let view = view.map(|(value, with_rule)| DbView::under_rule(value, with_rule));
-                    (known.mv.to_string(), view)
-                })
-                .collect();
-            Some(ExactView { value, moves })
-        });
+        // Read once the game's lock is let go: see [`Unvalued`].
+        let to_value = (told && ended.is_none()).then_some(*position);
         let engine = &state.engine;
         // A weakened engine's score is a shallow search's, not a judgement;
         // and at a weakened level a hint's search, at full strength, is not
@@ -755,7 +731,7 @@ impl StateView {
         let judged = engine
             .scored_side
             .filter(|_| !engine.weakened && !state.settings.strength.weakened() && told);
-        StateView {
+        Unvalued(StateView {
             id: id.to_string(),
             version: state.version,
             variant: rules.variant.to_string(),
@@ -860,12 +836,63 @@ impl StateView {
                 failure: engine.failure.clone(),
             },
             hint: state.hint.filter(|_| told).map(Into::into),
-            exact,
+            exact: None,
+            to_value,
             values_off,
             databases,
             databases_hold_rules,
-        }
+        })
     }
+}
+
+/// A game's view whose databases' values are still to be read: made under
+/// the game's lock, valued once the lock is let go, since reading the
+/// databases may wait for the disk.
+pub(crate) struct Unvalued(StateView);
+
+impl Unvalued {
+    /// The view, with the values of `db` where it holds the position.
+    pub(crate) fn valued(self, db: Option<&Database>) -> StateView {
+        let mut view = self.0;
+        view.exact = view
+            .to_value
+            .take()
+            .zip(db)
+            .and_then(|(position, db)| exact_of(db, &position));
+        view
+    }
+}
+
+/// The databases' values of `position` and of each of its moves, if they
+/// hold it.
+fn exact_of(db: &Database, position: &Position) -> Option<ExactView> {
+    if position.stones_to_place() > 0 {
+        // The placing phase's values have no distance.
+        let value = db.outcome(position)?;
+        let moves = db
+            .moves(position)
+            .into_iter()
+            .map(|known| (known.mv.to_string(), known.outcome.map(DbView::of_outcome)))
+            .collect();
+        return Some(ExactView {
+            value: DbView::of_outcome(value),
+            moves,
+        });
+    }
+    // The position's value under the rule is the best of its moves',
+    // read once for both.
+    let known = db.moves(position);
+    let with_rule = MoveValue::best_with_rule(&known)?;
+    let value = DbView::under_rule(db.value(position)?, with_rule);
+    let moves = known
+        .into_iter()
+        .map(|known| {
+            let view = known.value.zip(known.with_rule);
+            let view = view.map(|(value, with_rule)| DbView::under_rule(value, with_rule));
+            (known.mv.to_string(), view)
+        })
+        .collect();
+    Some(ExactView { value, moves })
 }
 
 impl StateView {
