@@ -50,24 +50,31 @@ struct Standing {
 impl FairPlay {
     /// Whether a rated game in play stands on `position`.
     pub fn stands(&self, position: &Position) -> bool {
-        let standing = self.standing();
-        !standing.counts.is_empty() && standing.counts.contains_key(&Stand::of(position))
+        // Most of the time no rated game is played: then nothing is worked
+        // out, and nothing under the lock every game's view takes.
+        if self.standing().counts.is_empty() {
+            return false;
+        }
+        let stand = Stand::of(position);
+        self.standing().counts.contains_key(&stand)
     }
 
     /// Whether a rated game in play stands on a position of `game`, its
     /// start, any of its moves or the position now.
     pub fn stands_in(&self, game: &Game) -> bool {
-        let standing = self.standing();
-        if standing.counts.is_empty() {
+        if self.standing().counts.is_empty() {
             return false;
         }
         let mut position = *game.start();
-        let mut stood = standing.counts.contains_key(&Stand::of(&position));
+        let mut stands = vec![Stand::of(&position)];
         for &mv in game.moves() {
             position.play(mv);
-            stood |= standing.counts.contains_key(&Stand::of(&position));
+            stands.push(Stand::of(&position));
         }
-        stood
+        let standing = self.standing();
+        stands
+            .iter()
+            .any(|stand| standing.counts.contains_key(stand))
     }
 
     /// Rated game `id` stands on `at` now (none while it is not in play).

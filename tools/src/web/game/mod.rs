@@ -189,7 +189,7 @@ impl Games {
 
     /// A new game against the engine.
     pub(crate) fn create(&self, settings: Settings) -> Result<(u64, Arc<Session>), Refusal> {
-        self.open_game(Some(self.config.engine.clone()), settings, |_| None)
+        self.open_game(Some(self.engine()), settings, |_| None)
     }
 
     /// A new room, its creator at `color`: its game and the creator's

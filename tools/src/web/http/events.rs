@@ -20,7 +20,7 @@ use tokio::sync::{OwnedSemaphorePermit, watch};
 
 use super::game::{self, Asked};
 use super::reply::Reply;
-use super::{App, blocking, rated, token};
+use super::{App, blocking, enter_lobby, find_game, rated, token};
 use crate::web::core::players::PlayerId;
 use crate::web::game::Games;
 use crate::web::game::session::{Session, Watched};
@@ -103,12 +103,9 @@ pub(crate) async fn game_events(
         Ok(place) => place,
         Err(refusal) => return refusal.into_response(),
     };
-    let games = Arc::clone(&app.games);
-    let found = tokio::task::spawn_blocking(move || Asked::find(&games, &query)).await;
-    let asked = match found {
-        Ok(Ok(asked)) => asked,
-        Ok(Err(refusal)) => return refusal.into_response(),
-        Err(e) => return Reply::error(500, &format!("the server failed: {e}")).into_response(),
+    let asked = match find_game(&app, query).await {
+        Ok(asked) => asked,
+        Err(refusal) => return refusal.into_response(),
     };
     let followed = GameStream {
         games: Arc::clone(&app.games),
@@ -177,22 +174,9 @@ pub(crate) async fn lobby_events(
         Err(refusal) => return refusal.into_response(),
     };
     let token = token(&headers, &query);
-    let Some(play) = app.rated.clone() else {
-        return rated::no_store().into_response();
-    };
-    let version = play.lobby.subscribe();
-    let entering = token.clone();
-    let entered = tokio::task::spawn_blocking(move || {
-        rated::enter_lobby(Some(&play), entering.as_deref(), Instant::now())
-    })
-    .await;
-    let me = match entered {
-        Ok(Ok(me)) => me,
-        Ok(Err(refusal)) => return refusal.into_response(),
-        Err(e) => return Reply::error(500, &format!("the server failed: {e}")).into_response(),
-    };
-    let Some(rated) = app.rated.clone() else {
-        return rated::no_store().into_response();
+    let (rated, me, version) = match enter_lobby(&app, token.clone()).await {
+        Ok(entered) => entered,
+        Err(refusal) => return refusal.into_response(),
     };
     let followed = LobbyStream {
         games: Arc::clone(&app.games),
@@ -216,7 +200,7 @@ fn lobby_stream(followed: LobbyStream) -> impl Stream<Item = Result<Event, Infal
         let (token, me) = (followed.token.clone(), followed.me);
         let reply = blocking(move || {
             // Still there, whatever changed (a quiet lobby too).
-            let entered = rated::enter_lobby(Some(&play), token.as_deref(), Instant::now());
+            let entered = rated::enter_lobby(&play, token.as_deref(), Instant::now());
             if let Err(refusal) = entered {
                 return refusal;
             }

@@ -79,8 +79,8 @@ impl Action {
 /// A request's query: its keys and values.
 pub(crate) type Query = HashMap<String, String>;
 
-/// A game asked for by the query's `id`, and the side of its `seat` (a
-/// room's seat token); or the refusal.
+/// A game asked for by the query's `id`, with the token of its `seat` (a
+/// room's), checked.
 pub(crate) struct Asked {
     pub(crate) id: u64,
     pub(crate) session: std::sync::Arc<Session>,

@@ -34,6 +34,7 @@ use self::limits::AtOnce;
 use self::puzzles::puzzles_json;
 use self::reply::POLL_WAIT;
 use self::reply::Reply;
+use crate::web::core::players::PlayerId;
 use crate::web::game::Games;
 use crate::web::rated::RatedPlay;
 
@@ -130,9 +131,53 @@ pub(crate) fn router(
 /// Runs `work` on a thread for blocking work: it takes a game's lock,
 /// sends the engine its jobs or asks the store.
 async fn blocking(work: impl FnOnce() -> Reply + Send + 'static) -> Reply {
+    blocking_or(move || Ok(work()))
+        .await
+        .unwrap_or_else(|refusal| refusal)
+}
+
+/// Runs `work` as [`blocking`] does, for what it finds or its refusal.
+async fn blocking_or<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, Reply> + Send + 'static,
+) -> Result<T, Reply> {
     tokio::task::spawn_blocking(work)
         .await
-        .unwrap_or_else(|e| Reply::error(500, &format!("the server failed: {e}")))
+        .unwrap_or_else(|e| Err(Reply::error(500, &format!("the server failed: {e}"))))
+}
+
+/// The game `query` asks for, and its seat checked.
+async fn find_game(app: &App, query: HashMap<String, String>) -> Result<Asked, Reply> {
+    let games = Arc::clone(&app.games);
+    blocking_or(move || Asked::find(&games, &query)).await
+}
+
+/// The answer `answer` gives of the game `query` asks for, or the
+/// refusal.
+async fn with_game(
+    app: App,
+    query: HashMap<String, String>,
+    answer: impl FnOnce(&Games, &Asked) -> Reply + Send + 'static,
+) -> Reply {
+    blocking(move || match Asked::find(&app.games, &query) {
+        Ok(asked) => answer(&app.games, &asked),
+        Err(refusal) => refusal,
+    })
+    .await
+}
+
+/// The player of `token` comes into the lobby: rated play, the player,
+/// and the lobby's version to follow (taken before the player comes in,
+/// so that no news is missed).
+async fn enter_lobby(
+    app: &App,
+    token: Option<String>,
+) -> Result<(Arc<RatedPlay>, PlayerId, watch::Receiver<u64>), Reply> {
+    let play = app.rated.clone().ok_or_else(rated::no_store)?;
+    let version = play.lobby.subscribe();
+    let entering = Arc::clone(&play);
+    let me = blocking_or(move || rated::enter_lobby(&entering, token.as_deref(), Instant::now()))
+        .await?;
+    Ok((play, me, version))
 }
 
 /// A request's body, as text: too large or not text is refused as such.
@@ -256,23 +301,12 @@ async fn lobby(
     headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
 ) -> Reply {
-    let asked = Instant::now();
-    let token = token(&headers, &query);
-    let Some(play) = app.rated.clone() else {
-        return rated::no_store();
-    };
-    let version = play.lobby.subscribe();
-    let entered = tokio::task::spawn_blocking(move || {
-        rated::enter_lobby(Some(&play), token.as_deref(), asked)
-    })
-    .await;
-    let me = match entered {
-        Ok(Ok(me)) => me,
-        Ok(Err(refusal)) => return refusal,
-        Err(e) => return Reply::error(500, &format!("the server failed: {e}")),
+    let (play, me, version) = match enter_lobby(&app, token(&headers, &query)).await {
+        Ok(entered) => entered,
+        Err(refusal) => return refusal,
     };
     wait_newer(version, after(&query), app.stopping.clone()).await;
-    blocking(move || rated::lobby(&app.games, app.rated.as_deref(), me)).await
+    blocking(move || rated::lobby(&app.games, Some(&play), me)).await
 }
 
 async fn challenge(State(app): State<App>, Text(body): Text) -> Reply {
@@ -307,28 +341,21 @@ async fn join_room(
 /// passed); the game is seen meanwhile.
 async fn state(State(app): State<App>, Query(query): Query<HashMap<String, String>>) -> Reply {
     let asked_at = Instant::now();
-    let games = Arc::clone(&app.games);
-    let found =
-        tokio::task::spawn_blocking(move || Asked::find(&games, &query).map(|a| (a, query)));
-    let (asked, query) = match found.await {
-        Ok(Ok(found)) => found,
-        Ok(Err(refusal)) => return refusal,
-        Err(e) => return Reply::error(500, &format!("the server failed: {e}")),
+    let after = after(&query);
+    let asked = match find_game(&app, query).await {
+        Ok(asked) => asked,
+        Err(refusal) => return refusal,
     };
     {
         let _watched = asked.session.watched();
         let version = asked.session.subscribe();
-        wait_newer(version, after(&query), app.stopping.clone()).await;
+        wait_newer(version, after, app.stopping.clone()).await;
     }
     blocking(move || game::seen(&app.games, &asked, asked_at)).await
 }
 
 async fn record(State(app): State<App>, Query(query): Query<HashMap<String, String>>) -> Reply {
-    blocking(move || match Asked::find(&app.games, &query) {
-        Ok(asked) => game::record_of(&asked),
-        Err(refusal) => refusal,
-    })
-    .await
+    with_game(app, query, |_, asked| game::record_of(asked)).await
 }
 
 async fn open_record(
@@ -336,9 +363,8 @@ async fn open_record(
     Query(query): Query<HashMap<String, String>>,
     Text(body): Text,
 ) -> Reply {
-    blocking(move || match Asked::find(&app.games, &query) {
-        Ok(asked) => game::act(&app.games, &asked, game::Action::Record, &body),
-        Err(refusal) => refusal,
+    with_game(app, query, move |games, asked| {
+        game::act(games, asked, game::Action::Record, &body)
     })
     .await
 }
@@ -352,9 +378,8 @@ async fn act(
     let Some(action) = game::Action::named(&action) else {
         return Reply::error(404, "no such page");
     };
-    blocking(move || match Asked::find(&app.games, &query) {
-        Ok(asked) => game::act(&app.games, &asked, action, &body),
-        Err(refusal) => refusal,
+    with_game(app, query, move |games, asked| {
+        game::act(games, asked, action, &body)
     })
     .await
 }

@@ -38,19 +38,24 @@ impl From<anyhow::Error> for Unanswered {
     }
 }
 
-/// The answer of `answer` from the store of players: a server that keeps
-/// none refuses, and a store that fails says so.
+/// The answer of `answer` with rated play: a server that keeps no
+/// players refuses, and a store that fails says so.
 fn with_rated(
     rated: Option<&RatedPlay>,
     answer: impl FnOnce(&RatedPlay) -> Result<Reply, Unanswered>,
 ) -> Reply {
     match rated {
         None => no_store(),
-        Some(rated) => match answer(rated) {
-            Ok(reply) | Err(Unanswered::Refused(reply)) => reply,
-            Err(Unanswered::Store(e)) => Reply::error(500, &format!("the store: {e:#}")),
-        },
+        Some(rated) => answered(answer(rated)).unwrap_or_else(|refusal| refusal),
     }
+}
+
+/// What was asked, or the refusal to send (a store that fails says so).
+fn answered<T>(answer: Result<T, Unanswered>) -> Result<T, Reply> {
+    answer.map_err(|unanswered| match unanswered {
+        Unanswered::Refused(reply) => reply,
+        Unanswered::Store(e) => Reply::error(500, &format!("the store: {e:#}")),
+    })
 }
 
 /// The answer of a server that keeps no players.
@@ -152,20 +157,17 @@ pub(crate) fn history(rated: Option<&RatedPlay>, name: Option<&str>) -> Reply {
 /// The player whose secret is `token` comes into the lobby at `asked`:
 /// its number, to wait for the lobby's news (or the refusal).
 pub(crate) fn enter_lobby(
-    rated: Option<&RatedPlay>,
+    rated: &RatedPlay,
     token: Option<&str>,
     asked: Instant,
 ) -> Result<PlayerId, Reply> {
-    let mut entered = None;
-    let refusal = with_rated(rated, |rated| {
+    let entered = || {
         let me = signed_in(&rated.store, token)?;
-        rated
-            .lobby
-            .arrive((me.id, me.name.as_str(), me.rating.rating), asked);
-        entered = Some(me.id);
-        Ok(Reply::done())
-    });
-    entered.ok_or(refusal)
+        let seen = (me.id, me.name.as_str(), me.rating.rating);
+        rated.lobby.arrive(seen, asked);
+        Ok(me.id)
+    };
+    answered(entered())
 }
 
 /// The lobby as player `me` sees it now.

@@ -123,35 +123,39 @@ impl Observer for Keeper {
     fn changed(&self, id: u64, state: &State, game: &GameHandle) -> Option<Receipt> {
         let rated = state.rated.as_ref()?;
         let ended = state.ended();
-        let stand = ended.is_none().then(|| Stand::of(state.game.position()));
-        self.fair_play.stand(id, stand);
+        let plies = state.game.moves().len();
+        let mut told = self.told.lock().expect("not poisoned");
+        let told = told.entry(id).or_default();
+        // A rated game's position changes only with a move (most changes
+        // are the engine's news), and stands nowhere once the game is over.
+        if ended.is_some() {
+            self.fair_play.stand(id, None);
+        } else if told.plies != Some(plies) {
+            let stand = Stand::of(state.game.position());
+            self.fair_play.stand(id, Some(stand));
+        }
         if rated.after.is_some() {
             return None;
         }
-        let plies = state.game.moves().len();
-        let keep = {
-            let mut told = self.told.lock().expect("not poisoned");
-            let told = told.entry(id).or_default();
-            match ended {
-                Some(_) if told.finished => return None,
-                Some(ended) => {
-                    told.finished = true;
-                    Keep::Finished {
-                        players: Color::ALL.map(|color| rated.player(color).id),
-                        result: GameResult::from_winner(ended.winner()),
-                        termination: ended.to_string(),
-                        record: record::record_text(state),
-                        plies,
-                        game: game.clone(),
-                    }
+        let keep = match ended {
+            Some(_) if told.finished => return None,
+            Some(ended) => {
+                told.finished = true;
+                Keep::Finished {
+                    players: Color::ALL.map(|color| rated.player(color).id),
+                    result: GameResult::from_winner(ended.winner()),
+                    termination: ended.to_string(),
+                    record: record::record_text(state),
+                    plies,
+                    game: game.clone(),
                 }
-                None if told.plies == Some(plies) => return None,
-                None => {
-                    told.plies = Some(plies);
-                    Keep::Moves {
-                        moves: moves_text(state),
-                        left: time_left(state),
-                    }
+            }
+            None if told.plies == Some(plies) => return None,
+            None => {
+                told.plies = Some(plies);
+                Keep::Moves {
+                    moves: moves_text(state),
+                    left: time_left(state),
                 }
             }
         };
