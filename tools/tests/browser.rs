@@ -383,8 +383,14 @@ fn a_game_by_clicks_in_headless_chromium() {
     browser.wait_for("return S.settings.movetime === 100;");
     browser.choose("color", "black");
     browser.wait_for("return S.settings.engine === 'white';");
-    browser.play(&["g7"], 6);
+    // The reply may come before the page is asked for the sixth ply: wait
+    // for both moves at once.
+    browser.click_point("g7");
     browser.wait_for("return S.history.length === 7 && S.engine.thinking === null;");
+    assert_eq!(
+        browser.script("return S.history[5].move.text;"),
+        json!("g7")
+    );
     let desktop = browser.screenshot(1100, 850, "morris-web-desktop.png");
     let phone = browser.screenshot(390, 844, "morris-web-phone.png");
     eprintln!("screenshots: {} {}", desktop.display(), phone.display());
