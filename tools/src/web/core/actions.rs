@@ -282,17 +282,28 @@ pub(crate) fn resign(state: &mut State, seat: Option<Color>) -> Result<(), Strin
     Ok(())
 }
 
+/// The databases' value of `position` under the N-move rule, for the side
+/// to move, looked up before a draw is offered on it (off the game's
+/// lock): the position, and its value where they know it.
+pub(crate) fn exact_outcome(
+    db: Option<&Database>,
+    position: Position,
+) -> (Position, Option<DbOutcome>) {
+    (position, db.and_then(|db| db.outcome_with_rule(&position)))
+}
+
 /// The person asking offers a draw (`offer`), or answers the other
 /// side's offer (`accept`, `decline`); whether the engine is to weigh an
 /// offer made to it by a search. An offer to the engine is made on the
-/// person's move; where the databases `db` know the position it is
-/// answered at once, and where fair play keeps its value off
-/// (`values_off`) it is declined.
+/// person's move; where the databases knew the position (`exact`, looked
+/// up by [`exact_outcome`], if it is still the game's) it is answered at
+/// once, and where fair play keeps its value off (`values_off`) it is
+/// declined.
 pub(crate) fn draw(
     state: &mut State,
     answer: &str,
     seat: Option<Color>,
-    (db, values_off): (Option<&Database>, bool),
+    (exact, values_off): ((Position, Option<DbOutcome>), bool),
 ) -> Result<bool, String> {
     in_play(state)?;
     let side = person_side(state, seat);
@@ -312,9 +323,11 @@ pub(crate) fn draw(
                 answer_offer(state, side, false);
                 return Ok(false);
             }
-            // The databases' value under the N-move rule, for the side to
-            // move: the person.
-            let exact = db.and_then(|db| db.outcome_with_rule(state.game.position()));
+            // The databases' value for the side to move, the person; a
+            // position moved on from since it was looked up is weighed by
+            // a search.
+            let (looked_up, exact) = exact;
+            let exact = exact.filter(|_| looked_up == *state.game.position());
             match exact {
                 Some(outcome) => answer_offer(state, side, -outcome != DbOutcome::Win),
                 None => return Ok(true),
@@ -410,17 +423,21 @@ pub(crate) fn leave_rated(state: &mut State) {
     }
 }
 
-/// Begins a review of the game: each move judged by the databases `db`
-/// now; the places of the positions they do not reach, for the engine.
-pub(crate) fn review(state: &mut State, db: Option<&Database>) -> Result<Vec<usize>, String> {
-    let game = &state.game;
-    let moves = game.moves();
-    if moves.is_empty() {
-        return Err("no moves to review".to_owned());
-    }
-    let judged = db.map(|db| judge_game(db, game)).unwrap_or_default();
+/// A game's moves judged by the databases before its review begins (off
+/// the game's lock): line `line`'s game as it then stood, and for each of
+/// its moves the judgement, where the databases reach.
+pub(crate) struct Judged {
+    line: u64,
+    game: Game,
+    exact: Vec<Option<ExactMove>>,
+}
+
+/// Judges each move of `game`, line `line`'s, by the databases `db`.
+pub(crate) fn judge(db: Option<&Database>, line: u64, game: Game) -> Judged {
+    let judged = db.map(|db| judge_game(db, &game)).unwrap_or_default();
     let mut position = *game.start();
-    let exact: Vec<Option<ExactMove>> = moves
+    let exact = game
+        .moves()
         .iter()
         .enumerate()
         .map(|(ply, &mv)| {
@@ -434,6 +451,25 @@ pub(crate) fn review(state: &mut State, db: Option<&Database>) -> Result<Vec<usi
             Some(ExactMove { judgement, best })
         })
         .collect();
+    Judged { line, game, exact }
+}
+
+/// Begins a review of the game, each move judged by the databases as
+/// `judged` says; the places of the positions they do not reach, for the
+/// engine.
+pub(crate) fn review(state: &mut State, judged: Judged) -> Result<Vec<usize>, String> {
+    let game = &state.game;
+    let moves = game.moves();
+    if moves.is_empty() {
+        return Err("no moves to review".to_owned());
+    }
+    let unchanged = judged.line == state.line
+        && judged.game.start() == game.start()
+        && judged.game.moves() == moves;
+    if !unchanged {
+        return Err("the game changed while it was judged: ask again".to_owned());
+    }
+    let position = *game.position();
     let side = position.side_to_move();
     let last = game.outcome().map(|outcome| match outcome.winner() {
         None => DbOutcome::Draw,
@@ -442,7 +478,7 @@ pub(crate) fn review(state: &mut State, db: Option<&Database>) -> Result<Vec<usi
     });
     let mut review = Review {
         line: state.line,
-        exact,
+        exact: judged.exact,
         last,
         engine: vec![None; moves.len() + 1],
         to_judge: 0,

@@ -196,16 +196,27 @@ pub(crate) fn act(games: &Games, asked: &Asked, action: Action, body: &str) -> R
         Action::Move => {
             done(session.change(|state| actions::play(state, body.trim(), seated(state, token))))
         }
-        Action::Review => done(session.review(|state| actions::review(state, db))),
+        Action::Review => {
+            let (line, game) = {
+                let state = session.lock();
+                (state.line, state.game.clone())
+            };
+            let judged = actions::judge(db, line, game);
+            done(session.review(|state| actions::review(state, judged)))
+        }
         Action::Undo => done(session.change(actions::undo)),
         Action::Redo => done(session.change(actions::redo)),
         Action::Resign => {
             done(session.change(|state| actions::resign(state, seated(state, token))))
         }
-        Action::Draw => done(session.draw(|state, values_off| {
-            let seat = seated(state, token);
-            actions::draw(state, body.trim(), seat, (db, values_off))
-        })),
+        Action::Draw => {
+            let position = *session.lock().game.position();
+            let exact = actions::exact_outcome(db.filter(|_| body.trim() == "offer"), position);
+            done(session.draw(|state, values_off| {
+                let seat = seated(state, token);
+                actions::draw(state, body.trim(), seat, (exact, values_off))
+            }))
+        }
         Action::Leave if in_room => {
             let mut empty = false;
             let _ = session.change(|state| {
