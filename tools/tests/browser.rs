@@ -1951,9 +1951,10 @@ fn two_players_sign_in_and_play_a_rated_game_from_the_lobby_to_its_end() {
     bob.script("document.getElementById('resign').click();");
     bob.wait_for("return !document.getElementById('ask').hidden;");
     bob.script("document.getElementById('askYes').click();");
+    // Each sees both ratings (an apostrophe escaped for the script's quotes).
     for (browser, head, rating) in [
-        (&ann, "You won", "1500 → 1662"),
-        (&bob, "You lost", "1500 → 1338"),
+        (&ann, "You won", "1500 → 1662; bob\\'s: 1500 → 1338"),
+        (&bob, "You lost", "1500 → 1338; ann\\'s: 1500 → 1662"),
     ] {
         // The ratings come once the store has the game, a moment after
         // its end.

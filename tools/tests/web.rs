@@ -116,6 +116,12 @@ fn the_page_is_served() {
         let (status, _) = request(server.addr, "GET", path, "");
         assert_eq!(status, 404, "{path}");
     }
+    // An action asked for by GET, a page by POST: there, but not so.
+    for (method, path) in [("GET", "/api/challenge"), ("POST", "/api/lobby")] {
+        let (status, answer) = json(server.addr, method, path, "");
+        assert_eq!(status, 405, "{method} {path}");
+        assert_eq!(answer["error"], format!("{method} is not answered here"));
+    }
 }
 
 /// The files `text`, at `path`, loads: the page's stylesheet and script
@@ -1995,6 +2001,17 @@ fn a_rated_game_to_its_end_moves_both_ratings_by_glicko_2() {
     assert_eq!(lobby(addr, &bob, 0)["challenges"], json!([]));
     let again = by(&ann, json!({ "clock": turn_clock(60.0) }));
     assert_eq!(json(addr, "POST", "/api/challenge", &again).0, 409);
+    // A challenge taken or withdrawn is named.
+    for action in ["/api/accept", "/api/withdraw"] {
+        let (status, answer) = json(addr, "POST", action, &by(&bob, json!({})));
+        assert_eq!(status, 400, "{action}");
+        assert!(
+            answer["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("challenge")),
+            "{answer}"
+        );
+    }
     // No help, no taking back, no other game.
     for action in ["hint", "undo", "new", "setup", "review"] {
         assert_eq!(white.act(addr, action, "").0, 403, "{action}");

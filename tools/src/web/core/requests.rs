@@ -359,7 +359,7 @@ impl ChallengeRequest {
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct ChallengeAnswer {
     pub(crate) token: Option<String>,
-    pub(crate) challenge: Option<u64>,
+    pub(crate) challenge: u64,
 }
 
 /// `settings` as the request that gives them, for the store to keep.

@@ -106,7 +106,7 @@ pub(crate) fn router(
         .route("/api/record", get(record).post(open_record))
         .route("/api/{action}", post(act))
         .fallback(no_such_page)
-        .method_not_allowed_fallback(no_such_page)
+        .method_not_allowed_fallback(wrong_method)
         .with_state(app)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(
@@ -266,6 +266,11 @@ async fn puzzles() -> Reply {
 
 async fn no_such_page() -> Reply {
     Reply::error(404, "no such page")
+}
+
+/// A page asked for by the wrong method: a `GET` of an action, say.
+async fn wrong_method(method: axum::http::Method) -> Reply {
+    Reply::error(405, &format!("{method} is not answered here"))
 }
 
 async fn new_player(

@@ -277,7 +277,7 @@ pub(crate) fn withdraw(rated: Option<&RatedPlay>, body: &str) -> Reply {
         let store = &rated.store;
         let answer: ChallengeAnswer = parsed(body)?;
         let me = signed_in(store, answer.token.as_deref())?;
-        let withdrawn = rated.lobby.withdraw(answer.challenge.unwrap_or(0), me.id);
+        let withdrawn = rated.lobby.withdraw(answer.challenge, me.id);
         if !withdrawn {
             return Err(refusal(404, "you have no such challenge open"));
         }
@@ -295,7 +295,7 @@ pub(crate) fn accept(games: &Games, rated: Option<&RatedPlay>, body: &str) -> Re
         let taker = (me.id, me.rating.rating);
         let challenge = rated
             .lobby
-            .take(answer.challenge.unwrap_or(0), taker)
+            .take(answer.challenge, taker)
             .map_err(|message| refusal(409, &message))?;
         let challenger_side = challenge.side.unwrap_or_else(requests::random_side);
         let my_side = challenger_side.opponent();

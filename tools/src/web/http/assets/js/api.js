@@ -17,14 +17,23 @@ export const api = (path) => `${path}?id=${ui.S.id}` + (ui.S.room && ui.seat ? `
 // joined), until the stream ends. Read from a fetch, not an EventSource,
 // which sends no headers: a player's token goes in one, as an address is
 // kept in logs. Leaving the loop early closes the stream, so that it
-// holds none of the browser's few connections to the server.
+// holds none of the browser's few connections to the server. A stream
+// silent for longer than a few of the server's refreshes (it sends its
+// news again now and then when nothing changed: events.rs's REFRESH) is
+// dead though never closed, as behind a proxy or a network that dropped
+// it: it ends with an error, as a stream lost does.
+const SILENT_FOR_MS = 45000;
 export async function* events(response) {
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let rest = "", event = "", data = [];
+  let timer;
+  const silence = () => new Promise((_, fail) => {
+    timer = setTimeout(() => fail(new Error("the stream went silent")), SILENT_FOR_MS);
+  });
   try {
     for (;;) {
-      const { done, value: chunk } = await reader.read();
+      const { done, value: chunk } = await Promise.race([reader.read(), silence()]).finally(() => clearTimeout(timer));
       if (done) return;
       // A line may come cut in two: its start waits for the rest.
       const lines = (rest + decoder.decode(chunk, { stream: true })).split("\n");

@@ -97,8 +97,9 @@ function drawResult() {
     : ui.S.winner === me ? "You won" : "You lost";
   $("resultHead").textContent = head;
   const mine = ui.S.rated && me && ui.S.rated[me];
+  const theirs = mine && ui.S.rated[me === "white" ? "black" : "white"];
   const rating = !mine || ui.S.rated.moved === null ? ""
-    : ui.S.rated.moved ? `. Your rating: ${rounded(mine.rating)} → ${rounded(mine.after)}.`
+    : ui.S.rated.moved ? `. Your rating: ${rounded(mine.rating)} → ${rounded(mine.after)}; ${theirs.name}'s: ${rounded(theirs.rating)} → ${rounded(theirs.after)}.`
     : ". Unrated: it was over before the tenth move of each side.";
   $("resultWhy").textContent = ui.S.outcome + rating;
   $("again").textContent = ui.S.rated ? "Back to your own board" : ui.S.room ? "Next game (colours change)" : "Play again";
