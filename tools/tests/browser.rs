@@ -1839,6 +1839,20 @@ fn a_puzzle_solved_is_remembered_and_one_failed_shows_its_answer() {
         said.contains("this server has no endgame databases"),
         "{said}"
     );
+    // A puzzle is of the variant chosen: lasker has none yet, twelve its own.
+    let asked = "return !document.getElementById('ask').hidden;";
+    browser.choose("variant", "lasker");
+    browser.wait_for(asked);
+    browser.script("document.getElementById('askYes').click();");
+    browser.wait_for("return S.variant === 'lasker' && S.history.length === 0;");
+    browser.script("document.getElementById('puzzleBtn').click();");
+    browser.wait_for(
+        "return document.getElementById('messageText').textContent === 'No puzzles of lasker yet: choose another variant';",
+    );
+    browser.choose("variant", "twelve");
+    browser.wait_for("return S.variant === 'twelve';");
+    browser.script("document.getElementById('puzzleBtn').click();");
+    browser.wait_for("return puzzleOn() && puzzle.variant === 'twelve' && S.variant === 'twelve';");
     browser.close();
 }
 

@@ -55,13 +55,15 @@ async function loadPuzzles() {
 // The puzzles solved and failed in this browser: position string to
 // "solved" or "failed".
 export const puzzleRecord = () => store.get("puzzles", {});
-// Sets up a puzzle of the grade chosen: one not tried yet, else one
-// failed; none solved.
+// Sets up a puzzle of the variant and the grade chosen: one not tried
+// yet, else one failed; none solved.
 async function nextPuzzle() {
   if (!await loadPuzzles()) return;
-  const done = puzzleRecord(), grade = $("puzzleGrade").value;
-  const open = ui.puzzles.filter((p) => inGrade(p, grade) && done[p.fen] !== "solved");
-  if (!open.length) { showMessage("Every puzzle of this grade is solved: try another grade"); return; }
+  const done = puzzleRecord(), grade = $("puzzleGrade").value, variant = $("variant").value;
+  const ofVariant = ui.puzzles.filter((p) => p.variant === variant);
+  if (!ofVariant.length) { showMessage(`No puzzles of ${variant} yet: choose another variant`); return; }
+  const open = ofVariant.filter((p) => inGrade(p, grade) && done[p.fen] !== "solved");
+  if (!open.length) { showMessage(`Every puzzle of ${variant} at this grade is solved: try another grade`); return; }
   if (!await forfeit("Leave this game for a puzzle?", "Puzzle")) return;
   const fresh = open.filter((p) => !(p.fen in done));
   const pool = fresh.length ? fresh : open;
