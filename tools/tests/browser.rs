@@ -820,6 +820,15 @@ fn a_game_against_easy_is_played_to_its_end_and_counted() {
     browser.wait_for("return S.history.length === 2 && S.setUp;");
     resign();
     assert_eq!(browser.script(record), two_losses);
+    // Nor a training game, though training is switched off once it is over.
+    browser.script("document.getElementById('trainingOn').click();");
+    browser.wait_for("return S.settings.training === true;");
+    browser.script("document.getElementById('new').click();");
+    browser.wait_for("return S.history.length === 0 && !S.setUp && S.outcome === null;");
+    resign();
+    browser.script("document.getElementById('trainingOn').click();");
+    browser.wait_for("return S.settings.training === false;");
+    assert_eq!(browser.script(record), two_losses);
     browser.close();
 }
 
@@ -1218,9 +1227,11 @@ fn a_review_marks_a_planted_move_that_threw_the_win_away() {
         )) && mark.ends_with(" · exact"),
         "{mark}"
     );
+    // A win let go to a draw is marked "?", as training marks it ("??" is
+    // a move to a loss).
     assert_eq!(
         browser.script("return document.querySelector('#moves span.blunder').textContent;"),
-        json!("a7-g4??")
+        json!("a7-g4?")
     );
     assert_eq!(
         browser.script("return document.querySelectorAll('#graph circle.exactdot').length;"),
@@ -1959,7 +1970,7 @@ fn two_players_sign_in_and_play_a_rated_game_from_the_lobby_to_its_end() {
     ));
     spy.wait_for(
         "return S.valuesOff && document.getElementById('hint').disabled
-             && document.getElementById('exact').textContent.includes('a rated game in progress on this server stands on this position');",
+             && document.getElementById('exact').textContent.includes('a rated game in progress on this server stands on a position of this game');",
     );
     spy.close();
     bob.script("document.getElementById('resign').click();");

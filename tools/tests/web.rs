@@ -1000,6 +1000,8 @@ fn the_engine_declines_every_draw_offered_in_the_opening() {
             });
             assert!(answer["outcome"].is_null(), "{level} {reply}: {answer}");
             assert_eq!(answer["drawDeclined"], "white", "{level} {reply}: {answer}");
+            // The page says why.
+            assert_eq!(answer["inTheOpening"], true, "{answer}");
         }
     }
 }
@@ -1028,6 +1030,7 @@ fn the_engine_takes_a_draw_only_where_its_search_says_it_stands_worse() {
         } else {
             assert!(answer["outcome"].is_null(), "{answer}");
             assert_eq!(answer["drawDeclined"], "white", "{answer}");
+            assert_eq!(answer["inTheOpening"], false, "{answer}");
         }
     }
     // While the engine thinks (here over the start, until stopped), an
@@ -2089,6 +2092,13 @@ fn a_position_on_a_rated_board_has_no_value_hint_review_or_engine_elsewhere() {
     let addr = server.addr;
     let (ann, bob) = (player(addr, "ann"), player(addr, "bob"));
     let (white, black) = rated_room(addr, &ann, &bob, turn_clock(60.0));
+    // Every game begins at the empty board, whose value is no secret: a
+    // rated game there stops no engine.
+    let new_one = new_game(addr, r#"{"engine":"white","movetime":10}"#);
+    let moved = wait_until(addr, &new_one, |state| {
+        state["history"].as_array().is_some_and(|h| h.len() == 1)
+    });
+    assert_eq!(moved["valuesOff"], false, "{moved}");
     play_plies(addr, (&white, &black), 6);
     let rated = white.state(addr);
     assert_eq!(rated["valuesOff"], false, "the players' own game: {rated}");
@@ -2109,7 +2119,7 @@ fn a_position_on_a_rated_board_has_no_value_hint_review_or_engine_elsewhere() {
     assert_eq!(status, 400, "{refused}");
     assert_eq!(
         refused["error"],
-        "no hint: a rated game in progress on this server stands on this position"
+        "no hint: a rated game in progress on this server stands on a position of this game"
     );
     std::thread::sleep(Duration::from_millis(500));
     let (_, waiting) = json(
@@ -2121,7 +2131,8 @@ fn a_position_on_a_rated_board_has_no_value_hint_review_or_engine_elsewhere() {
     assert_eq!(waiting["history"], json!([]), "the engine waits: {waiting}");
     assert!(engine_idle(&waiting), "{waiting}");
     // The board mirrored is the same position; a game that passed through
-    // it is not reviewed.
+    // it has no values either (each move tried from it, taken back, would
+    // tell its value), and is not reviewed.
     let other = new_game(addr, r#"{"engine":"none"}"#);
     let (_, other) = json(addr, "POST", &path("setup", &other), &mirrored);
     assert_eq!(other["valuesOff"], true, "{other}");
@@ -2131,7 +2142,8 @@ fn a_position_on_a_rated_board_has_no_value_hint_review_or_engine_elsewhere() {
         .to_owned();
     let (status, other) = json(addr, "POST", &path("move", &other), &mv);
     assert_eq!(status, 200, "{other}");
-    assert_eq!(other["valuesOff"], false, "moved on: {other}");
+    assert_eq!(other["valuesOff"], true, "moved on: {other}");
+    assert!(other["exact"].is_null(), "{other}");
     let (status, refused) = json(addr, "POST", &path("review", &other), "");
     assert_eq!(status, 400, "{refused}");
     assert!(

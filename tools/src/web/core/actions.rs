@@ -367,7 +367,7 @@ fn answer_offer(state: &mut State, offering: Color, taken: bool) {
 
 /// Whether `position` is in its opening, fewer than half the stones
 /// placed, where the engine declines every draw offered.
-fn in_the_opening(position: &Position) -> bool {
+pub(crate) fn in_the_opening(position: &Position) -> bool {
     let stones = u32::from(position.rules().variant.stones());
     2 * stones - position.stones_to_place() < stones
 }

@@ -20,17 +20,24 @@ pub struct Stand {
 }
 
 impl Stand {
-    /// `position`, as fair play knows it.
-    pub fn of(position: &Position) -> Stand {
+    /// `position`, as fair play knows it; none for the empty board and a
+    /// first stone placed, whose values are published (docs/ENDGAME.md)
+    /// and which every game goes through: kept off, they would stop the
+    /// engine of every new game while a rated game begins.
+    pub fn of(position: &Position) -> Option<Stand> {
+        let stones = 2 * u32::from(position.rules().variant.stones());
+        if position.stones_to_place() + 1 >= stones {
+            return None;
+        }
         let key = Symmetry::ALL
             .into_iter()
             .map(|symmetry| symmetry.apply_position(position).key())
             .min()
             .expect("the identity at least");
-        Stand {
+        Some(Stand {
             variant: position.rules().variant,
             key,
-        }
+        })
     }
 }
 
@@ -48,20 +55,13 @@ struct Standing {
 }
 
 impl FairPlay {
-    /// Whether a rated game in play stands on `position`.
-    pub fn stands(&self, position: &Position) -> bool {
+    /// Whether a rated game in play stands on a position of `game`, its
+    /// start, any of its moves or the position now: a game that went
+    /// through it would tell the value of each move tried from it, one
+    /// after another.
+    pub fn stands_in(&self, game: &Game) -> bool {
         // Most of the time no rated game is played: then nothing is worked
         // out, and nothing under the lock every game's view takes.
-        if self.standing().counts.is_empty() {
-            return false;
-        }
-        let stand = Stand::of(position);
-        self.standing().counts.contains_key(&stand)
-    }
-
-    /// Whether a rated game in play stands on a position of `game`, its
-    /// start, any of its moves or the position now.
-    pub fn stands_in(&self, game: &Game) -> bool {
         if self.standing().counts.is_empty() {
             return false;
         }
@@ -74,6 +74,7 @@ impl FairPlay {
         let standing = self.standing();
         stands
             .iter()
+            .flatten()
             .any(|stand| standing.counts.contains_key(stand))
     }
 
@@ -119,26 +120,31 @@ mod tests {
         text.parse().expect("a move")
     }
 
+    /// Whether a rated game stands on `position`, as the start of a game.
+    fn stands(fair_play: &FairPlay, position: &Position) -> bool {
+        fair_play.stands_in(&Game::new(*position))
+    }
+
     #[test]
     fn a_position_stands_for_its_images_and_its_other_counts_not_for_another() {
         let nine = Rules::default();
         let placed = position("W../.../.../....../.../.../..B w 8 8 0 2", nine);
         let fair_play = FairPlay::default();
-        fair_play.stand(1, Some(Stand::of(&placed)));
+        fair_play.stand(1, Stand::of(&placed));
         for symmetry in Symmetry::ALL {
-            assert!(fair_play.stands(&symmetry.apply_position(&placed)));
+            assert!(stands(&fair_play, &symmetry.apply_position(&placed)));
         }
         // The move counters and the rules that leave the board alone
         // are not the position.
         let later = position("W../.../.../....../.../.../..B w 8 8 7 9", nine);
-        assert!(fair_play.stands(&later));
+        assert!(stands(&fair_play, &later));
         let grounded = Rules {
             flying: false,
             n_move_rule: 0,
             ..nine
         };
         let fen = "W../.../.../....../.../.../..B w 8 8 0 2";
-        assert!(fair_play.stands(&position(fen, grounded)));
+        assert!(stands(&fair_play, &position(fen, grounded)));
         // Other stones, another side to move or another board are not.
         for other in [
             position("W../.../.../....../.../.../.B. w 8 8 0 2", nine),
@@ -148,7 +154,19 @@ mod tests {
                 Rules::new(Variant::Twelve),
             ),
         ] {
-            assert!(!fair_play.stands(&other), "{}", other.fen());
+            assert!(!stands(&fair_play, &other), "{}", other.fen());
+        }
+    }
+
+    #[test]
+    fn the_empty_board_and_a_first_stone_stand_for_nothing() {
+        for variant in [Variant::Nine, Variant::Twelve, Variant::Lasker] {
+            let mut position = Position::new(Rules::new(variant));
+            assert_eq!(Stand::of(&position), None, "{variant}");
+            position.play(mv("a1"));
+            assert_eq!(Stand::of(&position), None, "{variant}");
+            position.play(mv("g7"));
+            assert!(Stand::of(&position).is_some(), "{variant}");
         }
     }
 
@@ -156,21 +174,29 @@ mod tests {
     fn a_position_stands_while_any_game_stands_on_it() {
         let fair_play = FairPlay::default();
         let mut game = Game::new(Position::new(Rules::default()));
-        let start = Stand::of(game.start());
-        let mut after = *game.start();
-        after.play(mv("a1"));
-        let after = Stand::of(&after);
-        // Two games begin; one moves on, the other ends.
-        fair_play.stand(1, Some(start));
-        fair_play.stand(2, Some(start));
-        fair_play.stand(1, Some(after));
-        fair_play.stand(1, Some(after));
-        assert!(fair_play.stands(game.start()), "one game is still there");
+        let at = |moves: &[&str]| {
+            let mut position = *game.start();
+            for text in moves {
+                position.play(mv(text));
+            }
+            Stand::of(&position)
+        };
+        let (two, three) = (at(&["a1", "g7"]), at(&["a1", "g7", "d7"]));
+        // Two games stand on a position; one moves on, the other ends.
+        fair_play.stand(1, two);
+        fair_play.stand(2, two);
+        fair_play.stand(1, three);
+        fair_play.stand(1, three);
+        for text in ["a1", "g7"] {
+            game.try_play(mv(text)).expect("legal");
+        }
+        assert!(fair_play.stands_in(&game), "one game is still there");
         fair_play.stand(2, None);
-        assert!(!fair_play.stands(game.start()));
+        assert!(!fair_play.stands_in(&game));
         // A game that went through a position standing is barred whole.
-        game.try_play(mv("a1")).expect("legal");
-        game.try_play(mv("a4")).expect("legal");
+        for text in ["d7", "a4"] {
+            game.try_play(mv(text)).expect("legal");
+        }
         assert!(fair_play.stands_in(&game));
         fair_play.stand(1, None);
         assert!(!fair_play.stands_in(&game));

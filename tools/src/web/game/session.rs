@@ -23,7 +23,8 @@ use crate::web::game::shared::{Job, Observer, Search, Shared};
 
 /// Why values, hints and reviews are off for a position: the words the
 /// person is told.
-pub const VALUES_OFF: &str = "a rated game in progress on this server stands on this position";
+pub const VALUES_OFF: &str =
+    "a rated game in progress on this server stands on a position of this game";
 
 /// How long a change waits for the observer to keep it before it is
 /// answered all the same (the store is then told again, later).
@@ -106,7 +107,8 @@ impl Session {
     }
 
     /// Whether fair play keeps values, hints and the engine's play from
-    /// this game's `state` (locked): a rated game elsewhere stands on it.
+    /// this game's `state` (locked): a rated game elsewhere stands on a
+    /// position it went through.
     pub fn values_off(&self, state: &State) -> bool {
         self.shared.values_off(state)
     }
@@ -236,11 +238,8 @@ impl Session {
         begin: impl FnOnce(&mut State) -> Result<Vec<usize>, String>,
     ) -> Result<(), String> {
         self.change(|state| {
-            if state.rated.is_none() && self.shared.fair_play.stands_in(&state.game) {
-                return Err(
-                    "no review: a rated game in progress on this server stands on a position of this game"
-                        .to_owned(),
-                );
+            if self.shared.values_off(state) {
+                return Err(format!("no review: {VALUES_OFF}"));
             }
             let previous = state.review.clone();
             let positions = begin(state)?;

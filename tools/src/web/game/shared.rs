@@ -62,10 +62,11 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
-    /// Whether fair play keeps values, hints and the engine's play from
-    /// `state`'s position: a rated game in play elsewhere stands on it.
+    /// Whether fair play keeps values, hints, reviews and the engine's play
+    /// from `state`'s game: a rated game in play elsewhere stands on a
+    /// position it went through.
     pub(crate) fn values_off(&self, state: &State) -> bool {
-        state.rated.is_none() && self.fair_play.stands(state.game.position())
+        state.rated.is_none() && self.fair_play.stands_in(&state.game)
     }
 
     /// Tells the pages waiting, and the observer, of a change made to

@@ -225,6 +225,9 @@ pub(crate) struct StateView {
     draw_offer: Option<Side>,
     /// The side whose draw offer was declined, until the next move.
     draw_declined: Option<Side>,
+    /// Whether the position is in its opening, where the engine declines
+    /// every draw.
+    in_the_opening: bool,
     /// Whether an undo would take a person's move back.
     can_undo: bool,
     /// Whether there are moves taken back to play again.
@@ -408,6 +411,10 @@ struct MarkView {
     best: Option<String>,
     /// What it did, in words.
     words: String,
+    /// How it is marked in the list of moves: `??` for a move that lost
+    /// the game by the databases, `?` for one that let a win go to a
+    /// draw, or that the engine judged weak.
+    sign: &'static str,
     exact: bool,
 }
 
@@ -449,12 +456,12 @@ impl ReviewView {
             let exact = review.exact[ply].as_ref();
             if let Some(judged) = exact.filter(|m| m.judgement.changes_value()) {
                 let (before, after) = (judged.judgement.before, judged.judgement.after);
-                let words = match (before, after) {
+                let (words, sign) = match (before, after) {
                     (Some(DbOutcome::Win), Some(DbOutcome::Draw)) => {
-                        "a win thrown away: a draw now"
+                        ("a win thrown away: a draw now", "?")
                     }
-                    (Some(DbOutcome::Win), _) => "a win turned into a loss",
-                    _ => "a draw turned into a loss",
+                    (Some(DbOutcome::Win), _) => ("a win turned into a loss", "??"),
+                    _ => ("a draw turned into a loss", "??"),
                 };
                 marks.push(MarkView {
                     ply: ply + 1,
@@ -462,6 +469,7 @@ impl ReviewView {
                     mv: mv.to_string(),
                     best: judged.best.map(|m| m.to_string()),
                     words: words.to_owned(),
+                    sign,
                     exact: true,
                 });
                 continue;
@@ -494,6 +502,7 @@ impl ReviewView {
                         percent(before),
                         percent(after)
                     ),
+                    sign: "?",
                     exact: false,
                 });
             }
@@ -752,6 +761,7 @@ impl StateView {
             winner: ended.and_then(|e| e.winner()).map(Into::into),
             draw_offer: state.draw_offer.map(Into::into),
             draw_declined: state.draw_declined.map(Into::into),
+            in_the_opening: actions::in_the_opening(position),
             can_undo: actions::can_undo(state),
             can_redo: !state.redo.is_empty(),
             review: state

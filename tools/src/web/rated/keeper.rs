@@ -131,8 +131,7 @@ impl Observer for Keeper {
         if ended.is_some() {
             self.fair_play.stand(id, None);
         } else if told.plies != Some(plies) {
-            let stand = Stand::of(state.game.position());
-            self.fair_play.stand(id, Some(stand));
+            self.fair_play.stand(id, Stand::of(state.game.position()));
         }
         if rated.after.is_some() {
             return None;

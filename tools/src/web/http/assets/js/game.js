@@ -92,17 +92,20 @@ export const gameShown = () => `${ui.S.id}/${ui.S.history.length}`;
 export function countResult() {
   const me = personColor();
   // A position set up, or a game with moves taken back in training, is
-  // no game against the level: it is not counted.
-  if (!ui.S.outcome || me === null || ui.S.room || ui.S.rated || ui.S.setUp || ui.S.settings.training) return;
-  count(ui.S.winner === null ? "draw" : ui.S.winner === me ? "win" : "loss");
+  // no game against the level: it is not counted (a training game over
+  // is settled uncounted, so that switching training off after it does
+  // not count it).
+  if (!ui.S.outcome || me === null || ui.S.room || ui.S.rated || ui.S.setUp) return;
+  count(ui.S.settings.training ? null : ui.S.winner === null ? "draw" : ui.S.winner === me ? "win" : "loss");
 }
-// Counts `result` ("win", "draw" or "loss") for the game on the board
-// at its level, once.
+// Counts `result` ("win", "draw" or "loss"; null: none) for the game on
+// the board at its level, once.
 function count(result) {
   // Each game is a line of its own, however like another it went.
   const key = `${ui.S.id}/${ui.S.line}`;
   if (store.get("counted", null) === key) return;
   store.set("counted", key);
+  if (result === null) return;
   const record = store.get("record", {});
   const r = record[ui.S.settings.level] || { win: 0, draw: 0, loss: 0 };
   r[result] += 1;

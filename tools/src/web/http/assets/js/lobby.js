@@ -114,8 +114,11 @@ async function hearLobby(me) {
         if (event !== "lobby") continue;
         wait = 500;
         // A rating moved (a game was kept): the table and the games with it.
+        // A game of the player's kept, rated or not (over too soon): its
+        // place in the lobby gone.
         const ratings = JSON.stringify([j.me, j.levels, j.present]);
-        if (ui.lobby && ratings !== ui.lobbyRatings) { showTable(); showHistory(ui.historyOf || me.name); }
+        const kept = ui.lobby && ui.lobby.game && !j.game;
+        if (ui.lobby && (ratings !== ui.lobbyRatings || kept)) { showTable(); showHistory(ui.historyOf || me.name); }
         ui.lobbyRatings = ratings;
         ui.lobby = j;
         drawLobby();

@@ -73,14 +73,14 @@ function statusWords() {
   if (friendAwaited()) return "Waiting for your friend to join";
   if (ui.S.engine.thinking === "move") return "The engine is thinking";
   if (ui.S.engine.thinking === "draw") return "The engine weighs your offer of a draw";
-  if (ui.S.valuesOff && !ui.S.room && [ui.S.turn, "both"].includes(ui.S.settings.engine)) return "The engine waits while a rated game stands on this position";
+  if (ui.S.valuesOff && !ui.S.room && [ui.S.turn, "both"].includes(ui.S.settings.engine)) return "The engine waits while a rated game stands on a position of this game";
   if (ui.pending) return "A mill: pick a stone to remove";
   if (puzzleOn() && ui.S.history.length === 0) return `Puzzle: ${ui.S.turn} to move, and one move alone keeps the ${ui.puzzle.goal}`;
   if (ui.S.room && ui.S.drawOffer === ui.S.room.you) return "You offer a draw: waiting for the answer";
   const me = personColor();
   // Fair play's reason stands where the person looks, not only in the
   // engine's panel further down.
-  if (me === ui.S.turn && ui.S.valuesOff && !ui.S.room) return "Your move · no values or hints: a rated game stands on this position";
+  if (me === ui.S.turn && ui.S.valuesOff && !ui.S.room) return "Your move · no values or hints: a rated game stands on a position of this game";
   if (me === ui.S.turn) return "Your move";
   if (ui.S.room) return ui.S.rated ? "Your opponent is thinking" : "Your friend is thinking";
   return `${ui.S.turn[0].toUpperCase() + ui.S.turn.slice(1)} to move`;
@@ -129,7 +129,7 @@ export function drawPanels() {
   drawResult();
   drawRecord();
   const declined = ui.S.drawDeclined && ui.S.drawDeclined === personColor()
-    ? (ui.S.rated && ui.S.room ? "Your opponent declines the draw: play on" : ui.S.room ? "Your friend declines the draw: play on" : "The engine declines the draw: it plays on") : "";
+    ? (ui.S.rated && ui.S.room ? "Your opponent declines the draw: play on" : ui.S.room ? "Your friend declines the draw: play on" : ui.S.inTheOpening ? "The engine declines a draw in the opening: it plays on" : "The engine declines the draw: it plays on") : "";
   drawMessage(ui.note || (ui.S.engine.failure ? "Engine stopped: " + ui.S.engine.failure : declined));
   $("restart").style.display = ui.S.engine.failure ? "" : "none";
   $("viewing").style.display = ui.viewPly === null ? "none" : "block";
@@ -174,7 +174,7 @@ export function drawPanels() {
   $("engineinfo").textContent = parts.join(" · ");
   $("exact").textContent = ui.S.rated && !ui.S.outcome ? "Values, hints and reviews are off while a rated game is played."
     : ui.S.room || ui.S.rated ? ""
-    : ui.S.valuesOff ? "Values, hints, reviews and the engine's moves wait: a rated game in progress on this server stands on this position (fair play)."
+    : ui.S.valuesOff ? "Values, hints, reviews and the engine's moves wait: a rated game in progress on this server stands on a position of this game (fair play)."
     : ui.S.exact ? `Databases: ${ui.S.turn} to move, ${dbWords(ui.S.exact.value)}`
     : !ui.S.databases ? "No endgame databases here: the values are the engine's judgement (see the help)."
     : !ui.S.databasesHoldRules ? "The endgame databases hold no position of these rules: the values are the engine's judgement." : "";
@@ -197,7 +197,7 @@ export function drawPanels() {
     const mark = ui.S.review && ui.S.review.marks.find((m) => m.ply === i + 1);
     const trained = trainMarks[`${ui.S.id}/${i + 1}`];
     const drill = !mark && trained && trained.move === h.move.text ? trained.mark : "";
-    s.textContent = h.move.text + (mark ? (mark.exact ? "??" : "?") : drill);
+    s.textContent = h.move.text + (mark ? mark.sign : drill);
     s.dataset.ply = i + 1;
     s.className = (ui.viewPly === i + 1 ? "on" : "") + (mark ? " blunder" : drill ? " trained" : "");
     moves.appendChild(s);
