@@ -488,6 +488,41 @@ fn with_the_placing_phase_every_placement_has_its_value() {
     assert!(moves.values().all(|v| v["outcome"].is_string()), "{exact}");
 }
 
+#[test]
+fn a_review_of_the_placing_judges_by_the_values_the_board_shows() {
+    // Under the N-move rule (30 moves, the default), as the board and
+    // training do: the placing phase's values leave the rule out, the
+    // databases keeping no plies there.
+    let (db, _dir) = small_databases_with_placing("review-placing");
+    let server = serve(morris(), Some(db));
+    let addr = server.addr;
+    let state = new_game(addr, r#"{"engine":"none","movetime":10}"#);
+    let (status, set) = act(
+        addr,
+        &state,
+        "setup",
+        "W../.../.../....../.../.../..B w 2 2 0 2",
+    );
+    assert_eq!(status, 200, "{set}");
+    assert_eq!(set["settings"]["nMoveRule"], 30, "{set}");
+    let rank = |outcome: &Value| ["loss", "draw", "win"].iter().position(|o| outcome == o);
+    let value = rank(&set["exact"]["value"]["outcome"]).expect("a value");
+    let (worse, _) = set["exact"]["moves"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .find(|(_, v)| rank(&v["outcome"]) < Some(value))
+        .expect("a placement that gives value away");
+    act(addr, &state, "move", worse);
+    let (status, reviewed) = act(addr, &state, "review", "");
+    assert_eq!(status, 200, "{reviewed}");
+    let review = &reviewed["review"];
+    assert_eq!(review["toCome"], 0, "the databases judge it all: {review}");
+    let mark = &review["marks"][0];
+    assert_eq!(mark["move"], worse.as_str(), "{review}");
+    assert_eq!(mark["exact"], true, "{review}");
+}
+
 /// The options an [`option_logger`] was given, one `setoption` line each;
 /// the file goes when dropped.
 struct OptionLog(std::path::PathBuf);

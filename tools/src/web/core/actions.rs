@@ -432,7 +432,8 @@ pub(crate) struct Judged {
     exact: Vec<Option<ExactMove>>,
 }
 
-/// Judges each move of `game`, line `line`'s, by the databases `db`.
+/// Judges each move of `game`, line `line`'s, by the databases `db`:
+/// under the game's N-move rule where they can tell it.
 pub(crate) fn judge(db: Option<&Database>, line: u64, game: Game) -> Judged {
     let judged = db.map(|db| judge_game(db, &game)).unwrap_or_default();
     let mut position = *game.start();
@@ -443,10 +444,21 @@ pub(crate) fn judge(db: Option<&Database>, line: u64, game: Game) -> Judged {
         .map(|(ply, &mv)| {
             let before = position;
             position.play(mv);
-            let judgement = judged.get(ply)?.with_rule;
+            let judged = judged.get(ply)?;
+            // The placing phase's values leave the N-move rule out where it
+            // could change them (the databases keep no plies there), as
+            // the board shows them and training judges by them.
+            let rule_unknown =
+                judged.with_rule.before.is_none() || judged.with_rule.after.is_none();
+            let stored = before.stones_to_place() > 0 && rule_unknown;
+            let judgement = if stored {
+                judged.stored
+            } else {
+                judged.with_rule
+            };
             let best = judgement
                 .changes_value()
-                .then(|| best_move(db?, &before, judgement.before?))
+                .then(|| best_move(db?, &before, judgement.before?, stored))
                 .flatten();
             Some(ExactMove { judgement, best })
         })
@@ -492,10 +504,16 @@ pub(crate) fn review(state: &mut State, judged: Judged) -> Result<Vec<usize>, St
 }
 
 /// A move of `position` that keeps its value `value` by the databases
-/// (with the N-move rule in the moving phase), the quickest win first.
-fn best_move(db: &Database, position: &Position, value: DbOutcome) -> Option<Move> {
+/// (with the N-move rule, or as `stored`), the quickest win first.
+fn best_move(db: &Database, position: &Position, value: DbOutcome, stored: bool) -> Option<Move> {
     db.moves(position)
         .into_iter()
-        .find(|known| known.with_rule == Some(value))
+        .find(|known| {
+            (if stored {
+                known.outcome
+            } else {
+                known.with_rule
+            }) == Some(value)
+        })
         .map(|known| known.mv)
 }
