@@ -12,6 +12,7 @@ use crate::search::eval::evaluate;
 use crate::search::limits::TimeManager;
 use crate::search::ordering::MoveOrdering;
 use crate::search::placing::{PlacingSolver, SharedPlacingTable};
+use crate::search::score::db_score;
 use crate::search::skill::{self, MAX_SKILL};
 use crate::search::worker::{RootMove, SearchContext, Worker};
 use crate::search::{Bound, Limit, SearchEvent, SearchInfo, SearchLimits, TranspositionTable};
@@ -611,6 +612,13 @@ pub(crate) fn run_search(
             if let Some(kept) = kept.filter(|kept| !kept.contains(&chosen.mv)) {
                 if let Some(rm) = main.root_moves().iter().find(|rm| kept.contains(&rm.mv)) {
                     chosen = rm.clone();
+                    // The search may not have scored it: its value is the
+                    // databases'.
+                    let value = exact
+                        .and_then(|db| db.move_value(&request.root, chosen.mv).value_with_rule());
+                    if let Some(value) = value {
+                        chosen.score = db_score(value.outcome, i32::from(value.distance));
+                    }
                 }
             }
             // The last report names the line played.

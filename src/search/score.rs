@@ -3,6 +3,7 @@
 //! the protocol reports.
 
 use crate::board::Position;
+use crate::solution::DbOutcome;
 
 /// The score of a win on the spot; a win in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -20,6 +21,16 @@ pub const DB_WIN: i32 = 20_000;
 /// database wins and losses: their distances stay far below 4096 plies,
 /// and evaluations far below this.
 pub const DB_WIN_BOUND: i32 = DB_WIN - 4096;
+
+/// The score of a database `outcome` for the side to move at the root,
+/// its next removal `plies` from the root.
+pub(crate) fn db_score(outcome: DbOutcome, plies: i32) -> i32 {
+    match outcome {
+        DbOutcome::Win => DB_WIN - plies,
+        DbOutcome::Loss => -(DB_WIN - plies),
+        DbOutcome::Draw => 0,
+    }
+}
 
 /// A score as the protocol reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

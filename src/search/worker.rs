@@ -13,7 +13,7 @@ use crate::search::eval::{STONE, evaluate};
 use crate::search::limits::TimeManager;
 use crate::search::ordering::{MoveOrdering, pick_next};
 use crate::search::score::{
-    DB_WIN, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, score_from_tt, score_to_tt,
+    INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, db_score, score_from_tt, score_to_tt,
     stored_score_in_time,
 };
 use crate::search::tt::Entry;
@@ -784,12 +784,10 @@ impl<'a> Worker<'a> {
             return None;
         }
         self.ctx.dbhits.fetch_add(1, Ordering::Relaxed);
-        let distance = i32::from(value.distance);
-        Some(match value.outcome {
-            DbOutcome::Win => DB_WIN - ply as i32 - distance,
-            DbOutcome::Loss => -(DB_WIN - ply as i32 - distance),
-            DbOutcome::Draw => 0,
-        })
+        Some(db_score(
+            value.outcome,
+            ply as i32 + i32::from(value.distance),
+        ))
     }
 
     /// Follows mill-closing moves until the position is quiet, standing on
@@ -888,6 +886,7 @@ mod tests {
 
     use super::*;
     use crate::board::rules::Rules;
+    use crate::search::DB_WIN;
 
     fn context(limits: SearchLimits) -> SearchContext {
         SearchContext {

@@ -651,7 +651,7 @@ impl DbView {
 
 /// A score for `side` in words for a person, from the side ahead: "white
 /// is ahead by 0.4 stones", "black wins in 3 moves", "white wins (the
-/// databases: the next removal in 9 plies)", "about even".
+/// databases: the next removal within 9 plies)", "about even".
 fn score_words(score: EngineScore, side: Color) -> String {
     let (EngineScore::Centistones(value) | EngineScore::Mate(value)) = score;
     let leader = if value < 0 { side.opponent() } else { side }.name();
@@ -660,8 +660,10 @@ fn score_words(score: EngineScore, side: Color) -> String {
         let moves = if margin == 1 { "move" } else { "moves" };
         format!("{leader} wins in {margin} {moves}")
     } else if margin >= i64::from(DB_WIN_BOUND) {
+        // The search reads the plies to the removal only where the N-move
+        // rule needs them, and the most they can be elsewhere: a bound.
         let plies = i64::from(DB_WIN) - margin;
-        format!("{leader} wins (the databases: the next removal in {plies} plies)")
+        format!("{leader} wins (the databases: the next removal within {plies} plies)")
     } else if margin < 10 {
         "about even".to_owned()
     } else {
@@ -951,7 +953,7 @@ mod tests {
                 EngineScore::Centistones(i64::from(-DB_WIN + 9)),
                 Color::White
             ),
-            "black wins (the databases: the next removal in 9 plies)"
+            "black wins (the databases: the next removal within 9 plies)"
         );
     }
 }
