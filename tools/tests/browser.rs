@@ -1706,6 +1706,7 @@ fn a_training_game_marks_a_move_that_lost_the_win_and_takes_it_back() {
     browser.script("document.getElementById('trainingOn').click();");
     browser.wait_for("return S.settings.training === true;");
     browser.set_up(WIN_IN_FIVE);
+    let values = browser.script("return S.exact.moves;");
     // a7-g7 loses the win: marked ??, with the moves that kept it.
     browser.click_point("a7");
     browser.play(&["g7"], 1);
@@ -1716,6 +1717,13 @@ fn a_training_game_marks_a_move_that_lost_the_win_and_takes_it_back() {
         .nth(1)
         .expect("the moves that kept the win");
     assert!(kept.contains("a7-b6") && !kept.contains("a7-g4"), "{said}");
+    // Best first: the quickest wins.
+    let distances: Vec<u64> = kept
+        .trim_end_matches('.')
+        .split(", ")
+        .map(|mv| values[mv]["distance"].as_u64().expect("a win's plies"))
+        .collect();
+    assert!(distances.is_sorted(), "{said}: {distances:?}");
     assert_eq!(
         browser.script("return document.querySelector('#moves span.trained').textContent;"),
         json!("a7-g7??")

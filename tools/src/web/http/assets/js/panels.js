@@ -83,7 +83,8 @@ function statusWords() {
   if (me === ui.S.turn && ui.S.valuesOff && !ui.S.room) return "Your move · no values or hints: a rated game stands on a position of this game";
   if (me === ui.S.turn) return "Your move";
   if (ui.S.room) return ui.S.rated ? "Your opponent is thinking" : "Your friend is thinking";
-  return `${ui.S.turn[0].toUpperCase() + ui.S.turn.slice(1)} to move`;
+  const toMove = `${ui.S.turn[0].toUpperCase() + ui.S.turn.slice(1)} to move`;
+  return ui.S.valuesOff ? `${toMove} · no values or hints: a rated game stands on a position of this game` : toMove;
 }
 
 // The end of a game, on the board: who won, and why; closed (to see the

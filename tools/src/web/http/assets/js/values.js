@@ -64,13 +64,15 @@ export function dbWords(v) {
 export const VALUE_RANK = { loss: 0, draw: 1, win: 2 };
 // The databases' judgement of the person's move `m` (before it is
 // played): the value it keeps or gives away, marked "" (kept), "?" (a
-// win let go to a draw) or "??" (to a loss), and the moves that keep it;
-// null where the databases do not hold the position.
+// win let go to a draw) or "??" (to a loss), and the moves that keep it,
+// best first; null where the databases do not hold the position.
 export function judge(m) {
   const v = ui.S.exact && ui.S.exact.moves[m.text];
   if (!v) return null;
   const before = ui.S.exact.value.outcome;
-  const kept = ui.S.legal.filter((l) => (ui.S.exact.moves[l.text] || {}).outcome === before).map((l) => l.text);
+  const value = (l) => ui.S.exact.moves[l.text] || {};
+  const kept = ui.S.legal.filter((l) => value(l).outcome === before)
+    .sort((a, b) => valueRank(value(b)) - valueRank(value(a))).map((l) => l.text);
   const mark = VALUE_RANK[v.outcome] >= VALUE_RANK[before] ? "" : v.outcome === "draw" ? "?" : "??";
   return { before, after: v.outcome, mark, kept };
 }
