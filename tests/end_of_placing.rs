@@ -290,3 +290,54 @@ fn a_position_the_n_move_rule_has_drawn_is_a_draw_whatever_its_moves() {
     // As stored, the draw rules left out, it is still a win.
     assert_eq!(db.outcome(&pos(60)), Some(DbOutcome::Win));
 }
+
+/// Twelve's whole databases (`MORRIS_TWELVE_DB`, with the files of both
+/// full-board rules): the placing sectors from which the board can still
+/// fill, near their end, against the end-of-placing solver, which reads
+/// only the moving phase's files and applies the rule itself.
+#[test]
+#[ignore = "needs twelve's whole databases under both full-board rules (MORRIS_TWELVE_DB)"]
+fn twelves_placing_values_equal_the_end_of_placing_solver_under_either_full_board_rule() {
+    use morris::search::PlacingSolver;
+    use morris::solution::Database;
+    use morris::{FullBoard, Rules};
+    let dir = std::env::var_os("MORRIS_TWELVE_DB").expect("MORRIS_TWELVE_DB names the folder");
+    let (db, refused) = Database::open(std::path::Path::new(&dir)).expect("the databases");
+    assert!(refused.is_empty(), "{refused:?}");
+    let (mut compared, mut differ) = ([0; 3], 0);
+    // No stone removed yet (each side's stones on the board and in hand
+    // make twelve), from three each to place to the last placement.
+    let sectors = [
+        (9, 9, 3, 3),
+        (9, 10, 3, 2),
+        (10, 10, 2, 2),
+        (10, 11, 2, 1),
+        (11, 11, 1, 1),
+        (11, 12, 1, 0),
+    ];
+    for (mover, other, in_hand, other_in_hand) in sectors {
+        let sector = Sector::placing(Variant::Twelve, mover, other, in_hand, other_in_hand)
+            .expect("a placing sector");
+        let step = (sector.len() / 300).max(1);
+        for index in (0..sector.len()).step_by(step as usize) {
+            let (mover, other) = sector.board.decode(index);
+            let mut outcomes = Vec::new();
+            for rule in FullBoard::ALL {
+                let pos = placing_position(sector.under(rule), mover, other);
+                let free = Rules {
+                    n_move_rule: 0,
+                    ..pos.rules()
+                };
+                let free = Position::from_fen(&pos.fen(), free).unwrap();
+                let solved = PlacingSolver::new(&db, None, None).solve(&free).unwrap();
+                assert_eq!(db.outcome(&pos), Some(solved), "{rule} {}", pos.fen());
+                compared[solved as usize] += 1;
+                outcomes.push(solved);
+            }
+            differ += usize::from(outcomes[0] != outcomes[1]);
+        }
+    }
+    eprintln!("losses, draws, wins: {compared:?}; {differ} positions differ by the rule");
+    assert!(compared.iter().all(|&n| n > 0), "{compared:?}");
+    assert!(differ > 0, "the rule changes some of these positions");
+}
