@@ -12,11 +12,14 @@ use morris::{Game, Position, Symmetry, Variant};
 /// for every symmetry of the board (a position mirrored or turned is no
 /// way around it), and for every rule that leaves the board alone (the
 /// N-move rule, flying, a full board: a side game under another of those
-/// would tell nearly the same values).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// would tell nearly the same values): the keys of its images, worked
+/// out once, so that a game's positions are looked up by the keys the
+/// game keeps of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stand {
     variant: Variant,
-    key: u64,
+    /// Sorted, each once.
+    images: Vec<u64>,
 }
 
 impl Stand {
@@ -29,14 +32,15 @@ impl Stand {
         if position.stones_to_place() + 1 >= stones {
             return None;
         }
-        let key = Symmetry::ALL
+        let mut images: Vec<u64> = Symmetry::ALL
             .into_iter()
             .map(|symmetry| symmetry.apply_position(position).key())
-            .min()
-            .expect("the identity at least");
+            .collect();
+        images.sort_unstable();
+        images.dedup();
         Some(Stand {
             variant: position.rules().variant,
-            key,
+            images,
         })
     }
 }
@@ -51,7 +55,9 @@ pub struct FairPlay {
 #[derive(Default)]
 struct Standing {
     games: HashMap<u64, Stand>,
-    counts: HashMap<Stand, usize>,
+    /// How many rated games stand on a position with this image, by
+    /// variant and key.
+    counts: HashMap<(Variant, u64), usize>,
 }
 
 impl FairPlay {
@@ -60,45 +66,41 @@ impl FairPlay {
     /// through it would tell the value of each move tried from it, one
     /// after another.
     pub fn stands_in(&self, game: &Game) -> bool {
-        // Most of the time no rated game is played: then nothing is worked
-        // out, and nothing under the lock every game's view takes.
-        if self.standing().counts.is_empty() {
-            return false;
-        }
-        let mut position = *game.start();
-        let mut stands = vec![Stand::of(&position)];
-        for &mv in game.moves() {
-            position.play(mv);
-            stands.push(Stand::of(&position));
-        }
         let standing = self.standing();
-        stands
-            .iter()
-            .flatten()
-            .any(|stand| standing.counts.contains_key(stand))
+        let variant = game.start().rules().variant;
+        !standing.counts.is_empty()
+            && game
+                .keys()
+                .iter()
+                .any(|&key| standing.counts.contains_key(&(variant, key)))
     }
 
     /// Rated game `id` stands on `at` now (none while it is not in play).
     pub fn stand(&self, id: u64, at: Option<Stand>) {
         let mut standing = self.standing();
         let Standing { games, counts } = &mut *standing;
-        let was = match at {
-            Some(at) => games.insert(id, at),
+        let was = match &at {
+            Some(at) => games.insert(id, at.clone()),
             None => games.remove(&id),
         };
         if was == at {
             return;
         }
-        if let Some(was) = was
-            && let Some(count) = counts.get_mut(&was)
-        {
-            *count -= 1;
-            if *count == 0 {
-                counts.remove(&was);
+        if let Some(was) = &was {
+            for &key in &was.images {
+                let image = (was.variant, key);
+                if let Some(count) = counts.get_mut(&image) {
+                    *count -= 1;
+                    if *count == 0 {
+                        counts.remove(&image);
+                    }
+                }
             }
         }
-        if let Some(at) = at {
-            *counts.entry(at).or_default() += 1;
+        if let Some(at) = &at {
+            for &key in &at.images {
+                *counts.entry((at.variant, key)).or_default() += 1;
+            }
         }
     }
 
@@ -183,9 +185,9 @@ mod tests {
         };
         let (two, three) = (at(&["a1", "g7"]), at(&["a1", "g7", "d7"]));
         // Two games stand on a position; one moves on, the other ends.
-        fair_play.stand(1, two);
+        fair_play.stand(1, two.clone());
         fair_play.stand(2, two);
-        fair_play.stand(1, three);
+        fair_play.stand(1, three.clone());
         fair_play.stand(1, three);
         for text in ["a1", "g7"] {
             game.try_play(mv(text)).expect("legal");
