@@ -1142,6 +1142,16 @@ fn the_board_shows_mills_coordinates_moves_and_the_chances() {
     browser.wait_for("return S.settings.level === 'full';");
     browser.choose("movetime", "100");
     browser.wait_for("return S.settings.movetime === 100;");
+    // The glide is over (and the board redrawn) within a quarter of a
+    // second: the stones that arrived are noted as they are drawn.
+    browser.script(
+        "window.arrivals = [];
+         new MutationObserver((changes) => { for (const change of changes) {
+           const stone = change.target;
+           if (stone.classList && stone.classList.contains('arriving')) arrivals.push(stone.dataset.point);
+         } }).observe(document.getElementById('board'),
+           { subtree: true, attributes: true, attributeFilter: ['class'] });",
+    );
     browser.choose("color", "black");
     browser.wait_for("return S.history.length === 7 && S.engine.thinking === null;");
     let turned = browser.script(coordinates);
@@ -1150,11 +1160,7 @@ fn the_board_shows_mills_coordinates_moves_and_the_chances() {
         "{turned}"
     );
     let arrived = browser.script("return S.history[6].move.to;");
-    let class = browser.script(&format!(
-        "return document.querySelector('#board circle.stone[data-point=\"{}\"]').getAttribute('class');",
-        arrived.as_str().unwrap()
-    ));
-    assert!(class.as_str().unwrap().contains("arriving"), "{class}");
+    browser.wait_for(&format!("return arrivals.includes({arrived});"));
     browser.wait_for("return !document.getElementById('evalbox').hidden;");
     let words = browser.script("return document.getElementById('evalwords').textContent;");
     assert!(
