@@ -2036,6 +2036,73 @@ fn two_players_sign_in_and_play_a_rated_game_from_the_lobby_to_its_end() {
 }
 
 #[test]
+fn a_player_challenged_by_name_declines_then_takes_it_and_both_play_a_rematch() {
+    let Some(driver) = driver() else { return };
+    let folder = common::TempDir::new("browser-named");
+    let store = morris_tools::web::store::Store::open(&folder.path().join("players.sqlite"))
+        .expect("a store");
+    let server = serve_with(WebConfig {
+        store: Some(store),
+        ..WebConfig::new(morris(), None)
+    });
+    let ann = Browser::open(&driver, server.addr);
+    take_name(&ann, "ann");
+    let bob = Browser::open(&driver, server.addr);
+    take_name(&bob, "bob");
+    // Ann challenges Bob by the button beside his name; he alone sees it,
+    // marked as his, and declines it; she is told.
+    let challenge_bob = "const bob = [...document.querySelectorAll('#present li')]
+             .find((li) => li.textContent.startsWith('bob (1500)'));
+         if (!bob) return false;
+         bob.querySelector('button').click();
+         return true;";
+    ann.wait_for(challenge_bob);
+    let to_bob = "const li = document.querySelector('#challenges li.tome');
+         return !!li && li.textContent.startsWith('ann (1500) challenges you');";
+    bob.wait_for(to_bob);
+    bob.script("[...document.querySelectorAll('#challenges li.tome button')].find((b) => b.textContent === 'Decline').click();");
+    ann.wait_for(
+        "return document.getElementById('messageText').textContent === 'bob declined your challenge'
+             && lobby.challenges.length === 0;",
+    );
+    // Asked again, he takes it, and resigns at once.
+    ann.wait_for(challenge_bob);
+    bob.wait_for(to_bob);
+    bob.script("[...document.querySelectorAll('#challenges li.tome button')].find((b) => b.textContent === 'Accept').click();");
+    for browser in [&ann, &bob] {
+        browser.wait_for("return S.rated && S.room && S.room.opponent === 'here';");
+    }
+    let first = ann.script("return S.id;");
+    let white = ann.script("return S.room.you;");
+    bob.script("document.getElementById('resign').click();");
+    bob.wait_for("return !document.getElementById('ask').hidden;");
+    bob.script("document.getElementById('askYes').click();");
+    // Ann offers the rematch from the result box; Bob reads it there and
+    // takes it: a new game, the colours swapped.
+    ann.wait_for("const b = document.getElementById('rematch'); return !b.hidden && !b.disabled;");
+    ann.script("document.getElementById('rematch').click();");
+    ann.wait_for(
+        "return document.getElementById('rematch').textContent === 'Rematch offered: waiting for the answer';",
+    );
+    bob.wait_for(
+        "return document.getElementById('rematch').textContent === \"Accept ann's rematch\"
+             && !document.getElementById('rematchDecline').hidden;",
+    );
+    let shot = bob.screenshot(1100, 850, "rated-rematch.png");
+    eprintln!("screenshot: {}", shot.display());
+    bob.script("document.getElementById('rematch').click();");
+    for browser in [&ann, &bob] {
+        browser.wait_for(&format!(
+            "return S.rated && S.room && S.id !== {first} && S.room.opponent === 'here'
+                 && S.history.length === 0;"
+        ));
+    }
+    assert_ne!(ann.script("return S.room.you;"), white);
+    ann.close();
+    bob.close();
+}
+
+#[test]
 fn a_rated_game_goes_on_in_both_browsers_after_the_server_is_killed_and_started_again() {
     let Some(driver) = driver() else { return };
     let folder = common::TempDir::new("browser-rated-restart");

@@ -2119,6 +2119,214 @@ fn a_rated_game_to_its_end_moves_both_ratings_by_glicko_2() {
     assert_eq!(refused["error"], json!(words));
 }
 
+/// The challenge in `lobby` made by the player named `name`.
+fn challenge_by(lobby: &Value, name: &str) -> Option<Value> {
+    let challenges = lobby["challenges"].as_array().unwrap();
+    challenges.iter().find(|c| c["name"] == name).cloned()
+}
+
+/// Waits until the game of the player of `token` is over and kept: the
+/// lobby no longer has it.
+fn wait_until_kept(addr: SocketAddr, token: &str) {
+    let mut seen = lobby(addr, token, 0);
+    while !seen["game"].is_null() {
+        seen = lobby(addr, token, seen["version"].as_u64().unwrap());
+    }
+}
+
+#[test]
+fn a_challenge_to_a_player_named_is_seen_taken_and_declined_by_that_player_alone() {
+    let folder = common::TempDir::new("web-named-challenge");
+    let server = serve_keeping(&folder.path().join("players.sqlite"));
+    let addr = server.addr;
+    let (ann, bob, cat) = (
+        player(addr, "ann"),
+        player(addr, "bob"),
+        player(addr, "cat"),
+    );
+    let to = |name: &str| {
+        by(
+            &ann,
+            json!({ "clock": turn_clock(60.0), "opponent": name, "color": "white" }),
+        )
+    };
+    // A name nobody has, and a player not in the lobby, are refused by
+    // name.
+    let (status, unknown) = json(addr, "POST", "/api/challenge", &to("nobody"));
+    assert_eq!(status, 404);
+    assert_eq!(unknown["error"], "no player or level is named 'nobody'");
+    let (status, away) = json(addr, "POST", "/api/challenge", &to("bob"));
+    assert_eq!(status, 409);
+    assert_eq!(away["error"], "bob is not in the lobby");
+    for token in [&bob, &cat] {
+        lobby(addr, token, 0);
+    }
+    let (status, own) = json(addr, "POST", "/api/challenge", &to("ann"));
+    assert_eq!(
+        (status, &own["error"]),
+        (409, &json!("a challenge is for another player"))
+    );
+    let ranged = by(
+        &ann,
+        json!({ "clock": turn_clock(60.0), "opponent": "bob", "range": 100 }),
+    );
+    assert_eq!(json(addr, "POST", "/api/challenge", &ranged).0, 400);
+    // Bob, waiting for news of the lobby, hears of it: his to take, named
+    // as his; Cat sees nothing of it.
+    let waiting = lobby(addr, &bob, 0)["version"].as_u64().unwrap();
+    let hearing = std::thread::spawn(move || {
+        let bob = bob;
+        (lobby(addr, &bob, waiting), bob)
+    });
+    assert_eq!(json(addr, "POST", "/api/challenge", &to("BOB")).0, 200);
+    let (heard, bob) = hearing.join().unwrap();
+    assert!(heard["version"].as_u64().unwrap() > waiting);
+    let offered = challenge_by(&heard, "ann").expect("ann's challenge, seen by bob");
+    assert_eq!(
+        (&offered["to"], &offered["openToMe"], &offered["side"]),
+        (&json!("bob"), &json!(true), &json!("white"))
+    );
+    assert_eq!(lobby(addr, &cat, 0)["challenges"], json!([]));
+    assert_eq!(
+        challenge_by(&lobby(addr, &ann, 0), "ann").unwrap()["mine"],
+        true
+    );
+    let (status, again) = json(addr, "POST", "/api/challenge", &to("bob"));
+    assert_eq!(
+        (status, &again["error"]),
+        (
+            409,
+            &json!("you have challenged bob already: withdraw that first")
+        )
+    );
+    // Not Cat's to take or decline.
+    let answer = |token: &str| by(token, json!({ "challenge": offered["id"] }));
+    let (status, not_hers) = json(addr, "POST", "/api/accept", &answer(&cat));
+    assert_eq!(
+        (status, &not_hers["error"]),
+        (409, &json!("the challenge is for bob"))
+    );
+    assert_eq!(json(addr, "POST", "/api/decline", &answer(&cat)).0, 404);
+    // Bob declines: it is gone, and Ann told who declined it.
+    assert_eq!(json(addr, "POST", "/api/decline", &answer(&bob)).0, 200);
+    assert_eq!(json(addr, "POST", "/api/decline", &answer(&bob)).0, 404);
+    let told = lobby(addr, &ann, 0);
+    assert_eq!(told["challenges"], json!([]));
+    assert_eq!(
+        told["declined"],
+        json!([{ "id": offered["id"], "name": "bob" }])
+    );
+    // Asked again, he takes it: the game begins, Ann White as she asked.
+    assert_eq!(json(addr, "POST", "/api/challenge", &to("bob")).0, 200);
+    let offered = challenge_by(&lobby(addr, &bob, 0), "ann").unwrap();
+    let (status, state) = json(
+        addr,
+        "POST",
+        "/api/accept",
+        &by(&bob, json!({ "challenge": offered["id"] })),
+    );
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(
+        (&state["rated"]["white"]["name"], &state["room"]["you"]),
+        (&json!("ann"), &json!("black"))
+    );
+    // Both are seen playing, and a player playing is not challenged.
+    let present = lobby(addr, &cat, 0)["present"].clone();
+    let playing: Vec<(&Value, &Value)> = present
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (&p["name"], &p["playing"]))
+        .collect();
+    assert_eq!(
+        playing,
+        [
+            (&json!("ann"), &json!(true)),
+            (&json!("bob"), &json!(true)),
+            (&json!("cat"), &json!(false))
+        ]
+    );
+    let busy = by(
+        &cat,
+        json!({ "clock": turn_clock(60.0), "opponent": "ann" }),
+    );
+    let (status, refused) = json(addr, "POST", "/api/challenge", &busy);
+    assert_eq!(
+        (status, &refused["error"]),
+        (409, &json!("ann is playing a rated game"))
+    );
+}
+
+#[test]
+fn a_rematch_is_offered_from_a_game_over_and_taken_with_the_colours_swapped() {
+    let folder = common::TempDir::new("web-rematch");
+    let server = serve_keeping(&folder.path().join("players.sqlite"));
+    let addr = server.addr;
+    let (ann, bob, cat) = (
+        player(addr, "ann"),
+        player(addr, "bob"),
+        player(addr, "cat"),
+    );
+    let (white, black) = rated_room(addr, &ann, &bob, turn_clock(60.0));
+    let rematch = |token: &str| by(token, json!({ "game": white.game }));
+    let (status, early) = json(addr, "POST", "/api/rematch", &rematch(&ann));
+    assert_eq!(status, 409, "not over yet: {early}");
+    play_plies(addr, (&white, &black), 2);
+    assert_eq!(black.act(addr, "resign", "").0, 200);
+    wait_until_kept(addr, &ann);
+    wait_until_kept(addr, &bob);
+    assert_eq!(
+        json(addr, "POST", "/api/rematch", &rematch(&cat)).0,
+        403,
+        "not cat's game"
+    );
+    // Ann offers it: Bob sees it as the rematch of their game, Ann to play
+    // Black; his asking for it too takes hers.
+    let (status, offered) = json(addr, "POST", "/api/rematch", &rematch(&ann));
+    assert_eq!(status, 200, "{offered}");
+    let seen = challenge_by(&lobby(addr, &bob, 0), "ann").expect("the rematch, seen by bob");
+    assert_eq!(
+        (&seen["rematchOf"], &seen["side"], &seen["to"]),
+        (&json!(white.game), &json!("black"), &json!("bob"))
+    );
+    let (status, state) = json(addr, "POST", "/api/rematch", &rematch(&bob));
+    assert_eq!(status, 200, "{state}");
+    assert_ne!(id(&state), white.game);
+    assert_eq!(
+        (
+            &state["rated"]["white"]["name"],
+            &state["rated"]["black"]["name"],
+            &state["room"]["you"]
+        ),
+        (&json!("bob"), &json!("ann"), &json!("white"))
+    );
+    assert_eq!(lobby(addr, &ann, 0)["game"]["id"], json!(id(&state)));
+    // Against a level, the rematch begins at once.
+    let level = by(
+        &cat,
+        json!({ "clock": turn_clock(60.0), "opponent": "easy", "color": "white" }),
+    );
+    let (status, first) = json(addr, "POST", "/api/challenge", &level);
+    assert_eq!(status, 200, "{first}");
+    let (status, _) = json(addr, "POST", &format!("/api/resign?id={}", id(&first)), "");
+    assert_eq!(status, 200);
+    wait_until_kept(addr, &cat);
+    let (status, second) = json(
+        addr,
+        "POST",
+        "/api/rematch",
+        &by(&cat, json!({ "game": id(&first) })),
+    );
+    assert_eq!(status, 200, "{second}");
+    assert_eq!(
+        (
+            &second["rated"]["white"]["name"],
+            &second["rated"]["black"]["name"]
+        ),
+        (&json!("morris-easy"), &json!("cat"))
+    );
+}
+
 #[test]
 fn a_position_on_a_rated_board_has_no_value_hint_review_or_engine_elsewhere() {
     use morris::{Position, Rules, Symmetry};
@@ -2381,7 +2589,7 @@ fn a_wrong_token_or_seat_is_refused_and_challenges_are_bounded() {
         let (status, refused) = json(addr, method, &path, &body);
         assert_eq!(status, 401, "{method} {path}: {refused}");
     }
-    // A rated game has a clock; an unknown level is none to play.
+    // A rated game has a clock; an opponent unknown is none to play.
     let (status, refused) = json(addr, "POST", "/api/challenge", &by(&ann, json!({})));
     assert_eq!(
         (status, &refused["error"]),
@@ -2391,7 +2599,11 @@ fn a_wrong_token_or_seat_is_refused_and_challenges_are_bounded() {
         &ann,
         json!({ "clock": turn_clock(60.0), "opponent": "morris-god" }),
     );
-    assert_eq!(json(addr, "POST", "/api/challenge", &level).0, 400);
+    let (status, refused) = json(addr, "POST", "/api/challenge", &level);
+    assert_eq!(
+        (status, &refused["error"]),
+        (404, &json!("no player or level is named 'morris-god'"))
+    );
     // A range of ratings is a sensible number of points, or none.
     for range in [json!(-5), json!(0), json!(0.5), json!(1e9)] {
         let body = by(&ann, json!({ "clock": turn_clock(60.0), "range": range }));

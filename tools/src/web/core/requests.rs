@@ -285,9 +285,10 @@ fn side_chosen(name: Option<&str>) -> Result<Option<Color>, String> {
 /// A rated game offered: the player's `token`, its settings (the
 /// variant, the rules and the clock: a rated game has one), `color`, the
 /// side it takes (`white`, `black` or `random`, the default), and
-/// `opponent`, one of the engine's levels to play at once, or none to
-/// open a challenge in the lobby, which `range`, if it is given, opens
-/// only to players rated within so much of the challenger.
+/// `opponent`, one of the engine's levels to play at once, a player to
+/// challenge alone, or none to open a challenge in the lobby, which
+/// `range`, if it is given, opens only to players rated within so much of
+/// the challenger.
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct ChallengeRequest {
     #[serde(flatten)]
@@ -354,8 +355,16 @@ impl ChallengeRequest {
     }
 }
 
-/// A challenge taken or withdrawn: the player's `token`, and the
-/// `challenge`'s number.
+/// A rated game over, asked to be played again: the player's `token`,
+/// and the `game`'s number.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct RematchRequest {
+    pub(crate) token: Option<String>,
+    pub(crate) game: String,
+}
+
+/// A challenge taken, declined or withdrawn: the player's `token`, and
+/// the `challenge`'s number.
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct ChallengeAnswer {
     pub(crate) token: Option<String>,

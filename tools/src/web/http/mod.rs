@@ -99,6 +99,8 @@ pub(crate) fn router(
         .route("/api/challenge", post(challenge))
         .route("/api/withdraw", post(withdraw))
         .route("/api/accept", post(accept))
+        .route("/api/decline", post(decline))
+        .route("/api/rematch", post(rematch))
         .route("/api/game", post(create_game))
         .route("/api/room", post(open_room))
         .route("/api/join", post(join_room))
@@ -324,6 +326,14 @@ async fn withdraw(State(app): State<App>, Text(body): Text) -> Reply {
 
 async fn accept(State(app): State<App>, Text(body): Text) -> Reply {
     blocking(move || rated::accept(&app.games, app.rated.as_deref(), &body)).await
+}
+
+async fn decline(State(app): State<App>, Text(body): Text) -> Reply {
+    blocking(move || rated::decline(app.rated.as_deref(), &body)).await
+}
+
+async fn rematch(State(app): State<App>, Text(body): Text) -> Reply {
+    blocking(move || rated::rematch(&app.games, app.rated.as_deref(), &body)).await
 }
 
 async fn create_game(State(app): State<App>, Text(body): Text) -> Reply {

@@ -1,7 +1,8 @@
 //! The HTTP side of rated play: players made and found by their token,
 //! the table of ratings, a player's history, and the lobby where rated
-//! games are offered, taken and withdrawn, or begun at once against one of
-//! the engine's levels.
+//! games are offered (to anyone or to a player named), taken, declined
+//! and withdrawn, or begun at once against one of the engine's levels,
+//! and a game over played again, colours swapped.
 
 use std::net::IpAddr;
 use std::time::Instant;
@@ -10,10 +11,14 @@ use morris::Color;
 
 use super::game::view;
 use super::reply::{Reply, refused};
-use super::views::{ChallengeView, GameRefView, LobbyView, PastGameView, PlayerView, PresentView};
+use super::views::{
+    ChallengeView, DeclinedView, GameRefView, LobbyView, PastGameView, PlayerView, PresentView,
+};
 use crate::web::core::players::RatedPlayer;
-use crate::web::core::requests::{self, ChallengeAnswer, ChallengeRequest, PlayerRequest};
-use crate::web::core::settings::{EngineSide, Settings};
+use crate::web::core::requests::{
+    self, ChallengeAnswer, ChallengeRequest, PlayerRequest, RematchRequest,
+};
+use crate::web::core::settings::{EngineSide, Settings, Strength};
 use crate::web::game::Games;
 use crate::web::rated::lobby::{Challenge, level_player_name};
 use crate::web::rated::store::{Maker, NewPlayer, PlayerId, Standing, Store, check_name};
@@ -189,12 +194,21 @@ pub(crate) fn lobby(games: &Games, rated: Option<&RatedPlay>, me: PlayerId) -> R
                 .iter()
                 .map(|challenge| ChallengeView::new(challenge, (me.id, me.rating.rating)))
                 .collect(),
+            declined: lobby
+                .declined
+                .into_iter()
+                .map(|declined| DeclinedView {
+                    id: declined.id,
+                    name: declined.name,
+                })
+                .collect(),
             present: lobby
                 .present
                 .into_iter()
                 .map(|present| PresentView {
                     name: present.name,
                     rating: present.rating,
+                    playing: present.playing,
                 })
                 .collect(),
             game: rated.game_of(games, me.id).map(|(id, seat)| GameRefView {
@@ -209,7 +223,8 @@ pub(crate) fn lobby(games: &Games, rated: Option<&RatedPlay>, me: PlayerId) -> R
 }
 
 /// A rated game offered by the body's player: a challenge opened in the
-/// lobby, or with `opponent`, a game begun at once against that level.
+/// lobby; with `opponent`, a player's name, a challenge to that player
+/// alone, or a level's, a game begun at once against that level.
 pub(crate) fn challenge(games: &Games, rated: Option<&RatedPlay>, body: &str) -> Reply {
     with_rated(rated, |rated| {
         let store = &rated.store;
@@ -220,55 +235,77 @@ pub(crate) fn challenge(games: &Games, rated: Option<&RatedPlay>, body: &str) ->
             .map_err(|message| refusal(400, &message))?;
         let side = request.side().map_err(|message| refusal(400, &message))?;
         let range = request.range().map_err(|message| refusal(400, &message))?;
-        let Some(opponent) = request.opponent.as_deref() else {
-            let posted = rated.lobby.post(Challenge {
-                id: 0,
-                by: me.id,
-                name: me.name.clone(),
-                rating: me.rating.rating,
-                settings,
-                side,
-                range,
-            });
-            posted.map_err(|message| refusal(409, &message))?;
-            return Ok(Reply::done());
-        };
-        let Some(&(level, level_id)) = rated
-            .levels
-            .iter()
-            .find(|(level, _)| level.name() == opponent || level_player_name(*level) == opponent)
-        else {
-            let unknown = format!("'{opponent}' is none of the engine's levels");
-            return Err(refusal(400, &unknown));
-        };
-        let side = side.unwrap_or_else(requests::random_side);
-        let engine_side = match side {
-            Color::White => EngineSide::Black,
-            Color::Black => EngineSide::White,
-        };
-        let settings = Settings {
-            engine_side,
-            strength: level,
-            ..settings
-        };
-        rated
-            .lobby
-            .reserve(me.id)
-            .map_err(|message| refusal(409, &message))?;
-        let player = me.id;
-        let started = store.standing(level_id).map(|level| {
-            let mut players = [RatedPlayer::from(me), RatedPlayer::from(level)];
-            if side == Color::Black {
-                players.swap(0, 1);
+        let to = match request.opponent.as_deref() {
+            None => None,
+            Some(opponent) => {
+                if let Some(&level) = rated.levels.iter().find(|(level, _)| {
+                    level.name() == opponent || level_player_name(*level) == opponent
+                }) {
+                    let side = side.unwrap_or_else(requests::random_side);
+                    return play_level(games, rated, me, level, (side, settings));
+                }
+                let Some(id) = store.player(opponent)? else {
+                    let unknown = format!("no player or level is named '{opponent}'");
+                    return Err(refusal(404, &unknown));
+                };
+                if range.is_some() {
+                    let ranged = "a challenge to a player named has no rating range";
+                    return Err(refusal(400, ranged));
+                }
+                Some((id, store.standing(id)?.name))
             }
-            rated.start(games, players, settings)
+        };
+        let posted = rated.lobby.post(Challenge {
+            id: 0,
+            by: me.id,
+            name: me.name.clone(),
+            rating: me.rating.rating,
+            settings,
+            side,
+            range,
+            to,
+            rematch_of: None,
         });
-        if !matches!(started, Ok(Ok(_))) {
-            rated.lobby.release(&[player], None);
-        }
-        let (id, session) = started?.map_err(|not_begun| refused(&not_begun))?;
-        Ok(Reply::json(&view(games, id, &session, |_| None)))
+        posted.map_err(|message| refusal(409, &message))?;
+        Ok(Reply::done())
     })
+}
+
+/// A rated game of `me`, playing `side`, against the engine's `level`
+/// under `settings`, begun at once: its state.
+fn play_level(
+    games: &Games,
+    rated: &RatedPlay,
+    me: Standing,
+    (level, level_id): (Strength, PlayerId),
+    (side, settings): (Color, Settings),
+) -> Result<Reply, Unanswered> {
+    let engine_side = match side {
+        Color::White => EngineSide::Black,
+        Color::Black => EngineSide::White,
+    };
+    let settings = Settings {
+        engine_side,
+        strength: level,
+        ..settings
+    };
+    rated
+        .lobby
+        .reserve(me.id)
+        .map_err(|message| refusal(409, &message))?;
+    let player = me.id;
+    let started = rated.store.standing(level_id).map(|level| {
+        let mut players = [RatedPlayer::from(me), RatedPlayer::from(level)];
+        if side == Color::Black {
+            players.swap(0, 1);
+        }
+        rated.start(games, players, settings)
+    });
+    if !matches!(started, Ok(Ok(_))) {
+        rated.lobby.release(&[player], None);
+    }
+    let (id, session) = started?.map_err(|not_begun| refused(&not_begun))?;
+    Ok(Reply::json(&view(games, id, &session, |_| None)))
 }
 
 /// The body's player withdraws its `challenge`.
@@ -285,41 +322,118 @@ pub(crate) fn withdraw(rated: Option<&RatedPlay>, body: &str) -> Reply {
     })
 }
 
+/// The body's player declines a `challenge` made to it: its challenger
+/// is told.
+pub(crate) fn decline(rated: Option<&RatedPlay>, body: &str) -> Reply {
+    with_rated(rated, |rated| {
+        let answer: ChallengeAnswer = parsed(body)?;
+        let me = signed_in(&rated.store, answer.token.as_deref())?;
+        if !rated.lobby.decline(answer.challenge, (me.id, &me.name)) {
+            return Err(refusal(404, "no such challenge to you is open"));
+        }
+        Ok(Reply::done())
+    })
+}
+
 /// The body's player takes a `challenge`: their rated game begins in a
 /// room, the player sat down in it (the challenger finds it in the lobby).
 pub(crate) fn accept(games: &Games, rated: Option<&RatedPlay>, body: &str) -> Reply {
     with_rated(rated, |rated| {
-        let store = &rated.store;
         let answer: ChallengeAnswer = parsed(body)?;
-        let me = signed_in(store, answer.token.as_deref())?;
-        let taker = (me.id, me.rating.rating);
-        let challenge = rated
-            .lobby
-            .take(answer.challenge, taker)
-            .map_err(|message| refusal(409, &message))?;
-        let challenger_side = challenge.side.unwrap_or_else(requests::random_side);
-        let my_side = challenger_side.opponent();
-        let both = [challenge.by, me.id];
-        let started = store.standing(challenge.by).map(|challenger| {
-            let mut players = [RatedPlayer::from(challenger), RatedPlayer::from(me)];
-            if challenger_side == Color::Black {
-                players.swap(0, 1);
-            }
-            rated.start(games, players, challenge.settings)
-        });
-        // A game that does not begin leaves the challenge open again.
-        if !matches!(started, Ok(Ok(_))) {
-            rated.lobby.release(&both, Some(challenge));
+        let me = signed_in(&rated.store, answer.token.as_deref())?;
+        take(games, rated, me, answer.challenge)
+    })
+}
+
+/// `me` takes the challenge `id`: the state of the game begun, with the
+/// token of `me`'s seat.
+fn take(games: &Games, rated: &RatedPlay, me: Standing, id: u64) -> Result<Reply, Unanswered> {
+    let taker = (me.id, me.rating.rating);
+    let challenge = rated
+        .lobby
+        .take(id, taker)
+        .map_err(|message| refusal(409, &message))?;
+    let challenger_side = challenge.side.unwrap_or_else(requests::random_side);
+    let my_side = challenger_side.opponent();
+    let both = [challenge.by, me.id];
+    let started = rated.store.standing(challenge.by).map(|challenger| {
+        let mut players = [RatedPlayer::from(challenger), RatedPlayer::from(me)];
+        if challenger_side == Color::Black {
+            players.swap(0, 1);
         }
-        let (id, session) = started?.map_err(|not_begun| refused(&not_begun))?;
-        let seat = session
-            .lock()
-            .room
-            .as_ref()
-            .and_then(|room| room.token_of(my_side))
-            .map(str::to_owned)
-            .unwrap_or_default();
-        let view = view(games, id, &session, |_| Some(my_side));
-        Ok(Reply::json(&view.with_seat(seat)))
+        rated.start(games, players, challenge.settings)
+    });
+    // A game that does not begin leaves the challenge open again.
+    if !matches!(started, Ok(Ok(_))) {
+        rated.lobby.release(&both, Some(challenge));
+    }
+    let (id, session) = started?.map_err(|not_begun| refused(&not_begun))?;
+    let seat = session
+        .lock()
+        .room
+        .as_ref()
+        .and_then(|room| room.token_of(my_side))
+        .map(str::to_owned)
+        .unwrap_or_default();
+    let view = view(games, id, &session, |_| Some(my_side));
+    Ok(Reply::json(&view.with_seat(seat)))
+}
+
+/// The body's player asks to play its rated `game`, over and kept, again
+/// with the colours swapped: against a level, begun at once; against a
+/// person, the person's own offer of it taken if there is one, or else
+/// offered to the person.
+pub(crate) fn rematch(games: &Games, rated: Option<&RatedPlay>, body: &str) -> Reply {
+    with_rated(rated, |rated| {
+        let request: RematchRequest = parsed(body)?;
+        let me = signed_in(&rated.store, request.token.as_deref())?;
+        let game = request.game.parse::<u64>().ok();
+        let Some(session) = game.and_then(|id| games.get(id)) else {
+            return Err(refusal(404, "the game is no longer open"));
+        };
+        let game = game.unwrap_or_default();
+        let (players, settings, kept) = {
+            let state = session.lock();
+            let Some(players) = state.rated.clone() else {
+                return Err(refusal(400, "only a rated game has a rematch"));
+            };
+            (
+                players,
+                state.settings,
+                state.ended().is_some() && !state.is_rated_unkept(),
+            )
+        };
+        let Some(my_old_side) = players.side_of(me.id) else {
+            return Err(refusal(403, "you did not play this game"));
+        };
+        if !kept {
+            let unkept = "the game is not over, or its result is still being kept";
+            return Err(refusal(409, unkept));
+        }
+        let side = my_old_side.opponent();
+        let opponent = players.player(side).id;
+        let settings = Settings {
+            engine_side: EngineSide::Neither,
+            ..settings
+        };
+        if let Some(&level) = rated.levels.iter().find(|(_, id)| *id == opponent) {
+            return play_level(games, rated, me, level, (side, settings));
+        }
+        if let Some(offered) = rated.lobby.rematch_offered(game, opponent, me.id) {
+            return take(games, rated, me, offered);
+        }
+        let posted = rated.lobby.post(Challenge {
+            id: 0,
+            by: me.id,
+            name: me.name.clone(),
+            rating: me.rating.rating,
+            settings,
+            side: Some(side),
+            range: None,
+            to: Some((opponent, players.player(side).name.clone())),
+            rematch_of: Some(game),
+        });
+        posted.map_err(|message| refusal(409, &message))?;
+        Ok(Reply::done())
     })
 }

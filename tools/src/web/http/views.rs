@@ -59,6 +59,17 @@ impl PlayerView {
 pub(crate) struct PresentView {
     pub(crate) name: String,
     pub(crate) rating: f64,
+    /// Whether it is playing a rated game.
+    pub(crate) playing: bool,
+}
+
+/// A challenge of the asking player's, declined by the player it was for.
+#[derive(Serialize)]
+pub(crate) struct DeclinedView {
+    /// The challenge's number.
+    pub(crate) id: u64,
+    /// Who declined it.
+    pub(crate) name: String,
 }
 
 /// An open challenge.
@@ -85,6 +96,10 @@ pub(crate) struct ChallengeView {
     open_to_me: bool,
     /// Whether it is the asking player's own.
     mine: bool,
+    /// The name of the one player it is for, if it is for one.
+    to: Option<String>,
+    /// The rated game it offers to play again, colours swapped.
+    rematch_of: Option<String>,
 }
 
 impl ChallengeView {
@@ -102,8 +117,10 @@ impl ChallengeView {
             clock: challenge.settings.clock.map(Into::into),
             side: challenge.side.map_or("random", Color::name),
             range: challenge.range,
-            open_to_me: challenge.by != asking && challenge.open_to(rating),
+            open_to_me: challenge.open_to((asking, rating)),
             mine: challenge.by == asking,
+            to: challenge.to.as_ref().map(|(_, name)| name.clone()),
+            rematch_of: challenge.rematch_of.map(|game| game.to_string()),
         }
     }
 }
@@ -143,6 +160,8 @@ pub(crate) struct LobbyView {
     /// The player asking.
     pub(crate) me: PlayerView,
     pub(crate) challenges: Vec<ChallengeView>,
+    /// The asking player's challenges declined lately.
+    pub(crate) declined: Vec<DeclinedView>,
     /// The engine's levels, standing players.
     pub(crate) levels: Vec<PlayerView>,
     /// The players in the lobby now.

@@ -1,9 +1,10 @@
 //! The lobby: the open challenges, each a player's offer of a rated game
-//! (its settings, and the side the player takes, or a side drawn), the
-//! players there now, and the players engaged in a rated game (from the
-//! moment it is agreed until its result is kept: one at a time). Every
-//! page in the lobby hears of a change at once, by its stream of events
-//! (or a long poll), as a game's page does.
+//! (its settings, and the side the player takes, or a side drawn) to
+//! anyone or to one player named (a rematch among them), the players there
+//! now, and the players engaged in a rated game (from the moment it is
+//! agreed until its result is kept: one at a time). Every page in the
+//! lobby hears of a change at once, by its stream of events (or a long
+//! poll), as a game's page does.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
@@ -26,6 +27,9 @@ pub const MAX_CHALLENGES: usize = 1000;
 /// How long since it last asked a player still counts as in the lobby:
 /// longer than a long poll waits, or a stream between two refreshes.
 const PRESENT: Duration = Duration::from_secs(30);
+
+/// How long a challenger is told that its challenge was declined.
+const DECLINE_TOLD: Duration = Duration::from_secs(120);
 
 /// The name of the standing player who is the engine at `level`.
 pub fn level_player_name(level: Strength) -> String {
@@ -50,14 +54,44 @@ pub struct Challenge {
     /// How far from the challenger's rating the taker's may be; `None`:
     /// anyone's.
     pub range: Option<f64>,
+    /// The one player it is for, and its name; `None`: for anyone.
+    pub to: Option<(PlayerId, String)>,
+    /// The rated game it offers to play again, colours swapped.
+    pub rematch_of: Option<u64>,
 }
 
 impl Challenge {
-    /// Whether a player rated `rating` may take it.
-    pub fn open_to(&self, rating: f64) -> bool {
-        self.range
-            .is_none_or(|range| (rating - self.rating).abs() <= range)
+    /// Whether `player`, rated `rating`, may take it.
+    pub fn open_to(&self, (player, rating): (PlayerId, f64)) -> bool {
+        match &self.to {
+            Some((to, _)) => *to == player,
+            None => {
+                self.by != player
+                    && self
+                        .range
+                        .is_none_or(|range| (rating - self.rating).abs() <= range)
+            }
+        }
     }
+
+    /// Whether `player` sees it: an open challenge anyone does, one to a
+    /// player named its two players alone.
+    pub fn seen_by(&self, player: PlayerId) -> bool {
+        self.to
+            .as_ref()
+            .is_none_or(|(to, _)| *to == player || self.by == player)
+    }
+}
+
+/// A challenge to a player named, declined by it.
+#[derive(Clone, Debug)]
+pub struct Declined {
+    /// The challenge's number.
+    pub id: u64,
+    /// Who declined it.
+    pub name: String,
+    challenger: PlayerId,
+    when: Instant,
 }
 
 /// A player in the lobby.
@@ -67,6 +101,8 @@ pub struct Present {
     pub name: String,
     /// Its rating.
     pub rating: f64,
+    /// Whether it is playing a rated game.
+    pub playing: bool,
     last_seen: Instant,
 }
 
@@ -74,8 +110,10 @@ pub struct Present {
 pub struct LobbySnapshot {
     /// The lobby's version, for the next long poll.
     pub version: u64,
-    /// The open challenges, the oldest first.
+    /// The open challenges the player sees, the oldest first.
     pub challenges: Vec<Challenge>,
+    /// The player's challenges declined lately.
+    pub declined: Vec<Declined>,
     /// The players there, by name.
     pub present: Vec<Present>,
 }
@@ -83,6 +121,7 @@ pub struct LobbySnapshot {
 struct Inner {
     version: u64,
     challenges: Vec<Challenge>,
+    declined: Vec<Declined>,
     present: HashMap<PlayerId, Present>,
     /// The players engaged in a rated game, and the game once it began.
     engaged: HashMap<PlayerId, Option<u64>>,
@@ -93,6 +132,7 @@ impl Default for Inner {
         Inner {
             version: first_version(),
             challenges: Vec::new(),
+            declined: Vec::new(),
             present: HashMap::new(),
             engaged: HashMap::new(),
         }
@@ -108,11 +148,33 @@ impl Inner {
         lobby.version.send_replace(self.version);
     }
 
-    /// `players` go to a rated game: their challenges are no longer open.
+    /// `players` go to a rated game: their challenges, and those to
+    /// them, are no longer open.
     fn engage(&mut self, players: &[PlayerId], game: Option<u64>) {
         self.engaged
             .extend(players.iter().map(|&player| (player, game)));
-        self.challenges.retain(|c| !players.contains(&c.by));
+        self.challenges.retain(|c| {
+            !players.contains(&c.by) && c.to.as_ref().is_none_or(|(to, _)| !players.contains(to))
+        });
+    }
+
+    /// Why `challenge` to a player named may not be posted, if it may not.
+    fn refuse_named(&self, challenge: &Challenge) -> Option<String> {
+        let (to, name) = challenge.to.as_ref()?;
+        if *to == challenge.by {
+            return Some("a challenge is for another player".to_owned());
+        }
+        if !self.present.contains_key(to) {
+            return Some(format!("{name} is not in the lobby"));
+        }
+        if self.engaged.contains_key(to) {
+            return Some(format!("{name} is playing a rated game"));
+        }
+        let again = self
+            .challenges
+            .iter()
+            .any(|c| c.by == challenge.by && c.to.as_ref().is_some_and(|(other, _)| other == to));
+        again.then(|| format!("you have challenged {name} already: withdraw that first"))
     }
 }
 
@@ -159,6 +221,9 @@ impl Lobby {
         if inner.challenges.len() >= MAX_CHALLENGES {
             return Err("the lobby is full of challenges: try again later".to_owned());
         }
+        if let Some(refusal) = inner.refuse_named(&challenge) {
+            return Err(refusal);
+        }
         challenge.id = std::iter::repeat_with(|| rand::random_range(1..1u64 << 52))
             .find(|id| inner.challenges.iter().all(|c| c.id != *id))
             .expect("a free number");
@@ -168,6 +233,7 @@ impl Lobby {
         let present = Present {
             name: challenge.name.clone(),
             rating: challenge.rating,
+            playing: false,
             last_seen: Instant::now(),
         };
         inner.present.insert(by, present);
@@ -188,13 +254,52 @@ impl Lobby {
         withdrawn
     }
 
+    /// `player`, to whom challenge `id` is, declines it: it is gone, and
+    /// its challenger told; whether it was open to decline.
+    pub fn decline(&self, id: u64, (player, name): (PlayerId, &str)) -> bool {
+        let mut inner = self.lock();
+        let Some(at) = inner
+            .challenges
+            .iter()
+            .position(|c| c.id == id && c.to.as_ref().is_some_and(|(to, _)| *to == player))
+        else {
+            return false;
+        };
+        let declined = inner.challenges.remove(at);
+        let now = Instant::now();
+        inner
+            .declined
+            .retain(|told| now.saturating_duration_since(told.when) <= DECLINE_TOLD);
+        inner.declined.push(Declined {
+            id,
+            name: name.to_owned(),
+            challenger: declined.by,
+            when: now,
+        });
+        inner.changed(self);
+        true
+    }
+
+    /// The challenge `by` offers `to` to play game `game` again, if it is
+    /// open.
+    pub fn rematch_offered(&self, game: u64, by: PlayerId, to: PlayerId) -> Option<u64> {
+        let inner = self.lock();
+        let offered = inner.challenges.iter().find(|c| {
+            c.rematch_of == Some(game)
+                && c.by == by
+                && c.to.as_ref().is_some_and(|(named, _)| *named == to)
+        });
+        offered.map(|c| c.id)
+    }
+
     /// `taker`, rated `rating`, takes challenge `id`: both players are
     /// engaged in their game, and none of their challenges is open.
     ///
     /// # Errors
     ///
     /// The taker is playing a rated game, no such challenge is open, it
-    /// is the taker's own, or for players of other ratings.
+    /// is the taker's own, for another player, or for players of other
+    /// ratings.
     pub fn take(&self, id: u64, (taker, rating): (PlayerId, f64)) -> Result<Challenge, String> {
         let mut inner = self.lock();
         if inner.engaged.contains_key(&taker) {
@@ -209,7 +314,12 @@ impl Lobby {
         if challenge.by == taker {
             return Err("a challenge is for another player to take".to_owned());
         }
-        if !challenge.open_to(rating) {
+        if let Some((to, name)) = &challenge.to
+            && *to != taker
+        {
+            return Err(format!("the challenge is for {name}"));
+        }
+        if !challenge.open_to((taker, rating)) {
             return Err(format!(
                 "{} asks for a rating within {:.0} of {:.0}",
                 challenge.name,
@@ -272,13 +382,20 @@ impl Lobby {
             Present {
                 name: name.to_owned(),
                 rating,
+                playing: false,
                 last_seen: asked,
             },
         );
-        inner
-            .present
-            .retain(|_, present| asked.saturating_duration_since(present.last_seen) <= PRESENT);
-        if news {
+        let Inner {
+            present,
+            challenges,
+            ..
+        } = &mut *inner;
+        present.retain(|_, present| asked.saturating_duration_since(present.last_seen) <= PRESENT);
+        // A challenge to a player named lapses when it leaves.
+        let open = challenges.len();
+        challenges.retain(|c| c.to.as_ref().is_none_or(|(to, _)| present.contains_key(to)));
+        if news || challenges.len() != open {
             inner.changed(self);
         }
     }
@@ -295,11 +412,33 @@ impl Lobby {
         if let Some(present) = inner.present.get_mut(&player) {
             present.last_seen = Instant::now();
         }
-        let mut present: Vec<Present> = inner.present.values().cloned().collect();
+        let mut present: Vec<Present> = inner
+            .present
+            .iter()
+            .map(|(id, present)| Present {
+                playing: inner.engaged.contains_key(id),
+                ..present.clone()
+            })
+            .collect();
         present.sort_by(|a, b| a.name.cmp(&b.name));
+        let now = Instant::now();
         LobbySnapshot {
             version: inner.version,
-            challenges: inner.challenges.clone(),
+            challenges: inner
+                .challenges
+                .iter()
+                .filter(|c| c.seen_by(player))
+                .cloned()
+                .collect(),
+            declined: inner
+                .declined
+                .iter()
+                .filter(|told| {
+                    told.challenger == player
+                        && now.saturating_duration_since(told.when) <= DECLINE_TOLD
+                })
+                .cloned()
+                .collect(),
             present,
         }
     }
@@ -324,6 +463,8 @@ mod tests {
             settings: Settings::default(),
             side: None,
             range: None,
+            to: None,
+            rematch_of: None,
         }
     }
 
@@ -397,6 +538,25 @@ mod tests {
         // The game did not begin: the challenge is open again.
         lobby.release(&[ann, bob], Some(taken));
         assert!(lobby.take(bobs, (ann, 1500.0)).is_ok());
+    }
+
+    #[test]
+    fn a_challenge_to_a_player_named_lapses_when_that_player_leaves() {
+        let lobby = Lobby::default();
+        let (ann, bob) = (PlayerId(1), PlayerId(2));
+        let start = Instant::now();
+        lobby.arrive((bob, "bob", 1500.0), start);
+        lobby
+            .post(Challenge {
+                to: Some((bob, "bob".to_owned())),
+                ..challenge(1)
+            })
+            .unwrap();
+        assert_eq!(lobby.snapshot(bob).challenges.len(), 1);
+        let later = start + PRESENT + Duration::from_secs(1);
+        lobby.arrive((ann, "ann", 1500.0), later);
+        assert!(lobby.snapshot(ann).challenges.is_empty());
+        assert!(lobby.snapshot(ann).present.iter().all(|p| p.name != "bob"));
     }
 
     #[test]

@@ -1,9 +1,9 @@
 // Rated play: the player made or signed in (its token kept here), the
-// lobby followed by a stream of its own, challenges posted, taken or
-// withdrawn, the engine's levels played, and the board sent to the
-// player's rated game.
+// lobby followed by a stream of its own, challenges posted (to anyone or
+// to a player named), taken, declined or withdrawn, rematches, the
+// engine's levels played, and the board sent to the player's rated game.
 
-import { $, prefs, savePrefs, sleep, store, ui } from "./state.js";
+import { $, prefs, render, savePrefs, sleep, store, ui } from "./state.js";
 import { ask, closeNote, copy, setConn, showMessage } from "./notices.js";
 import { ratingWords, rounded } from "./game.js";
 import { clockChoice, clockName, clockOf, drawChallengeRules, rulesOf, rulesWords } from "./choices.js";
@@ -25,15 +25,32 @@ function drawLobby() {
   fillList($("challenges"), L.challenges, (c, li) => {
     const side = c.side === "random" ? "a side drawn" : c.mine ? `you play ${c.side}` : `${c.name} plays ${c.side}`;
     const range = c.range ? ` · for ratings ${rounded(c.rating - c.range)} to ${rounded(c.rating + c.range)}` : "";
-    li.textContent = `${c.name} (${rounded(c.rating)}) · ${rulesWords(c)} · ${clockName(clockChoice(c.clock))} · ${side}${range}`;
+    const who = c.rematchOf ? (c.mine ? `Your rematch to ${c.to}` : `${c.name} (${rounded(c.rating)}) offers you a rematch`)
+      : c.to ? (c.mine ? `Your challenge to ${c.to}` : `${c.name} (${rounded(c.rating)}) challenges you`)
+      : `${c.name} (${rounded(c.rating)})`;
+    li.textContent = `${who} · ${rulesWords(c)} · ${clockName(clockChoice(c.clock))} · ${side}${range}`;
+    if (c.to && !c.mine) li.className = "tome";
     if (c.mine) addButton(li, "Withdraw", () => ratedPost("/api/withdraw", { challenge: c.id }));
     else addButton(li, "Accept", () => accept(c.id), busy || !c.openToMe).title = c.openToMe ? "" : "your rating is out of its range";
+    if (c.to && !c.mine) addButton(li, "Decline", () => ratedPost("/api/decline", { challenge: c.id }));
   }, "no challenge is open: post one, or play a level");
   fillList($("levels"), L.levels, (p, li) => {
     li.textContent = `${p.name} (${ratingWords(p)})`;
     addButton(li, "Play", () => playLevel(p.name), busy);
   });
-  $("present").textContent = `In the lobby now: ${L.present.map((p) => `${p.name} (${rounded(p.rating)})`).join(", ")}`;
+  fillList($("present"), L.present, (p, li) => {
+    li.textContent = `${p.name} (${rounded(p.rating)})${p.playing ? " · playing" : ""}`;
+    if (p.name !== L.me.name) addButton(li, "Challenge", () => challengePlayer(p.name), busy || p.playing).title = `a rated game with ${p.name} alone, by the choices above`;
+  });
+  tellDeclined(L.declined);
+}
+// Each challenge of the player's declined, told once.
+function tellDeclined(declined) {
+  for (const d of declined) {
+    if (ui.declinedTold.has(d.id)) continue;
+    ui.declinedTold.add(d.id);
+    showMessage(`${d.name} declined your challenge`);
+  }
 }
 // The header that carries a player's token: not in the address, which
 // logs keep.
@@ -59,6 +76,19 @@ for (const id of ["ratedClock", "ratedColor", "ratedRange"]) {
 const ratedChoices = () => ({ ...rulesOf(), clock: clockOf($("ratedClock").value), color: $("ratedColor").value,
   range: Number($("ratedRange").value) || null });
 $("postChallenge").onclick = () => ratedPost("/api/challenge", ratedChoices());
+// A challenge to the player `name` alone, by the page's choices (a
+// rating range is for challenges open to anyone).
+const challengePlayer = (name) => ratedPost("/api/challenge", { ...ratedChoices(), range: null, opponent: name });
+// The rated game over on the board, again with the colours swapped: the
+// opponent's offer taken, or one made (against a level, begun at once).
+$("rematch").onclick = async () => {
+  const j = await ratedPost("/api/rematch", { game: ui.S.id });
+  if (j && j.id) enterRated(j, j.room ? j.room.seat : null);
+};
+$("rematchDecline").onclick = () => {
+  const offer = ui.lobby && ui.lobby.challenges.find((c) => c.rematchOf === ui.S.id && !c.mine);
+  if (offer) ratedPost("/api/decline", { challenge: offer.id });
+};
 // Takes the challenge `id`: its game is played at once.
 async function accept(id) {
   const j = await ratedPost("/api/accept", { challenge: id });
@@ -122,6 +152,8 @@ async function hearLobby(me) {
         ui.lobbyRatings = ratings;
         ui.lobby = j;
         drawLobby();
+        // A rematch offered or taken shows in the result box.
+        if (ui.S) render();
         await takeSeat(j.game);
       }
     } catch (e) { /* the stream is lost: opened again below */ }

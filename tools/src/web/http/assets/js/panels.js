@@ -104,6 +104,19 @@ function drawResult() {
     : ". Unrated: it was over before the tenth move of each side.";
   $("resultWhy").textContent = ui.S.outcome + rating;
   $("again").textContent = ui.S.rated ? "Back to your own board" : ui.S.room ? "Next game (colours change)" : "Play again";
+  drawRematch(mine && ui.player && mine.name === ui.player.name);
+}
+// The rematch of a rated game over, for one of its players signed in
+// here: offered, or the opponent's offer taken or declined, as the lobby
+// tells (its result kept first: until then the players are engaged).
+function drawRematch(player) {
+  const offers = player && ui.lobby ? ui.lobby.challenges.filter((c) => c.rematchOf === ui.S.id) : [];
+  const theirs = offers.find((c) => !c.mine), ours = offers.find((c) => c.mine);
+  const button = $("rematch");
+  button.hidden = !player;
+  button.disabled = (!!ours && !theirs) || !ui.lobby || !!ui.lobby.game || ui.S.rated.moved === null;
+  button.textContent = theirs ? `Accept ${theirs.name}'s rematch` : ours ? "Rematch offered: waiting for the answer" : "Rematch (colours swapped)";
+  $("rematchDecline").hidden = !theirs;
 }
 $("resultClose").onclick = () => { ui.resultClosed = gameShown(); render(); };
 

@@ -51,6 +51,7 @@ export const ui = {
   lobby: null,         // the lobby as the server last told it
   lobbyEvents: null,   // aborts the lobby's stream
   lobbyRatings: null,  // the ratings the lobby last told, to see them move
+  declinedTold: new Set(), // the player's challenges told as declined
   historyOf: null,     // whose games are shown
 };
 export const trainMarks = {}; // "game/ply": the move and its training mark (?, ??)
