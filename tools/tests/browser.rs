@@ -1288,7 +1288,12 @@ fn a_tap_before_the_reply_is_seen_is_not_played_and_the_board_says_why() {
     let Some(driver) = driver() else { return };
     let server = serve(morris(), None);
     let browser = Browser::open(&driver, server.addr);
-    browser.play_white_against_easy();
+    // At full strength the engine thinks its whole time (Easy may answer
+    // before the page sees it think).
+    browser.choose("movetime", "300");
+    browser.choose("level", "full");
+    browser.choose("color", "white");
+    browser.wait_for("return S.settings.engine === 'black' && S.settings.level === 'full' && S.settings.movetime === 300;");
     browser.count_moves_sent();
     // A tap while the engine thinks, and one 30 ms after its reply
     // appears (aimed at the board before it), each with the words the
@@ -2100,6 +2105,73 @@ fn a_player_challenged_by_name_declines_then_takes_it_and_both_play_a_rematch() 
     assert_ne!(ann.script("return S.room.you;"), white);
     ann.close();
     bob.close();
+}
+
+#[test]
+fn a_third_browser_watches_a_rated_game_live_with_no_values_and_goes_back_to_its_own_board() {
+    let Some(driver) = driver() else { return };
+    let folder = common::TempDir::new("browser-watch");
+    let store = morris_tools::web::store::Store::open(&folder.path().join("players.sqlite"))
+        .expect("a store");
+    let server = serve_with(WebConfig {
+        store: Some(store),
+        ..WebConfig::new(morris(), None)
+    });
+    let ann = Browser::open(&driver, server.addr);
+    take_name(&ann, "ann");
+    let bob = Browser::open(&driver, server.addr);
+    take_name(&bob, "bob");
+    ann.choose("ratedColor", "white");
+    ann.script("document.getElementById('postChallenge').click();");
+    bob.wait_for("return lobby.challenges.length === 1;");
+    bob.script("document.querySelector('#challenges button').click();");
+    for browser in [&ann, &bob] {
+        browser.wait_for("return S.rated && S.room && S.room.opponent === 'here';");
+        // Its players see their game listed, with nothing to watch.
+        browser.wait_for(
+            "const li = document.querySelector('#playing li');
+             return !!li && li.textContent.startsWith('ann (1500) – bob (1500)') && !li.querySelector('button');",
+        );
+    }
+    // Anyone, signed in or not, watches it from the list.
+    let spectator = Browser::open(&driver, server.addr);
+    spectator.wait_for(
+        "const b = document.querySelector('#playing li button');
+         if (!b || b.textContent !== 'Watch') return false;
+         b.click();
+         return true;",
+    );
+    spectator.wait_for(
+        "return S.watching && S.rated.white.name === 'ann'
+             && document.getElementById('ratedLine').textContent === 'Watching a rated game: White ann (1500), Black bob (1500)'
+             && document.getElementById('resign').offsetParent === null
+             && document.getElementById('new').textContent === 'Back to your own board';",
+    );
+    play_first_legal([&ann, &bob]);
+    play_first_legal([&ann, &bob]);
+    spectator.wait_for(
+        "return S.history.length === 2 && S.exact === null
+             && document.getElementById('exact').textContent === 'No values while the game is played: its players play on their own.'
+             && document.getElementById('engineinfo').textContent === 'no engine in a game between two people';",
+    );
+    // A click on the board plays nothing.
+    spectator.click_point("a1");
+    assert_eq!(spectator.script("return S.history.length;"), json!(2));
+    spectator.wait_for(
+        "return document.querySelector('#playing li').textContent.includes(' · 1 watching');",
+    );
+    let shot = spectator.screenshot(1100, 850, "rated-watched.png");
+    eprintln!("screenshot: {}", shot.display());
+    // The end is seen, and the way back to a board of one's own.
+    bob.script("document.getElementById('resign').click();");
+    bob.wait_for("return !document.getElementById('ask').hidden;");
+    bob.script("document.getElementById('askYes').click();");
+    spectator.wait_for("return S.outcome === 'white wins (black resigned)' && !document.getElementById('result').hidden;");
+    spectator.script("document.getElementById('again').click();");
+    spectator.wait_for("return !S.watching && !S.rated && !S.room && S.history.length === 0;");
+    for browser in [ann, bob, spectator] {
+        browser.close();
+    }
 }
 
 #[test]

@@ -2464,6 +2464,89 @@ fn a_game_streams_its_state_to_each_seat_at_once_and_says_when_it_is_gone() {
 }
 
 #[test]
+fn anyone_watches_a_rated_game_live_by_a_number_that_plays_nothing() {
+    let folder = common::TempDir::new("web-watch");
+    let server = serve_keeping(&folder.path().join("players.sqlite"));
+    let addr = server.addr;
+    let (ann, bob) = (player(addr, "ann"), player(addr, "bob"));
+    let (white, black) = rated_room(addr, &ann, &bob, turn_clock(60.0));
+    // Listed for anyone, by a number of its own.
+    let (status, live) = json(addr, "GET", "/api/live", "");
+    assert_eq!(status, 200, "{live}");
+    let listed = &live["playing"][0];
+    assert_eq!(
+        (
+            &listed["white"]["name"],
+            &listed["black"]["name"],
+            &listed["spectators"]
+        ),
+        (&json!("ann"), &json!("bob"), &json!(0))
+    );
+    assert_eq!(lobby(addr, &ann, 0)["playing"], live["playing"]);
+    let watch = listed["watch"].as_str().unwrap().to_owned();
+    assert_ne!(watch, white.game);
+    // The number plays nothing: it is no game's.
+    for (method, path) in [
+        ("GET", format!("/api/state?id={watch}")),
+        ("POST", format!("/api/resign?id={watch}")),
+    ] {
+        assert_eq!(json(addr, method, &path, "").0, 404, "{path}");
+    }
+    let path = format!("/api/watch/events?watch={watch}");
+    let mut events = Events::open(addr, &path, None).expect("a stream");
+    let (name, first) = events.next().expect("the state at once");
+    assert_eq!(name, "state");
+    let first: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(
+        (&first["watching"], &first["id"]),
+        (&json!(true), &json!(watch))
+    );
+    assert!(first["room"].is_null(), "no seat: {first}");
+    assert_eq!(first["rated"]["white"]["name"], "ann");
+    assert_eq!(
+        json(addr, "GET", "/api/live", "").1["playing"][0]["spectators"],
+        1
+    );
+    // Each move is heard, with the clocks, and no value or engine line.
+    play_plies(addr, (&white, &black), 3);
+    let heard = loop {
+        let (_, data) = events.next().expect("news of the moves");
+        let state: Value = serde_json::from_str(&data).unwrap();
+        if plies(&state) == 3 {
+            break state;
+        }
+    };
+    assert_eq!(heard["clock"]["running"], "black", "{heard}");
+    assert!(
+        heard["exact"].is_null() && heard["hint"].is_null(),
+        "{heard}"
+    );
+    assert_eq!(heard["engine"]["pv"], "");
+    // One view for all: a second spectator is sent the same.
+    let (status, again) = json(addr, "GET", &format!("/api/watch?watch={watch}"), "");
+    assert_eq!(status, 200);
+    assert_eq!((plies(&again), &again["watching"]), (3, &json!(true)));
+    // The end is heard; then the game is no longer listed.
+    assert_eq!(black.act(addr, "resign", "").0, 200);
+    let over = loop {
+        let (_, data) = events.next().expect("news of the end");
+        let state: Value = serde_json::from_str(&data).unwrap();
+        if !state["outcome"].is_null() {
+            break state;
+        }
+    };
+    assert_eq!(over["outcome"], "white wins (black resigned)");
+    wait_until_kept(addr, &ann);
+    assert_eq!(json(addr, "GET", "/api/live", "").1["playing"], json!([]));
+    let (status, gone) = json(addr, "GET", &format!("/api/watch?watch={watch}"), "");
+    assert_eq!(status, 404, "{gone}");
+    // A game of one's own, or a room's between friends, is not watched.
+    let own = new_game(addr, "{}");
+    let (status, _) = json(addr, "GET", &format!("/api/watch?watch={}", id(&own)), "");
+    assert_eq!(status, 404);
+}
+
+#[test]
 fn the_lobby_streams_to_its_players_and_streams_count_among_an_addresss_requests() {
     let folder = common::TempDir::new("web-lobby-events");
     let store = morris_tools::web::store::Store::open(&folder.path().join("p.sqlite")).unwrap();

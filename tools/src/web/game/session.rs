@@ -2,7 +2,7 @@
 //! handle the server holds, which locks the state, changes it, waits for
 //! it to change, and sends the engine thread its jobs.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::thread::JoinHandle;
@@ -37,6 +37,23 @@ pub struct Session {
     /// Whether the page was last told that fair play keeps values off
     /// the position, so that it hears at once when that changes.
     told_values_off: AtomicBool,
+    spectators: Spectators,
+}
+
+/// The game's spectators: how many follow it, and the one view of it
+/// they share, so that however many they are, the game's lock is taken
+/// for them about once a change and not once a spectator.
+#[derive(Default)]
+struct Spectators {
+    count: AtomicUsize,
+    view: Mutex<Option<SharedView>>,
+}
+
+/// A view of the game made for its spectators.
+struct SharedView {
+    version: u64,
+    made: Instant,
+    body: Arc<str>,
 }
 
 impl Session {
@@ -96,6 +113,7 @@ impl Session {
             shared,
             worker: Mutex::new(worker),
             told_values_off: AtomicBool::new(false),
+            spectators: Spectators::default(),
         };
         session.change(|_| Ok(())).expect("nothing to refuse");
         session
@@ -124,6 +142,45 @@ impl Session {
     pub fn watched(self: &Arc<Self>) -> Watched {
         self.lock().watchers += 1;
         Watched(Arc::downgrade(self))
+    }
+
+    /// A spectator follows the game until the guard goes; the guard does
+    /// not keep the game open.
+    pub fn spectated(self: &Arc<Self>) -> Spectating {
+        self.spectators.count.fetch_add(1, Ordering::Relaxed);
+        Spectating(Arc::downgrade(self))
+    }
+
+    /// How many spectators follow the game.
+    pub fn spectators(&self) -> usize {
+        self.spectators.count.load(Ordering::Relaxed)
+    }
+
+    /// The view the spectators are sent: the one made last if the game
+    /// has not changed since and it is at most `fresh_for` old (it gives
+    /// the clocks as they were when it was made), else a new one made by
+    /// `make` and kept for the others.
+    pub fn spectators_view(&self, fresh_for: Duration, make: impl FnOnce() -> String) -> Arc<str> {
+        // Held while the view is made: the spectators who ask meanwhile
+        // take it, rather than each make its own.
+        let mut kept = self.spectators.view.lock().expect("not poisoned");
+        let version = *self.shared.version.borrow();
+        let now = Instant::now();
+        if let Some(view) = kept.as_ref()
+            && view.version == version
+            && now.saturating_duration_since(view.made) <= fresh_for
+        {
+            return Arc::clone(&view.body);
+        }
+        // The version read before the view is made: a change meanwhile
+        // leaves it older than the game, to be made again.
+        let body: Arc<str> = make().into();
+        *kept = Some(SharedView {
+            version,
+            made: now,
+            body: Arc::clone(&body),
+        });
+        body
     }
 
     /// Applies `edit` to the state; on success the page is told and the
@@ -315,6 +372,17 @@ impl Session {
         let _ = self.send(Job::Quit);
         if let Some(worker) = self.worker.lock().expect("not poisoned").take() {
             let _ = worker.join();
+        }
+    }
+}
+
+/// A spectator following a game: see [`Session::spectated`].
+pub struct Spectating(Weak<Session>);
+
+impl Drop for Spectating {
+    fn drop(&mut self) {
+        if let Some(session) = self.0.upgrade() {
+            session.spectators.count.fetch_sub(1, Ordering::Relaxed);
         }
     }
 }

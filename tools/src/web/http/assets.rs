@@ -35,7 +35,7 @@ const JS: &str = "text/javascript; charset=utf-8";
 /// Each file: the path it is asked at, its type and its text. The paths
 /// are those the page and its modules name (`/assets/js/main.js` imports
 /// `./state.js`, and so on).
-const FILES: [(&str, &str, &str); 18] = [
+const FILES: [(&str, &str, &str); 19] = [
     ("/", HTML, include_str!("assets/index.html")),
     ("/assets/morris.css", CSS, include_str!("assets/morris.css")),
     ("/assets/js/main.js", JS, include_str!("assets/js/main.js")),
@@ -101,6 +101,11 @@ const FILES: [(&str, &str, &str); 18] = [
         "/assets/js/values.js",
         JS,
         include_str!("assets/js/values.js"),
+    ),
+    (
+        "/assets/js/watch.js",
+        JS,
+        include_str!("assets/js/watch.js"),
     ),
 ];
 

@@ -1,7 +1,8 @@
 //! Live updates as server-sent events: a game's state (`event: state`)
-//! the moment it changes, and the lobby (`event: lobby`) for a player in
-//! it; each also every [`REFRESH`] (so that the seat or the player is
-//! seen to be there), and a game closed says `event: gone`. A stream
+//! the moment it changes, for a seat or a spectator of a rated game, and
+//! the lobby (`event: lobby`) for a player in it; each also every
+//! [`REFRESH`] (so that the seat or the player is seen to be there), and a
+//! game closed says `event: gone`. A stream
 //! holds no thread while it waits, and no game open: only its version's
 //! channel.
 
@@ -20,10 +21,10 @@ use tokio::sync::{OwnedSemaphorePermit, watch};
 
 use super::game::{self, Asked};
 use super::reply::Reply;
-use super::{App, blocking, enter_lobby, find_game, rated, token};
+use super::{App, blocking, blocking_or, enter_lobby, find_game, rated, token};
 use crate::web::core::players::PlayerId;
 use crate::web::game::Games;
-use crate::web::game::session::{Session, Watched};
+use crate::web::game::session::{Session, Spectating, Watched};
 use crate::web::rated::RatedPlay;
 
 /// How often a quiet stream sends its news again all the same.
@@ -137,6 +138,71 @@ fn game_stream(followed: GameStream) -> impl Stream<Item = Result<Event, Infalli
         };
         let games = Arc::clone(&followed.games);
         let reply = blocking(move || game::seen(&games, &asked, Instant::now())).await;
+        Some((
+            Ok(Event::default().event("state").data(reply.body)),
+            Some(followed),
+        ))
+    })
+}
+
+/// A rated game followed by a spectator.
+struct SpectatorStream {
+    games: Arc<Games>,
+    /// The number it is watched by, and its own.
+    numbers: (u64, u64),
+    session: Weak<Session>,
+    following: Following,
+    _spectating: Spectating,
+    _place: OwnedSemaphorePermit,
+}
+
+/// `GET /api/watch/events?watch=NUMBER`: a rated game being played, as
+/// its spectators see it, at once and at every change.
+pub(crate) async fn watch_events(
+    State(app): State<App>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let place = match place(&app) {
+        Ok(place) => place,
+        Err(refusal) => return refusal.into_response(),
+    };
+    let (games, rated) = (Arc::clone(&app.games), app.rated.clone());
+    let found = blocking_or(move || {
+        game::watched_game(
+            &games,
+            rated.as_deref(),
+            query.get("watch").map(String::as_str),
+        )
+    })
+    .await;
+    let (watch, id, session) = match found {
+        Ok(found) => found,
+        Err(refusal) => return refusal.into_response(),
+    };
+    let followed = SpectatorStream {
+        games: Arc::clone(&app.games),
+        numbers: (watch, id),
+        following: Following::new(session.subscribe(), app.stopping.clone()),
+        _spectating: session.spectated(),
+        session: Arc::downgrade(&session),
+        _place: place,
+    };
+    Sse::new(spectator_stream(followed)).into_response()
+}
+
+fn spectator_stream(followed: SpectatorStream) -> impl Stream<Item = Result<Event, Infallible>> {
+    unfold(Some(followed), |followed| async move {
+        let mut followed = followed?;
+        match followed.following.next().await {
+            Next::News => {}
+            Next::Gone => return Some((Ok(gone()), None)),
+            Next::Stop => return None,
+        }
+        let Some(session) = followed.session.upgrade() else {
+            return Some((Ok(gone()), None));
+        };
+        let (games, numbers) = (Arc::clone(&followed.games), followed.numbers);
+        let reply = blocking(move || game::spectators_view(&games, numbers, &session)).await;
         Some((
             Ok(Event::default().event("state").data(reply.body)),
             Some(followed),

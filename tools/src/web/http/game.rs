@@ -4,7 +4,8 @@
 //! game and the view after it.
 
 use std::collections::HashMap;
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use morris::Color;
 
@@ -16,6 +17,11 @@ use crate::web::core::state::State;
 use crate::web::core::{actions, record};
 use crate::web::game::Games;
 use crate::web::game::session::Session;
+use crate::web::rated::RatedPlay;
+
+/// How long a view made for a game's spectators is sent to others who
+/// ask, the game unchanged, before one is made anew: its clocks age.
+const SPECTATORS_VIEW_FRESH: Duration = Duration::from_millis(100);
 
 /// What a game's page asks of it, each a `POST /api/NAME`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,6 +116,42 @@ impl Asked {
     pub(crate) fn view(&self, games: &Games) -> Reply {
         let seat = seat_of(&self.session, self.token.as_deref()).ok().flatten();
         Reply::json(&view(games, self.id, &self.session, |_| seat))
+    }
+}
+
+/// A rated game being played, watched by the number `watch` (as the lobby
+/// lists it): its own number and the game.
+pub(crate) fn watched_game(
+    games: &Games,
+    rated: Option<&RatedPlay>,
+    watch: Option<&str>,
+) -> Result<(u64, u64, Arc<Session>), Reply> {
+    let Some(rated) = rated else {
+        return Err(super::rated::no_store());
+    };
+    let watch = watch.and_then(|watch| watch.parse::<u64>().ok());
+    let game = watch.and_then(|watch| Some((watch, rated.lobby.watched(watch)?)));
+    let Some((watch, id, session)) = game.and_then(|(watch, id)| Some((watch, id, games.get(id)?)))
+    else {
+        return Err(Reply::error(
+            404,
+            "no rated game being played has this number",
+        ));
+    };
+    Ok((watch, id, session))
+}
+
+/// The view of game `id` (`session`), watched by the number `watch`, that
+/// its spectators are sent: no seat's, and one for them all (see
+/// [`Session::spectators_view`]).
+pub(crate) fn spectators_view(games: &Games, (watch, id): (u64, u64), session: &Session) -> Reply {
+    let body = session.spectators_view(SPECTATORS_VIEW_FRESH, || {
+        Reply::json(&view(games, id, session, |_| None).watched(watch)).body
+    });
+    Reply {
+        status: 200,
+        content_type: "application/json",
+        body: body.to_string(),
     }
 }
 

@@ -96,6 +96,9 @@ pub(crate) fn router(
         .route("/api/lobby", get(lobby))
         .route("/api/lobby/events", get(events::lobby_events))
         .route("/api/events", get(events::game_events))
+        .route("/api/live", get(live))
+        .route("/api/watch", get(watch))
+        .route("/api/watch/events", get(events::watch_events))
         .route("/api/challenge", post(challenge))
         .route("/api/withdraw", post(withdraw))
         .route("/api/accept", post(accept))
@@ -314,6 +317,23 @@ async fn lobby(
     };
     wait_newer(version, after(&query), app.stopping.clone()).await;
     blocking(move || rated::lobby(&app.games, Some(&play), me)).await
+}
+
+/// The rated games being played, for anyone to watch.
+async fn live(State(app): State<App>) -> Reply {
+    blocking(move || rated::playing(&app.games, app.rated.as_deref())).await
+}
+
+/// A rated game being played, as its spectators see it now.
+async fn watch(State(app): State<App>, Query(query): Query<HashMap<String, String>>) -> Reply {
+    blocking(move || {
+        let watch = query.get("watch").map(String::as_str);
+        match game::watched_game(&app.games, app.rated.as_deref(), watch) {
+            Ok((watch, id, session)) => game::spectators_view(&app.games, (watch, id), &session),
+            Err(refusal) => refusal,
+        }
+    })
+    .await
 }
 
 async fn challenge(State(app): State<App>, Text(body): Text) -> Reply {

@@ -12,7 +12,8 @@ use morris::Color;
 use super::game::view;
 use super::reply::{Reply, refused};
 use super::views::{
-    ChallengeView, DeclinedView, GameRefView, LobbyView, PastGameView, PlayerView, PresentView,
+    ChallengeView, DeclinedView, GameRefView, LobbyView, PastGameView, PlayerView, PlayingListView,
+    PlayingView, PresentView,
 };
 use crate::web::core::players::RatedPlayer;
 use crate::web::core::requests::{
@@ -20,7 +21,7 @@ use crate::web::core::requests::{
 };
 use crate::web::core::settings::{EngineSide, Settings, Strength};
 use crate::web::game::Games;
-use crate::web::rated::lobby::{Challenge, level_player_name};
+use crate::web::rated::lobby::{Challenge, Playing, level_player_name};
 use crate::web::rated::store::{Maker, NewPlayer, PlayerId, Standing, Store, check_name};
 use crate::web::rated::{MAX_NEW_PLAYERS, NEW_PLAYERS_COUNTED, RatedPlay};
 
@@ -211,6 +212,7 @@ pub(crate) fn lobby(games: &Games, rated: Option<&RatedPlay>, me: PlayerId) -> R
                     playing: present.playing,
                 })
                 .collect(),
+            playing: playing_views(games, &lobby.playing),
             game: rated.game_of(games, me.id).map(|(id, seat)| GameRefView {
                 id: id.to_string(),
                 seat,
@@ -219,6 +221,30 @@ pub(crate) fn lobby(games: &Games, rated: Option<&RatedPlay>, me: PlayerId) -> R
             levels,
         };
         Ok(Reply::json(&view))
+    })
+}
+
+/// The views of the rated games `playing`, each with its spectators.
+fn playing_views(games: &Games, playing: &[Playing]) -> Vec<PlayingView> {
+    playing
+        .iter()
+        .map(|game| {
+            let spectators = games
+                .get(game.game)
+                .map_or(0, |session| session.spectators());
+            PlayingView::new(game, spectators)
+        })
+        .collect()
+}
+
+/// The rated games being played, for anyone to watch.
+pub(crate) fn playing(games: &Games, rated: Option<&RatedPlay>) -> Reply {
+    with_rated(rated, |rated| {
+        let (version, playing) = rated.lobby.playing();
+        Ok(Reply::json(&PlayingListView {
+            version,
+            playing: playing_views(games, &playing),
+        }))
     })
 }
 

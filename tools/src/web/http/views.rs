@@ -13,8 +13,9 @@ use serde::Serialize;
 use crate::client::EngineScore;
 use crate::web::core::actions;
 use crate::web::core::clock::TimeControl;
+use crate::web::core::players::RatedPlayer;
 use crate::web::core::state::{Ended, EngineJudgement, Review, State, Task, mover_at};
-use crate::web::rated::lobby::Challenge;
+use crate::web::rated::lobby::{Challenge, Playing};
 use crate::web::rated::store::{PastGame, PlayerId, Standing, Token};
 
 /// A player, as the table and the player itself see it.
@@ -125,6 +126,60 @@ impl ChallengeView {
     }
 }
 
+/// A player of a rated game being played, with its rating as it began.
+#[derive(Serialize)]
+struct PlayingSideView {
+    name: String,
+    rating: f64,
+}
+
+/// A rated game being played, for anyone to watch.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct PlayingView {
+    /// The number it is watched by.
+    watch: String,
+    white: PlayingSideView,
+    black: PlayingSideView,
+    variant: String,
+    n_move_rule: u16,
+    flying: bool,
+    full_board: &'static str,
+    clock: Option<ControlView>,
+    /// How many follow it now.
+    spectators: usize,
+}
+
+impl PlayingView {
+    /// The view of `playing`, followed by `spectators`.
+    pub(crate) fn new(playing: &Playing, spectators: usize) -> PlayingView {
+        let rules = playing.settings.rules;
+        let side = |player: &RatedPlayer| PlayingSideView {
+            name: player.name.clone(),
+            rating: player.rating,
+        };
+        PlayingView {
+            watch: playing.watch.to_string(),
+            white: side(&playing.players[0]),
+            black: side(&playing.players[1]),
+            variant: rules.variant.to_string(),
+            n_move_rule: rules.n_move_rule,
+            flying: rules.flying,
+            full_board: rules.full_board.name(),
+            clock: playing.settings.clock.map(Into::into),
+            spectators,
+        }
+    }
+}
+
+/// The rated games being played, for anyone.
+#[derive(Serialize)]
+pub(crate) struct PlayingListView {
+    /// The lobby's version.
+    pub(crate) version: u64,
+    pub(crate) playing: Vec<PlayingView>,
+}
+
 /// One side of a rated game.
 #[derive(Serialize)]
 struct RatedSideView {
@@ -166,6 +221,8 @@ pub(crate) struct LobbyView {
     pub(crate) levels: Vec<PlayerView>,
     /// The players in the lobby now.
     pub(crate) present: Vec<PresentView>,
+    /// The rated games being played.
+    pub(crate) playing: Vec<PlayingView>,
     /// The player's rated game in progress.
     pub(crate) game: Option<GameRefView>,
 }
@@ -273,6 +330,8 @@ pub(crate) struct StateView {
     databases: bool,
     /// Whether they are of the game's rules (they hold one set).
     databases_hold_rules: bool,
+    /// Whether it is a spectator's view, which plays nothing.
+    watching: bool,
 }
 
 /// The stones on a board: point name to colour.
@@ -872,7 +931,20 @@ impl StateView {
             values_off,
             databases,
             databases_hold_rules,
+            watching: false,
         })
+    }
+}
+
+impl StateView {
+    /// The view as a spectator is sent it: the game known by the number
+    /// it is `watch`ed by (its own is its players').
+    pub(crate) fn watched(self, watch: u64) -> StateView {
+        StateView {
+            id: watch.to_string(),
+            watching: true,
+            ..self
+        }
     }
 }
 

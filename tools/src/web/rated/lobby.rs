@@ -1,10 +1,11 @@
 //! The lobby: the open challenges, each a player's offer of a rated game
 //! (its settings, and the side the player takes, or a side drawn) to
 //! anyone or to one player named (a rematch among them), the players there
-//! now, and the players engaged in a rated game (from the moment it is
-//! agreed until its result is kept: one at a time). Every page in the
-//! lobby hears of a change at once, by its stream of events (or a long
-//! poll), as a game's page does.
+//! now, the players engaged in a rated game (from the moment it is
+//! agreed until its result is kept: one at a time), and the rated games
+//! being played, for anyone to watch. Every page in the lobby hears of a
+//! change at once, by its stream of events (or a long poll), as a game's
+//! page does.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
@@ -14,6 +15,7 @@ use morris::Color;
 
 use tokio::sync::watch;
 
+use crate::web::core::players::RatedPlayer;
 use crate::web::core::settings::{Settings, Strength};
 use crate::web::core::version::first_version;
 use crate::web::rated::store::PlayerId;
@@ -94,6 +96,20 @@ pub struct Declined {
     when: Instant,
 }
 
+/// A rated game being played, as the lobby lists it for anyone to watch.
+#[derive(Clone, Debug)]
+pub struct Playing {
+    /// The server's number for the game: its players' alone (a game
+    /// against a level has no seats, and its number is its secret).
+    pub game: u64,
+    /// The number it is watched by (the lobby's to give).
+    pub watch: u64,
+    /// White's player, then Black's, with their ratings as it began.
+    pub players: [RatedPlayer; 2],
+    /// Its variant, rules and clock.
+    pub settings: Settings,
+}
+
 /// A player in the lobby.
 #[derive(Clone, Debug)]
 pub struct Present {
@@ -116,6 +132,8 @@ pub struct LobbySnapshot {
     pub declined: Vec<Declined>,
     /// The players there, by name.
     pub present: Vec<Present>,
+    /// The rated games being played, the oldest first.
+    pub playing: Vec<Playing>,
 }
 
 struct Inner {
@@ -125,6 +143,7 @@ struct Inner {
     present: HashMap<PlayerId, Present>,
     /// The players engaged in a rated game, and the game once it began.
     engaged: HashMap<PlayerId, Option<u64>>,
+    playing: Vec<Playing>,
 }
 
 impl Default for Inner {
@@ -135,6 +154,7 @@ impl Default for Inner {
             declined: Vec::new(),
             present: HashMap::new(),
             engaged: HashMap::new(),
+            playing: Vec::new(),
         }
     }
 }
@@ -348,12 +368,32 @@ impl Lobby {
         Ok(())
     }
 
-    /// `players` play the rated game `game`, just begun (or resumed after
-    /// a restart).
-    pub fn begun(&self, players: &[PlayerId], game: u64) {
+    /// The rated game `playing`, just begun (or resumed after a restart):
+    /// its players are engaged in it, and it is listed.
+    pub fn begun(&self, mut playing: Playing) {
         let mut inner = self.lock();
-        inner.engage(players, Some(game));
+        let players = playing.players.each_ref().map(|player| player.id);
+        inner.engage(&players, Some(playing.game));
+        inner.playing.retain(|listed| listed.game != playing.game);
+        playing.watch = std::iter::repeat_with(|| rand::random_range(1..1u64 << 52))
+            .find(|watch| inner.playing.iter().all(|listed| listed.watch != *watch))
+            .expect("a free number");
+        inner.playing.push(playing);
         inner.changed(self);
+    }
+
+    /// The rated game being played that is watched by the number `watch`.
+    pub fn watched(&self, watch: u64) -> Option<u64> {
+        let inner = self.lock();
+        let listed = inner.playing.iter().find(|listed| listed.watch == watch);
+        listed.map(|listed| listed.game)
+    }
+
+    /// The rated games being played, the oldest first, and the lobby's
+    /// version.
+    pub fn playing(&self) -> (u64, Vec<Playing>) {
+        let inner = self.lock();
+        (inner.version, inner.playing.clone())
     }
 
     /// The rated game `player` plays, once it began.
@@ -367,6 +407,12 @@ impl Lobby {
     pub fn release(&self, players: &[PlayerId], taken: Option<Challenge>) {
         let mut inner = self.lock();
         inner.engaged.retain(|player, _| !players.contains(player));
+        inner.playing.retain(|listed| {
+            !listed
+                .players
+                .iter()
+                .any(|player| players.contains(&player.id))
+        });
         inner.challenges.extend(taken);
         inner.changed(self);
     }
@@ -440,6 +486,7 @@ impl Lobby {
                 .cloned()
                 .collect(),
             present,
+            playing: inner.playing.clone(),
         }
     }
 }

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use self::keeper::Keeper;
-use self::lobby::{Lobby, level_player_name};
+use self::lobby::{Lobby, Playing, level_player_name};
 use self::store::{LiveGame, Store};
 use crate::web::core::actions;
 use crate::web::core::players::{PlayerId, RatedPlayer, RatedPlayers};
@@ -106,12 +106,17 @@ impl RatedPlay {
             games.close(id);
             return Err(Refusal::Store(format!("{e:#}")));
         }
-        let ids = players.each_ref().map(|player| player.id);
+        let playing = Playing {
+            game: id,
+            watch: 0,
+            players: players.clone(),
+            settings,
+        };
         let _ = session.change(|state| {
             state.rated = Some(RatedPlayers::new(players));
             Ok(())
         });
-        self.lobby.begun(&ids, id);
+        self.lobby.begun(playing);
         Ok((id, session))
     }
 
@@ -151,7 +156,12 @@ impl RatedPlay {
             .open_game_as(Some(live.id), engine, settings, |_| room)
             .map_err(|refusal| anyhow::anyhow!("{refusal:?}"))?;
         let left = live.left.map(|left| left.map(Duration::from_millis));
-        self.lobby.begun(&[live.white, live.black], id);
+        self.lobby.begun(Playing {
+            game: id,
+            watch: 0,
+            players: players.clone(),
+            settings,
+        });
         let _ = session.change(|state| {
             actions::resume(state, game, left);
             state.rated = Some(RatedPlayers::new(players));

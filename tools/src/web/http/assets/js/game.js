@@ -14,6 +14,7 @@ export function engineSide(color) {
 // The colour the person plays in this game: their seat's in a room, or
 // the one the engine does not play.
 export function personColor() {
+  if (ui.S.watching) return null;
   if (ui.S.room) return ui.S.room.you;
   const e = ui.S.settings.engine;
   return e === "white" ? "black" : e === "black" ? "white" : null;
@@ -24,11 +25,13 @@ export function levelName(level) {
   return names[level] || `Skill Level ${level}`;
 }
 
+// Whether this browser's player plays a rated game on the board now.
+export const playingRated = () => !!ui.S && !!ui.S.rated && !ui.S.outcome && !ui.S.watching;
 // Whether the game is a room's whose second seat is empty.
 export const friendAwaited = () => !!ui.S.room && ui.S.room.opponent === "waiting";
 // Whether the board takes a move from the person now.
 export function humanTurn() {
-  if (!ui.S || ui.S.outcome || ui.viewPly !== null || ui.moving || ui.offline || performance.now() < ui.replySeenAt) return false;
+  if (!ui.S || ui.S.watching || ui.S.outcome || ui.viewPly !== null || ui.moving || ui.offline || performance.now() < ui.replySeenAt) return false;
   if (ui.S.room) return ui.S.turn === ui.S.room.you && !friendAwaited();
   const side = ui.S.settings.engine;
   const engineMoves = side === "both" || side === ui.S.turn;

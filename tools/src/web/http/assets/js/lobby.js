@@ -5,12 +5,13 @@
 
 import { $, prefs, render, savePrefs, sleep, store, ui } from "./state.js";
 import { ask, closeNote, copy, setConn, showMessage } from "./notices.js";
-import { ratingWords, rounded } from "./game.js";
+import { playingRated, ratingWords, rounded } from "./game.js";
 import { clockChoice, clockName, clockOf, drawChallengeRules, rulesOf, rulesWords } from "./choices.js";
 import { showBoard } from "./board.js";
 import { api, apply, events } from "./api.js";
 import { leaveGame, openGame } from "./room.js";
 import { addButton, fillList, showHistory, showTable } from "./profile.js";
+import { drawPlaying } from "./watch.js";
 
 // The lobby as the server last told it, or the way to sign in.
 function drawLobby() {
@@ -43,6 +44,7 @@ function drawLobby() {
     if (p.name !== L.me.name) addButton(li, "Challenge", () => challengePlayer(p.name), busy || p.playing).title = `a rated game with ${p.name} alone, by the choices above`;
   });
   tellDeclined(L.declined);
+  drawPlaying(L.playing);
 }
 // Each challenge of the player's declined, told once.
 function tellDeclined(declined) {
@@ -212,12 +214,12 @@ $("playerToken").addEventListener("keydown", (evt) => { if (evt.key === "Enter")
 $("copyToken").onclick = () => copy($("copyToken"), $("tokenText").textContent);
 $("tokenKept").onclick = () => { $("tokenBox").hidden = true; $("tokenText").textContent = ""; };
 $("signOut").onclick = async () => {
-  const playing = ui.S && ui.S.rated && !ui.S.outcome;
+  const playing = playingRated();
   const words = playing ? "Sign out here? Your rated game goes on: sign in again with your token to play it."
     : "Sign out here? You sign in again with your token.";
   if (!await ask(words, "Sign out", "Stay")) return;
   signOut();
   // The game is the player's, not this browser's: the board leaves it.
-  if (ui.S && ui.S.rated) { ui.seat = null; leaveGame(); await openGame(); }
+  if (ui.S && ui.S.rated && !ui.S.watching) { ui.seat = null; leaveGame(); await openGame(); }
 };
 drawLobby();

@@ -6,7 +6,8 @@ import { hooks, prefs, sleep, store, ui } from "./state.js";
 import { serverLost, setConn, showMessage } from "./notices.js";
 import { puzzleOn } from "./game.js";
 import { turned, xy } from "./board.js";
-import { api, apply, events } from "./api.js";
+import { apply, events } from "./api.js";
+import { gameEventsPath } from "./watch.js";
 import { puzzleRecord } from "./learn.js";
 import { cancelPending } from "./input.js";
 import { joinRoom, linkedRoom, openGame, Refused, roomCode } from "./room.js";
@@ -77,7 +78,7 @@ async function follow() {
     const following = ui.gameEvents = new AbortController();
     let gone = false;
     try {
-      const r = await fetch(api("/api/events"), { signal: following.signal });
+      const r = await fetch(gameEventsPath(), { signal: following.signal });
       gone = r.status === 404 || r.status === 403;
       // (A server too busy for the stream is tried again as if lost.)
       if (r.ok) {
@@ -99,6 +100,11 @@ async function follow() {
       // A rated game resumed after a restart has new seats: the lobby
       // has the player's.
       if (ui.player && await resumeRated()) continue;
+      if (ui.S.watching) {
+        showMessage("the game watched is over and closed: back to your own board");
+        ui.S = null;
+        return start();
+      }
       setConn("the server lost this game (restarted?); starting a new one");
       ui.S = null;
       store.set("room", null);

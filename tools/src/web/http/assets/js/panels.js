@@ -171,10 +171,12 @@ export function drawPanels() {
   $("new").textContent = ui.S.rated ? "Back to your own board" : ui.S.room ? "Next game (colours change)" : "New game";
   // A room's next game is there once this one is over; a rated game is
   // one game.
-  $("new").hidden = (!!ui.S.room || !!ui.S.rated) && !ui.S.outcome;
+  $("new").hidden = (!!ui.S.room || !!ui.S.rated) && !ui.S.outcome && !ui.S.watching;
   const e = ui.S.engine;
-  const parts = [ui.S.room ? "no engine in a game between two people" : e.name || (e.failure ? "the engine" : "starting the engine…")];
-  if (ui.S.rated && !ui.S.room) parts.push("its plans are its own in a rated game");
+  // A game watched has no room: its settings say whether the engine plays.
+  const people = !!ui.S.room || (!!ui.S.watching && ui.S.settings.engine === "none");
+  const parts = [people ? "no engine in a game between two people" : e.name || (e.failure ? "the engine" : "starting the engine…")];
+  if (ui.S.rated && !people) parts.push("its plans are its own in a rated game");
   const doing = { hint: "looking for a hint", draw: "weighing a draw", review: "reviewing" };
   if (e.thinking) parts.push(doing[e.thinking] || "thinking");
   // Once the game is over its last search is not news.
@@ -186,7 +188,8 @@ export function drawPanels() {
   }
   if (ui.S.hint) parts.push(`hint ${ui.S.hint.text}`);
   $("engineinfo").textContent = parts.join(" · ");
-  $("exact").textContent = ui.S.rated && !ui.S.outcome ? "Values, hints and reviews are off while a rated game is played."
+  $("exact").textContent = ui.S.watching && !ui.S.outcome ? "No values while the game is played: its players play on their own."
+    : ui.S.rated && !ui.S.outcome ? "Values, hints and reviews are off while a rated game is played."
     : ui.S.room || ui.S.rated ? ""
     : ui.S.valuesOff ? "Values, hints, reviews and the engine's moves wait: a rated game in progress on this server stands on a position of this game (fair play)."
     : ui.S.exact ? `Databases: ${ui.S.turn} to move, ${dbWords(ui.S.exact.value)}`

@@ -4,7 +4,7 @@
 
 import { $, ui } from "./state.js";
 import { showMessage } from "./notices.js";
-import { forfeit, ratingWords, rounded } from "./game.js";
+import { forfeit, playingRated, ratingWords, rounded } from "./game.js";
 import { showBoard } from "./board.js";
 import { post } from "./api.js";
 import { backToOwnBoard } from "./room.js";
@@ -61,7 +61,7 @@ export async function showHistory(name) {
 }
 // A past game opened on a board of this browser's own.
 async function openPast(record) {
-  if (ui.S.rated && !ui.S.outcome) { showMessage("finish your rated game first"); return; }
+  if (playingRated()) { showMessage("finish your rated game first"); return; }
   if (ui.S.room || ui.S.rated) { if (!await backToOwnBoard()) return; }
   else if (!await forfeit("Open this game?", "Open")) return;
   ui.viewPly = null;

@@ -4,7 +4,7 @@
 
 import { $, DEFAULT_PREFS, prefs, savePrefs, store, ui } from "./state.js";
 import { ask, copy, setConn, showMessage } from "./notices.js";
-import { engineSide, friendAwaited } from "./game.js";
+import { engineSide, friendAwaited, playingRated } from "./game.js";
 import { clockOf, rulesOf, settings_json } from "./choices.js";
 import { api, apply, post, saveGame } from "./api.js";
 
@@ -18,6 +18,7 @@ export function drawRoom() {
   // A rated game, like a friend's, is played without the engine's help.
   document.body.classList.toggle("inroom", !!ui.S.room || !!ui.S.rated);
   document.body.classList.toggle("ratedgame", !!ui.S.rated);
+  document.body.classList.toggle("watching", !!ui.S.watching);
   $("noroom").hidden = !!ui.S.room;
   $("inroom").hidden = !ui.S.room;
   const r = ui.S.rated;
@@ -29,7 +30,8 @@ export function drawRoom() {
     const presence = { waiting: "your opponent left", here: "your opponent is here", away: "your opponent is away" };
     const after = r.moved === false ? " · over before the tenth move of each side: no rating moved"
       : ui.S.room && !ui.S.outcome ? ` · ${presence[ui.S.room.opponent]}` : "";
-    $("ratedLine").textContent = `Rated game: White ${side(r.white)}, Black ${side(r.black)}${after}`;
+    const what = ui.S.watching ? "Watching a rated game" : "Rated game";
+    $("ratedLine").textContent = `${what}: White ${side(r.white)}, Black ${side(r.black)}${after}`;
   }
   // A rated game's room lets nobody in: it has no code to show, and
   // its game is left by resigning.
@@ -73,7 +75,7 @@ function enterRoom(j) {
 }
 // A rated game in play is left only by losing it, from its own controls.
 function inRatedGame() {
-  if (!ui.S || !ui.S.rated || ui.S.outcome) return false;
+  if (!playingRated()) return false;
   showMessage("finish your rated game first");
   return true;
 }
@@ -136,6 +138,8 @@ export async function openGame() {
 window.addEventListener("pagehide", () => {
   if (!ui.S) return;
   saveGame();
+  // A game watched is its players': the server forgets the spectator.
+  if (ui.S.watching) return;
   // A room's friend is told at once that this page went.
   // A rated game waits for its player too: its clock ends it.
   navigator.sendBeacon(api(ui.S.room || ui.S.rated ? "/api/away" : "/api/close"));
@@ -157,7 +161,9 @@ window.addEventListener("hashchange", async () => {
 // Leaves a rated game (lost if it is in play, after asking) or a room for
 // a game of this browser's own; whether it left.
 export async function backToOwnBoard() {
-  if (ui.S.room) {
+  if (ui.S.watching) {
+    leaveGame();
+  } else if (ui.S.room) {
     if (!await leaveRoom()) return false;
     history.replaceState(null, "", location.pathname);
   } else {
