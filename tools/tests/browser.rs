@@ -2033,6 +2033,22 @@ fn two_players_sign_in_and_play_a_rated_game_from_the_lobby_to_its_end() {
     }
     let shot = bob.screenshot(1100, 1400, "rated-after.png");
     eprintln!("screenshot: {}", shot.display());
+    // Any name shown opens that player's page: Ann's, from the table.
+    bob.script("document.querySelector('#table .name[data-name=\"ann\"]').click();");
+    bob.wait_for(
+        "return !document.getElementById('profile').hidden
+             && document.getElementById('profileName').textContent === 'ann'
+             && document.getElementById('profileRating').textContent.startsWith('Rating 1662? (provisional): between ')
+             && document.getElementById('profileResults').textContent === 'As White: 1 won, 0 drawn, 0 lost. As Black: 0 won, 0 drawn, 0 lost.'
+             && document.querySelector('#profileChart polyline').getAttribute('points').split(' ').length === 2
+             && document.querySelector('#profileOpponents li').textContent === 'bob: 1 won, 0 drawn, 0 lost';",
+    );
+    let shot = bob.screenshot(1100, 850, "rated-profile.png");
+    eprintln!("screenshot: {}", shot.display());
+    bob.script(
+        "document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));",
+    );
+    bob.wait_for("return document.getElementById('profile').hidden;");
     // The game opens on a board of Bob's own, from his history.
     bob.script("document.querySelector('#history button').click();");
     bob.wait_for("return !S.rated && !S.room && S.history.length === 20 && S.outcome === 'white wins (black resigned)';");

@@ -2328,6 +2328,62 @@ fn a_rematch_is_offered_from_a_game_over_and_taken_with_the_colours_swapped() {
 }
 
 #[test]
+fn a_players_profile_has_its_ratings_results_and_latest_games() {
+    let folder = common::TempDir::new("web-profile");
+    let server = serve_keeping(&folder.path().join("players.sqlite"));
+    let addr = server.addr;
+    let (ann, bob) = (player(addr, "ann"), player(addr, "bob"));
+    let (white, black) = rated_room(addr, &ann, &bob, turn_clock(60.0));
+    play_plies(addr, (&white, &black), 20);
+    assert_eq!(black.act(addr, "resign", "").0, 200);
+    wait_until_kept(addr, &ann);
+    let (status, profile) = json(addr, "GET", "/api/profile?name=ANN", "");
+    assert_eq!(status, 200, "{profile}");
+    let rating = standing(addr, "ann")["rating"].clone();
+    assert_eq!(
+        (
+            &profile["name"],
+            &profile["level"],
+            &profile["provisional"],
+            &profile["games"]
+        ),
+        (&json!("ann"), &json!(false), &json!(true), &json!(1))
+    );
+    assert_eq!(profile["ratings"].as_array().unwrap().len(), 1);
+    assert_eq!(profile["ratings"][0]["rating"], rating);
+    assert_eq!(
+        profile["byColor"]["white"],
+        json!({ "wins": 1, "draws": 0, "losses": 0 })
+    );
+    assert_eq!(
+        profile["byColor"]["black"],
+        json!({ "wins": 0, "draws": 0, "losses": 0 })
+    );
+    assert_eq!(
+        profile["byOpponent"],
+        json!([{ "name": "bob", "wins": 1, "draws": 0, "losses": 0 }])
+    );
+    assert_eq!(
+        profile["latest"][0]["termination"],
+        "white wins (black resigned)"
+    );
+    assert!(
+        profile["since"].as_i64().unwrap() > 1_700_000_000_000,
+        "milliseconds"
+    );
+    let (_, level) = json(addr, "GET", "/api/profile?name=morris-easy", "");
+    assert_eq!(
+        (&level["level"], &level["games"]),
+        (&json!(true), &json!(0))
+    );
+    let (status, unknown) = json(addr, "GET", "/api/profile?name=nobody", "");
+    assert_eq!(
+        (status, &unknown["error"]),
+        (404, &json!("no player is named 'nobody'"))
+    );
+}
+
+#[test]
 fn a_position_on_a_rated_board_has_no_value_hint_review_or_engine_elsewhere() {
     use morris::{Position, Rules, Symmetry};
     let folder = common::TempDir::new("web-fair-play");

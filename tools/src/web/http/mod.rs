@@ -93,6 +93,7 @@ pub(crate) fn router(
         .route("/api/me", get(me))
         .route("/api/table", get(table))
         .route("/api/history", get(history))
+        .route("/api/profile", get(profile))
         .route("/api/lobby", get(lobby))
         .route("/api/lobby/events", get(events::lobby_events))
         .route("/api/events", get(events::game_events))
@@ -301,6 +302,11 @@ async fn table(State(app): State<App>) -> Reply {
 
 async fn history(State(app): State<App>, Query(query): Query<HashMap<String, String>>) -> Reply {
     blocking(move || rated::history(app.rated.as_deref(), query.get("name").map(String::as_str)))
+        .await
+}
+
+async fn profile(State(app): State<App>, Query(query): Query<HashMap<String, String>>) -> Reply {
+    blocking(move || rated::profile(app.rated.as_deref(), query.get("name").map(String::as_str)))
         .await
 }
 

@@ -13,7 +13,7 @@ use super::game::view;
 use super::reply::{Reply, refused};
 use super::views::{
     ChallengeView, DeclinedView, GameRefView, LobbyView, PastGameView, PlayerView, PlayingListView,
-    PlayingView, PresentView,
+    PlayingView, PresentView, ProfileView,
 };
 use crate::web::core::players::RatedPlayer;
 use crate::web::core::requests::{
@@ -157,6 +157,25 @@ pub(crate) fn history(rated: Option<&RatedPlay>, name: Option<&str>) -> Reply {
         };
         let views: Vec<PastGameView> = store.history(id)?.into_iter().map(Into::into).collect();
         Ok(Reply::json(&views))
+    })
+}
+
+/// The page of the player named `name`.
+pub(crate) fn profile(rated: Option<&RatedPlay>, name: Option<&str>) -> Reply {
+    with_rated(rated, |rated| {
+        let store = &rated.store;
+        let name = name.unwrap_or("");
+        let Some(id) = store.player(name)? else {
+            return Err(refusal(404, &format!("no player is named '{name}'")));
+        };
+        let level = rated.levels.iter().any(|&(_, level)| level == id);
+        let view = ProfileView::new(
+            store.standing(id)?,
+            level,
+            store.profile(id)?,
+            store.history(id)?,
+        );
+        Ok(Reply::json(&view))
     })
 }
 

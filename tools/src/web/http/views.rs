@@ -16,7 +16,7 @@ use crate::web::core::clock::TimeControl;
 use crate::web::core::players::RatedPlayer;
 use crate::web::core::state::{Ended, EngineJudgement, Review, State, Task, mover_at};
 use crate::web::rated::lobby::{Challenge, Playing};
-use crate::web::rated::store::{PastGame, PlayerId, Standing, Token};
+use crate::web::rated::store::{PastGame, PlayerId, Profile, Standing, Tally, Token};
 
 /// A player, as the table and the player itself see it.
 #[derive(Serialize)]
@@ -243,6 +243,109 @@ pub(crate) struct PastGameView {
     /// White's rating before and after it, Black's too.
     white_rating: [f64; 2],
     black_rating: [f64; 2],
+}
+
+/// Wins, draws and losses.
+#[derive(Serialize)]
+struct TallyView {
+    wins: u64,
+    draws: u64,
+    losses: u64,
+}
+
+impl From<Tally> for TallyView {
+    fn from(tally: Tally) -> TallyView {
+        TallyView {
+            wins: tally.wins,
+            draws: tally.draws,
+            losses: tally.losses,
+        }
+    }
+}
+
+/// The results against one opponent.
+#[derive(Serialize)]
+struct OpponentView {
+    name: String,
+    #[serde(flatten)]
+    tally: TallyView,
+}
+
+/// A player's rating after a rated game.
+#[derive(Serialize)]
+struct RatingPoint {
+    /// When the game ended, in milliseconds since 1970.
+    ended: i64,
+    rating: f64,
+}
+
+/// The most opponents a profile names.
+const OPPONENTS_SHOWN: usize = 20;
+
+/// The most games a profile lists.
+const PROFILE_GAMES_SHOWN: usize = 20;
+
+/// A player's page: its standing, since when it plays, its rating after
+/// each rated game, its results by colour and by opponent, and its latest
+/// games.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ProfileView {
+    #[serde(flatten)]
+    player: PlayerView,
+    /// Whether it is one of the engine's levels, whose rating no game
+    /// moves.
+    level: bool,
+    /// When the player was made, in milliseconds since 1970.
+    since: i64,
+    ratings: Vec<RatingPoint>,
+    by_color: BySide<TallyView>,
+    by_opponent: Vec<OpponentView>,
+    latest: Vec<PastGameView>,
+}
+
+impl ProfileView {
+    /// The page of the player of `standing`, a `level` or not, from its
+    /// `profile` and its `latest` games.
+    pub(crate) fn new(
+        standing: Standing,
+        level: bool,
+        profile: Profile,
+        latest: Vec<PastGame>,
+    ) -> ProfileView {
+        let [white, black] = profile.by_color;
+        ProfileView {
+            player: PlayerView::new(standing, None),
+            level,
+            since: profile.since * 1000,
+            ratings: profile
+                .ratings
+                .into_iter()
+                .map(|(ended, rating)| RatingPoint {
+                    ended: ended * 1000,
+                    rating,
+                })
+                .collect(),
+            by_color: BySide {
+                white: white.into(),
+                black: black.into(),
+            },
+            by_opponent: profile
+                .by_opponent
+                .into_iter()
+                .take(OPPONENTS_SHOWN)
+                .map(|(name, tally)| OpponentView {
+                    name,
+                    tally: tally.into(),
+                })
+                .collect(),
+            latest: latest
+                .into_iter()
+                .take(PROFILE_GAMES_SHOWN)
+                .map(Into::into)
+                .collect(),
+        }
+    }
 }
 
 impl From<PastGame> for PastGameView {

@@ -232,6 +232,52 @@ pub struct PastGame {
     pub black_rating: (f64, f64),
 }
 
+/// Wins, draws and losses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games lost.
+    pub losses: u64,
+}
+
+impl Tally {
+    /// The tally with one game more, of `score` (1, ½ or 0).
+    fn add(&mut self, score: f64) {
+        if score > 0.5 {
+            self.wins += 1;
+        } else if score < 0.5 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+
+    /// How many games it counts.
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+}
+
+/// What a player's page shows besides its standing and its games: since
+/// when it plays, its rating after each rated game, and its results by
+/// colour and by opponent (every game kept, rated or not).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Profile {
+    /// When the player was made, in seconds since 1970.
+    pub since: i64,
+    /// Its rating after each rated game, the oldest first, with when the
+    /// game ended (seconds since 1970).
+    pub ratings: Vec<(i64, f64)>,
+    /// Its results as White, then as Black.
+    pub by_color: [Tally; 2],
+    /// Its results against each opponent, the most played first (then by
+    /// name).
+    pub by_opponent: Vec<(String, Tally)>,
+}
+
 /// The server's file of players and games, for any thread: one at a time.
 pub struct Store {
     db: Mutex<Connection>,
@@ -470,11 +516,8 @@ impl Store {
     /// A player is unknown, the game has no result, or the file cannot be
     /// written: nothing is kept.
     pub fn finish(&self, game: &FinishedGame) -> Result<Rated> {
-        let white_score = match game.result {
-            GameResult::WhiteWins => 1.0,
-            GameResult::BlackWins => 0.0,
-            GameResult::Draw => 0.5,
-            GameResult::Unfinished => anyhow::bail!("a game kept has a result"),
+        let Some(white_score) = white_score(game.result) else {
+            anyhow::bail!("a game kept has a result");
         };
         anyhow::ensure!(game.white != game.black, "a player plays another");
         let mut db = self.db();
@@ -579,6 +622,61 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// The profile of `player`.
+    ///
+    /// # Errors
+    ///
+    /// No such player, or the file cannot be read.
+    pub fn profile(&self, player: PlayerId) -> Result<Profile> {
+        let db = self.db();
+        let since = db
+            .query_row(
+                "SELECT created FROM players WHERE id = ?1",
+                [player.0],
+                |row| row.get(0),
+            )
+            .optional()?
+            .context("no such player")?;
+        let mut query = db.prepare(
+            "SELECT g.white = ?1, w.name, b.name, g.result, g.rated, g.white_after, g.black_after,
+                 g.ended
+             FROM games g JOIN players w ON w.id = g.white JOIN players b ON b.id = g.black
+             WHERE g.white = ?1 OR g.black = ?1 ORDER BY g.id",
+        )?;
+        let mut profile = Profile {
+            since,
+            ratings: Vec::new(),
+            by_color: [Tally::default(); 2],
+            by_opponent: Vec::new(),
+        };
+        let mut by_opponent: std::collections::HashMap<String, Tally> = Default::default();
+        let mut rows = query.query(params![player.0])?;
+        while let Some(row) = rows.next()? {
+            let white: bool = row.get(0)?;
+            let opponent: String = row.get(if white { 2 } else { 1 })?;
+            let result: String = row.get(3)?;
+            let white_score = GameResult::from_token(&result)
+                .and_then(white_score)
+                .context("a game kept has a result")?;
+            let score = if white {
+                white_score
+            } else {
+                1.0 - white_score
+            };
+            profile.by_color[usize::from(!white)].add(score);
+            by_opponent.entry(opponent).or_default().add(score);
+            if row.get::<_, bool>(4)? {
+                let after: f64 = row.get(if white { 5 } else { 6 })?;
+                profile.ratings.push((row.get(7)?, after));
+            }
+        }
+        profile.by_opponent = by_opponent.into_iter().collect();
+        profile
+            .by_opponent
+            .sort_by(|(a, x), (b, y)| y.games().cmp(&x.games()).then_with(|| a.cmp(b)));
+        Ok(profile)
+    }
+
     /// The latest games `player` played, the latest first (at most
     /// [`HISTORY_SHOWN`]).
     ///
@@ -651,6 +749,16 @@ fn rating_of(db: &Connection, player: PlayerId) -> rusqlite::Result<(Rating, boo
             Ok((rating, row.get(3)?))
         },
     )
+}
+
+/// White's score in a game of `result`: 1, ½ or 0, or none unfinished.
+fn white_score(result: GameResult) -> Option<f64> {
+    match result {
+        GameResult::WhiteWins => Some(1.0),
+        GameResult::BlackWins => Some(0.0),
+        GameResult::Draw => Some(0.5),
+        GameResult::Unfinished => None,
+    }
 }
 
 /// The time now, in seconds since 1970.
@@ -830,6 +938,62 @@ mod tests {
         assert_eq!(past.result, GameResult::BlackWins);
         assert_eq!(past.white_rating, (1500.0, rated.white.rating));
         assert!(past.rated);
+    }
+
+    #[test]
+    fn a_profile_has_the_rating_after_each_rated_game_and_the_results_by_colour_and_opponent() {
+        let folder = Folder::new("profile");
+        let store = Store::open(&folder.file()).unwrap();
+        let [ann, bob, cat] =
+            ["ann", "bob", "cat"].map(|name| store.add_player(name).unwrap().unwrap().0);
+        let fresh = store.profile(ann).unwrap();
+        assert_eq!(
+            (fresh.ratings.len(), fresh.by_color),
+            (0, [Tally::default(); 2])
+        );
+        let mut after = Vec::new();
+        for (white, black, result, plies) in [
+            (ann, bob, GameResult::WhiteWins, 40),
+            (bob, ann, GameResult::Draw, 40),
+            (cat, ann, GameResult::WhiteWins, 40),
+            (ann, bob, GameResult::BlackWins, MIN_RATED_PLIES - 1),
+            (bob, ann, GameResult::BlackWins, 40),
+        ] {
+            let rated = store.finish(&game(white, black, result, plies)).unwrap();
+            if rated.moved {
+                after.push(
+                    if white == ann {
+                        rated.white
+                    } else {
+                        rated.black
+                    }
+                    .rating,
+                );
+            }
+        }
+        let profile = store.profile(ann).unwrap();
+        let ratings: Vec<f64> = profile.ratings.iter().map(|&(_, rating)| rating).collect();
+        assert_eq!(ratings, after, "the short game moved nothing");
+        assert_eq!(
+            ratings.last(),
+            Some(&store.standing(ann).unwrap().rating.rating)
+        );
+        let tally = |wins, draws, losses| Tally {
+            wins,
+            draws,
+            losses,
+        };
+        assert_eq!(profile.by_color, [tally(1, 0, 1), tally(1, 1, 1)]);
+        let opponents: Vec<(&str, Tally)> = profile
+            .by_opponent
+            .iter()
+            .map(|(name, t)| (name.as_str(), *t))
+            .collect();
+        assert_eq!(
+            opponents,
+            [("bob", tally(2, 1, 1)), ("cat", tally(0, 0, 1))]
+        );
+        assert!(store.profile(PlayerId(999)).is_err());
     }
 
     #[test]

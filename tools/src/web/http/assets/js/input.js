@@ -101,6 +101,7 @@ document.addEventListener("keydown", (evt) => {
   }
   const keys = { ArrowLeft: shownPly() - 1, ArrowRight: shownPly() + 1, Home: 0, End: Infinity };
   if (evt.key === "Escape" && !$("help").hidden) { $("help").hidden = true; return; }
+  if (evt.key === "Escape" && !$("profile").hidden) { $("profile").hidden = true; return; }
   if (evt.key === "Escape" && ui.pending) { evt.preventDefault(); cancelPending(); return; }
   if (evt.key in keys) { evt.preventDefault(); step(keys[evt.key]); }
 });

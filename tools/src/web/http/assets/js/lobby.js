@@ -3,7 +3,7 @@
 // to a player named), taken, declined or withdrawn, rematches, the
 // engine's levels played, and the board sent to the player's rated game.
 
-import { $, prefs, render, savePrefs, sleep, store, ui } from "./state.js";
+import { $, fillWith, prefs, render, savePrefs, sleep, store, ui } from "./state.js";
 import { ask, closeNote, copy, setConn, showMessage } from "./notices.js";
 import { playingRated, ratingWords, rounded } from "./game.js";
 import { clockChoice, clockName, clockOf, drawChallengeRules, rulesOf, rulesWords } from "./choices.js";
@@ -26,21 +26,22 @@ function drawLobby() {
   fillList($("challenges"), L.challenges, (c, li) => {
     const side = c.side === "random" ? "a side drawn" : c.mine ? `you play ${c.side}` : `${c.name} plays ${c.side}`;
     const range = c.range ? ` · for ratings ${rounded(c.rating - c.range)} to ${rounded(c.rating + c.range)}` : "";
-    const who = c.rematchOf ? (c.mine ? `Your rematch to ${c.to}` : `${c.name} (${rounded(c.rating)}) offers you a rematch`)
-      : c.to ? (c.mine ? `Your challenge to ${c.to}` : `${c.name} (${rounded(c.rating)}) challenges you`)
-      : `${c.name} (${rounded(c.rating)})`;
-    li.textContent = `${who} · ${rulesWords(c)} · ${clockName(clockChoice(c.clock))} · ${side}${range}`;
+    const by = [{ name: c.name }, ` (${rounded(c.rating)})`];
+    const who = c.rematchOf ? (c.mine ? ["Your rematch to ", { name: c.to }] : [...by, " offers you a rematch"])
+      : c.to ? (c.mine ? ["Your challenge to ", { name: c.to }] : [...by, " challenges you"])
+      : by;
+    fillWith(li, [...who, ` · ${rulesWords(c)} · ${clockName(clockChoice(c.clock))} · ${side}${range}`]);
     if (c.to && !c.mine) li.className = "tome";
     if (c.mine) addButton(li, "Withdraw", () => ratedPost("/api/withdraw", { challenge: c.id }));
     else addButton(li, "Accept", () => accept(c.id), busy || !c.openToMe).title = c.openToMe ? "" : "your rating is out of its range";
     if (c.to && !c.mine) addButton(li, "Decline", () => ratedPost("/api/decline", { challenge: c.id }));
   }, "no challenge is open: post one, or play a level");
   fillList($("levels"), L.levels, (p, li) => {
-    li.textContent = `${p.name} (${ratingWords(p)})`;
+    fillWith(li, [p, ` (${ratingWords(p)})`]);
     addButton(li, "Play", () => playLevel(p.name), busy);
   });
   fillList($("present"), L.present, (p, li) => {
-    li.textContent = `${p.name} (${rounded(p.rating)})${p.playing ? " · playing" : ""}`;
+    fillWith(li, [p, ` (${rounded(p.rating)})${p.playing ? " · playing" : ""}`]);
     if (p.name !== L.me.name) addButton(li, "Challenge", () => challengePlayer(p.name), busy || p.playing).title = `a rated game with ${p.name} alone, by the choices above`;
   });
   tellDeclined(L.declined);

@@ -1,8 +1,9 @@
-// The players' standing: the table of ratings, and a player's games,
-// each to open on a board of this browser's own; and the lists that it
-// and the lobby fill.
+// The players' standing: the table of ratings, a player's games, each to
+// open on a board of this browser's own, and a player's page (its rating
+// over time, its results by colour and by opponent, its latest games),
+// opened from any name shown; and the lists that it and the lobby fill.
 
-import { $, ui } from "./state.js";
+import { $, SVG, fillWith, ui } from "./state.js";
 import { showMessage } from "./notices.js";
 import { forfeit, playingRated, ratingWords, rounded } from "./game.js";
 import { showBoard } from "./board.js";
@@ -37,10 +38,8 @@ export async function showTable() {
     const r = await fetch("/api/table");
     if (!r.ok) return;
     fillList($("table"), (await r.json()).slice(0, 50), (p, li) => {
-      li.className = "link"; li.title = `${p.name}'s games`;
-      li.textContent = `${p.name} ${ratingWords(p)} · ${p.games} game${p.games === 1 ? "" : "s"}`;
+      fillWith(li, [p, ` ${ratingWords(p)} · ${p.games} game${p.games === 1 ? "" : "s"}`]);
       li.title = `deviation ${rounded(p.deviation)}`;
-      li.onclick = () => showHistory(p.name);
     });
   } catch (e) { /* the next refresh tries again */ }
 }
@@ -51,14 +50,70 @@ export async function showHistory(name) {
     if (!r.ok) return;
     ui.historyOf = name;
     $("historyHead").textContent = ui.player && name === ui.player.name ? "Your games" : `Games of ${name}`;
-    const change = (pair) => `${rounded(pair[0])} → ${rounded(pair[1])}`;
-    fillList($("history"), await r.json(), (g, li) => {
-      li.textContent = `${g.white} – ${g.black}, ${g.result}: ${g.termination} · `
-        + (g.rated ? `${change(g.whiteRating)}, ${change(g.blackRating)}` : "unrated (over before the tenth move)");
-      addButton(li, "Open", () => openPast(g.record));
-    }, "no games yet");
+    fillList($("history"), await r.json(), (g, li) => pastGame(g, li), "no games yet");
   } catch (e) { /* the next refresh tries again */ }
 }
+// The past game `g` in `li`: its players, result, ratings, and a button
+// that opens it.
+function pastGame(g, li) {
+  const change = (pair) => `${rounded(pair[0])} → ${rounded(pair[1])}`;
+  fillWith(li, [{ name: g.white }, " – ", { name: g.black }, `, ${g.result}: ${g.termination} · `
+    + (g.rated ? `${change(g.whiteRating)}, ${change(g.blackRating)}` : "unrated (over before the tenth move)")]);
+  addButton(li, "Open", () => { $("profile").hidden = true; openPast(g.record); });
+}
+// The page of the player `name`: its rating (a range in words while it is
+// provisional), the rating after each rated game as a chart, its results
+// by colour and against each opponent, and its latest games.
+export async function showProfile(name) {
+  try {
+    const r = await fetch(`/api/profile?name=${encodeURIComponent(name)}`);
+    const p = await r.json();
+    if (!r.ok) { showMessage(p.error); return; }
+    $("profileName").textContent = p.name;
+    const since = new Date(p.since).toLocaleDateString();
+    const low = rounded(p.rating - 2 * p.deviation), high = rounded(p.rating + 2 * p.deviation);
+    $("profileRating").textContent = p.level ? `Rating ${rounded(p.rating)}: one of the engine's levels, rated at its measured strength, which no game moves.`
+      : `Rating ${ratingWords(p)}${p.provisional ? " (provisional)" : ""}: between ${low} and ${high} with 95% confidence (deviation ${rounded(p.deviation)}) · ${p.games} rated game${p.games === 1 ? "" : "s"} · playing since ${since}.`;
+    drawChart(p.level ? [] : p.ratings);
+    const tally = (t) => `${t.wins} won, ${t.draws} drawn, ${t.losses} lost`;
+    $("profileResults").textContent = `As White: ${tally(p.byColor.white)}. As Black: ${tally(p.byColor.black)}.`;
+    fillList($("profileOpponents"), p.byOpponent, (o, li) => fillWith(li, [o, `: ${tally(o)}`]), "no games yet");
+    fillList($("profileGames"), p.latest, (g, li) => pastGame(g, li), "no games yet");
+    $("profile").hidden = false;
+    $("profile").scrollTop = 0;
+  } catch (e) { showMessage("lost connection to the server"); }
+}
+// The rating after each rated game, from a newcomer's 1500 before the
+// first, as a line over the games.
+function drawChart(ratings) {
+  const svg = $("profileChart");
+  svg.replaceChildren();
+  svg.hidden = ratings.length === 0;
+  if (svg.hidden) return;
+  const values = [1500, ...ratings.map((p) => p.rating)];
+  const lo = Math.floor(Math.min(...values) / 50) * 50 - 50, hi = Math.ceil(Math.max(...values) / 50) * 50 + 50;
+  const [left, right, top, bottom] = [48, 630, 10, 200];
+  const x = (i) => left + (right - left) * i / (values.length - 1);
+  const y = (v) => bottom - (bottom - top) * (v - lo) / (hi - lo);
+  const add = (name, attrs, text) => {
+    const e = document.createElementNS(SVG, name);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    svg.appendChild(e);
+  };
+  for (const v of [lo, Math.round((lo + hi) / 2), hi]) {
+    add("line", { x1: left, y1: y(v), x2: right, y2: y(v) });
+    add("text", { x: 2, y: y(v) + 4 }, String(v));
+  }
+  add("polyline", { points: values.map((v, i) => `${x(i)},${y(v)}`).join(" ") });
+}
+$("profileX").onclick = () => { $("profile").hidden = true; };
+$("profile").addEventListener("click", (evt) => { if (evt.target === $("profile")) $("profile").hidden = true; });
+// Any name shown opens the player's page.
+document.addEventListener("click", (evt) => {
+  const name = evt.target.closest && evt.target.closest(".name[data-name]");
+  if (name) showProfile(name.dataset.name);
+});
 // A past game opened on a board of this browser's own.
 async function openPast(record) {
   if (playingRated()) { showMessage("finish your rated game first"); return; }

@@ -2,7 +2,7 @@
 // (joined by a code or a link, left, its seat kept here), and the game of
 // this browser's own, opened, kept when the page goes, and gone back to.
 
-import { $, DEFAULT_PREFS, prefs, savePrefs, store, ui } from "./state.js";
+import { $, DEFAULT_PREFS, fillWith, prefs, savePrefs, store, ui } from "./state.js";
 import { ask, copy, setConn, showMessage } from "./notices.js";
 import { engineSide, friendAwaited, playingRated } from "./game.js";
 import { clockOf, rulesOf, settings_json } from "./choices.js";
@@ -26,12 +26,12 @@ export function drawRoom() {
   if (r) {
     // Each rating as the game began, and once it is over, where it went.
     const moved = (p) => r.moved && p.after != null && Math.round(p.after) !== Math.round(p.rating);
-    const side = (p) => `${p.name} (${Math.round(p.rating)}${moved(p) ? ` → ${Math.round(p.after)}` : ""})`;
+    const side = (p) => [p, ` (${Math.round(p.rating)}${moved(p) ? ` → ${Math.round(p.after)}` : ""})`];
     const presence = { waiting: "your opponent left", here: "your opponent is here", away: "your opponent is away" };
     const after = r.moved === false ? " · over before the tenth move of each side: no rating moved"
       : ui.S.room && !ui.S.outcome ? ` · ${presence[ui.S.room.opponent]}` : "";
     const what = ui.S.watching ? "Watching a rated game" : "Rated game";
-    $("ratedLine").textContent = `${what}: White ${side(r.white)}, Black ${side(r.black)}${after}`;
+    fillWith($("ratedLine"), [`${what}: White `, ...side(r.white), ", Black ", ...side(r.black), after]);
   }
   // A rated game's room lets nobody in: it has no code to show, and
   // its game is left by resigning.

@@ -5,6 +5,19 @@
 
 export const $ = (id) => document.getElementById(id);
 export const SVG = "http://www.w3.org/2000/svg";
+// A player's name as the page shows it: a click opens the player's page
+// (profile.js listens for it).
+export function nameOf(name) {
+  const span = document.createElement("span");
+  span.className = "name"; span.dataset.name = name; span.textContent = name;
+  return span;
+}
+// `li` (or any element) filled with `parts`: text, and names given as
+// `{ name }`, each shown by nameOf.
+export function fillWith(el, parts) {
+  el.replaceChildren(...parts.map((p) => (typeof p === "string" ? p : nameOf(p.name))));
+  return el;
+}
 
 // What the browser keeps between visits: the player's preferences, their
 // record against each level, and the game in progress.

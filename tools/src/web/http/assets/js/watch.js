@@ -3,7 +3,7 @@
 // board that follows one live, its moves and clocks, with no values
 // until it is over.
 
-import { $, sleep, ui } from "./state.js";
+import { $, fillWith, sleep, ui } from "./state.js";
 import { showMessage } from "./notices.js";
 import { playingRated, rounded } from "./game.js";
 import { clockChoice, clockName, rulesWords } from "./choices.js";
@@ -15,9 +15,8 @@ import { addButton, fillList } from "./profile.js";
 // The games being played, each to watch.
 export function drawPlaying(playing) {
   fillList($("playing"), playing, (g, li) => {
-    const side = (p) => `${p.name} (${rounded(p.rating)})`;
     const watchers = g.spectators ? ` · ${g.spectators} watching` : "";
-    li.textContent = `${side(g.white)} – ${side(g.black)} · ${rulesWords(g)} · ${clockName(clockChoice(g.clock))}${watchers}`;
+    fillWith(li, [g.white, ` (${rounded(g.white.rating)}) – `, g.black, ` (${rounded(g.black.rating)}) · ${rulesWords(g)} · ${clockName(clockChoice(g.clock))}${watchers}`]);
     const mine = ui.player && [g.white.name, g.black.name].includes(ui.player.name);
     const shown = ui.S && ui.S.watching && ui.S.id === g.watch;
     if (!mine) addButton(li, shown ? "Watching" : "Watch", () => watchGame(g.watch), shown);
