@@ -1899,6 +1899,16 @@ fn take_name(browser: &Browser, name: &str) {
     ));
 }
 
+/// morris-web keeping its players in a file of `folder`.
+fn serve_keeping_players(folder: &common::TempDir) -> common::Running {
+    let store = morris_tools::web::store::Store::open(&folder.path().join("players.sqlite"))
+        .expect("a store");
+    serve_with(WebConfig {
+        store: Some(store),
+        ..WebConfig::new(morris(), None)
+    })
+}
+
 /// Plays the first legal move in the browser whose turn it is, by clicks
 /// (the stone, where it goes, the stone removed), and waits until both
 /// see it.
@@ -1924,12 +1934,7 @@ fn play_first_legal(players: [&Browser; 2]) {
 fn two_players_sign_in_and_play_a_rated_game_from_the_lobby_to_its_end() {
     let Some(driver) = driver() else { return };
     let folder = common::TempDir::new("browser-rated");
-    let store = morris_tools::web::store::Store::open(&folder.path().join("players.sqlite"))
-        .expect("a store");
-    let server = serve_with(WebConfig {
-        store: Some(store),
-        ..WebConfig::new(morris(), None)
-    });
+    let server = serve_keeping_players(&folder);
     let ann = Browser::open(&driver, server.addr);
     take_name(&ann, "ann");
     ann.script("document.getElementById('tokenKept').click();");
@@ -2060,12 +2065,7 @@ fn two_players_sign_in_and_play_a_rated_game_from_the_lobby_to_its_end() {
 fn a_player_challenged_by_name_declines_then_takes_it_and_both_play_a_rematch() {
     let Some(driver) = driver() else { return };
     let folder = common::TempDir::new("browser-named");
-    let store = morris_tools::web::store::Store::open(&folder.path().join("players.sqlite"))
-        .expect("a store");
-    let server = serve_with(WebConfig {
-        store: Some(store),
-        ..WebConfig::new(morris(), None)
-    });
+    let server = serve_keeping_players(&folder);
     let ann = Browser::open(&driver, server.addr);
     take_name(&ann, "ann");
     let bob = Browser::open(&driver, server.addr);
@@ -2124,15 +2124,51 @@ fn a_player_challenged_by_name_declines_then_takes_it_and_both_play_a_rematch() 
 }
 
 #[test]
+fn an_account_whose_token_is_thrown_away_is_taken_back_with_its_password() {
+    let Some(driver) = driver() else { return };
+    let folder = common::TempDir::new("browser-recover");
+    let server = serve_keeping_players(&folder);
+    let ann = Browser::open(&driver, server.addr);
+    take_name(&ann, "ann");
+    ann.script("document.getElementById('tokenKept').click();");
+    ann.wait_for("return document.getElementById('setPassword').textContent === 'Set a password';");
+    ann.script(
+        "document.getElementById('newPassword').value = 'correct horse battery';
+         document.getElementById('setPassword').click();",
+    );
+    ann.wait_for(
+        "return document.getElementById('setPassword').textContent === 'Change your password';",
+    );
+    let lost = ann.script("return player.token;");
+    // The token thrown away: signed out, and forgotten by the browser.
+    ann.script("document.getElementById('signOut').click();");
+    ann.wait_for("return !document.getElementById('ask').hidden;");
+    ann.script("document.getElementById('askYes').click();");
+    ann.wait_for("return player === null && !document.getElementById('signedOut').hidden;");
+    ann.script(
+        "document.getElementById('recoverName').value = 'ann';
+         document.getElementById('recoverPassword').value = 'a wrong one';
+         document.getElementById('recover').click();",
+    );
+    ann.wait_for("return document.getElementById('messageText').textContent === 'the name or the password is wrong';");
+    ann.script(
+        "document.getElementById('recoverPassword').value = 'correct horse battery';
+         document.getElementById('recover').click();",
+    );
+    ann.wait_for(
+        "return player !== null && player.name === 'ann' && lobby !== null && lobby.me.name === 'ann'
+             && !document.getElementById('tokenBox').hidden
+             && document.getElementById('tokenText').textContent === player.token;",
+    );
+    assert_ne!(ann.script("return player.token;"), lost);
+    ann.close();
+}
+
+#[test]
 fn a_third_browser_watches_a_rated_game_live_with_no_values_and_goes_back_to_its_own_board() {
     let Some(driver) = driver() else { return };
     let folder = common::TempDir::new("browser-watch");
-    let store = morris_tools::web::store::Store::open(&folder.path().join("players.sqlite"))
-        .expect("a store");
-    let server = serve_with(WebConfig {
-        store: Some(store),
-        ..WebConfig::new(morris(), None)
-    });
+    let server = serve_keeping_players(&folder);
     let ann = Browser::open(&driver, server.addr);
     take_name(&ann, "ann");
     let bob = Browser::open(&driver, server.addr);

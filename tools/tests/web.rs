@@ -1874,6 +1874,74 @@ fn a_player_is_made_with_a_secret_that_finds_it_again_after_a_restart() {
 }
 
 #[test]
+fn a_lost_token_is_replaced_by_the_players_password_kept_as_a_hash_alone() {
+    let folder = common::TempDir::new("web-recover");
+    // A process of its own, to read what it prints.
+    let mut server = WebProcess::start(&folder.path().join("players.sqlite"), &[]);
+    let addr = server.addr;
+    let ann = player(addr, "ann");
+    let me = |token: &str| json(addr, "GET", &format!("/api/me?token={token}"), "");
+    assert_eq!(me(&ann).1["hasPassword"], false);
+    let password = "correct horse battery";
+    let set = |token: &str, password: &str| {
+        json(
+            addr,
+            "POST",
+            "/api/password",
+            &by(token, json!({ "password": password })),
+        )
+    };
+    let (status, short) = set(&ann, "horse");
+    assert_eq!(
+        (status, &short["error"]),
+        (400, &json!("a password has 8 to 200 characters"))
+    );
+    assert_eq!(set(&"0".repeat(32), password).0, 401);
+    assert_eq!(set(&ann, password).0, 200);
+    assert_eq!(me(&ann).1["hasPassword"], true);
+    let recover = |name: &str, password: &str| {
+        let body = json!({ "name": name, "password": password }).to_string();
+        json(addr, "POST", "/api/recover", &body)
+    };
+    let (status, wrong) = recover("ann", "correct horse");
+    assert_eq!(
+        (status, &wrong["error"]),
+        (401, &json!("the name or the password is wrong"))
+    );
+    assert_eq!(
+        recover("nobody", password).0,
+        401,
+        "the same words for a name nobody has"
+    );
+    // The token thrown away: the password makes a new one, and the old
+    // one is nobody's.
+    let (status, back) = recover("ann", password);
+    assert_eq!(status, 200, "{back}");
+    let token = back["token"].as_str().unwrap();
+    assert_ne!(token, ann);
+    assert_eq!(me(token).1["name"], "ann");
+    assert_eq!(me(&ann).0, 401);
+    // Guesses are counted: after five, the right password waits too.
+    for _ in 0..5 {
+        assert_eq!(recover("ann", "a guess at it").0, 401);
+    }
+    let (status, refused) = recover("ann", password);
+    assert_eq!(status, 429, "{refused}");
+    // Neither the store nor what the server printed holds the password.
+    server.kill();
+    let printed = server.printed();
+    assert!(!printed.contains(password), "{printed}");
+    for file in std::fs::read_dir(folder.path()).unwrap() {
+        let bytes = std::fs::read(file.unwrap().path()).unwrap();
+        assert!(
+            !bytes
+                .windows(password.len())
+                .any(|w| w == password.as_bytes())
+        );
+    }
+}
+
+#[test]
 fn an_address_makes_only_so_many_players_and_a_server_without_a_store_says_so() {
     let folder = common::TempDir::new("web-players-bound");
     let server = serve_keeping(&folder.path().join("players.sqlite"));

@@ -57,18 +57,28 @@ pub struct WebProcess {
     child: std::process::Child,
     /// Where it listens.
     pub addr: SocketAddr,
+    /// Where what it prints on its standard error goes.
+    log: std::path::PathBuf,
 }
 
 impl WebProcess {
-    /// morris-web keeping its players in `store`, with the flags `more`.
+    /// morris-web keeping its players in `store`, with the flags `more`;
+    /// what it prints on its standard error goes to a file beside the
+    /// store.
     pub fn start(store: &std::path::Path, more: &[&str]) -> WebProcess {
         use std::io::BufRead;
+        let log = store.with_extension("log");
+        let printed = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log)
+            .expect("a log beside the store");
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_morris-web"))
             .arg("--store")
             .arg(store)
             .args(more)
             .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
+            .stderr(printed)
             .spawn()
             .expect("morris-web starts");
         let mut line = String::new();
@@ -81,7 +91,13 @@ impl WebProcess {
             .trim_end_matches('/')
             .parse()
             .unwrap_or_else(|_| panic!("an address: {line}"));
-        WebProcess { child, addr }
+        WebProcess { child, addr, log }
+    }
+
+    /// What it printed on its standard error so far.
+    #[allow(dead_code)]
+    pub fn printed(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
     /// The process's id (for its memory, which one of the files sharing

@@ -394,6 +394,20 @@ pub(crate) fn settings_request(settings: &Settings) -> String {
     .to_string()
 }
 
+/// A password set by the player of `token`.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct PasswordRequest {
+    pub(crate) token: Option<String>,
+    pub(crate) password: Option<String>,
+}
+
+/// An account taken back: the player's `name` and `password`.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct RecoverRequest {
+    pub(crate) name: Option<String>,
+    pub(crate) password: Option<String>,
+}
+
 /// A player made: its `name`.
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct PlayerRequest {

@@ -120,16 +120,26 @@ pub(crate) async fn game_events(
     Sse::new(game_stream(followed)).into_response()
 }
 
+/// The game a stream shows next, once there is news of it; or the
+/// stream's last event (none when the server stops).
+async fn game_news(
+    following: &mut Following,
+    session: &Weak<Session>,
+) -> Result<Arc<Session>, Option<Event>> {
+    match following.next().await {
+        Next::News => {}
+        Next::Gone => return Err(Some(gone())),
+        Next::Stop => return Err(None),
+    }
+    session.upgrade().ok_or_else(|| Some(gone()))
+}
+
 fn game_stream(followed: GameStream) -> impl Stream<Item = Result<Event, Infallible>> {
     unfold(Some(followed), |followed| async move {
         let mut followed = followed?;
-        match followed.following.next().await {
-            Next::News => {}
-            Next::Gone => return Some((Ok(gone()), None)),
-            Next::Stop => return None,
-        }
-        let Some(session) = followed.session.upgrade() else {
-            return Some((Ok(gone()), None));
+        let session = match game_news(&mut followed.following, &followed.session).await {
+            Ok(session) => session,
+            Err(last) => return last.map(|event| (Ok(event), None)),
         };
         let asked = Asked {
             id: followed.id,
@@ -193,13 +203,9 @@ pub(crate) async fn watch_events(
 fn spectator_stream(followed: SpectatorStream) -> impl Stream<Item = Result<Event, Infallible>> {
     unfold(Some(followed), |followed| async move {
         let mut followed = followed?;
-        match followed.following.next().await {
-            Next::News => {}
-            Next::Gone => return Some((Ok(gone()), None)),
-            Next::Stop => return None,
-        }
-        let Some(session) = followed.session.upgrade() else {
-            return Some((Ok(gone()), None));
+        let session = match game_news(&mut followed.following, &followed.session).await {
+            Ok(session) => session,
+            Err(last) => return last.map(|event| (Ok(event), None)),
         };
         let (games, numbers) = (Arc::clone(&followed.games), followed.numbers);
         let reply = blocking(move || game::spectators_view(&games, numbers, &session)).await;

@@ -91,6 +91,8 @@ pub(crate) fn router(
         .route("/api/puzzles", get(puzzles))
         .route("/api/players", post(new_player))
         .route("/api/me", get(me))
+        .route("/api/password", post(set_password))
+        .route("/api/recover", post(recover))
         .route("/api/table", get(table))
         .route("/api/history", get(history))
         .route("/api/profile", get(profile))
@@ -294,6 +296,18 @@ async fn me(
 ) -> Reply {
     let token = token(&headers, &query);
     blocking(move || rated::me(app.rated.as_deref(), token.as_deref())).await
+}
+
+async fn set_password(State(app): State<App>, Text(body): Text) -> Reply {
+    blocking(move || rated::set_password(app.rated.as_deref(), &body)).await
+}
+
+async fn recover(
+    State(app): State<App>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    Text(body): Text,
+) -> Reply {
+    blocking(move || rated::recover(app.rated.as_deref(), &body, Some(from.ip()))).await
 }
 
 async fn table(State(app): State<App>) -> Reply {

@@ -12,18 +12,21 @@ use morris::Color;
 use super::game::view;
 use super::reply::{Reply, refused};
 use super::views::{
-    ChallengeView, DeclinedView, GameRefView, LobbyView, PastGameView, PlayerView, PlayingListView,
-    PlayingView, PresentView, ProfileView,
+    ChallengeView, DeclinedView, GameRefView, LobbyView, MeView, PastGameView, PlayerView,
+    PlayingListView, PlayingView, PresentView, ProfileView,
 };
 use crate::web::core::players::RatedPlayer;
 use crate::web::core::requests::{
-    self, ChallengeAnswer, ChallengeRequest, PlayerRequest, RematchRequest,
+    self, ChallengeAnswer, ChallengeRequest, PasswordRequest, PlayerRequest, RecoverRequest,
+    RematchRequest,
 };
 use crate::web::core::settings::{EngineSide, Settings, Strength};
 use crate::web::game::Games;
 use crate::web::rated::lobby::{Challenge, Playing, level_player_name};
-use crate::web::rated::store::{Maker, NewPlayer, PlayerId, Standing, Store, check_name};
-use crate::web::rated::{MAX_NEW_PLAYERS, NEW_PLAYERS_COUNTED, RatedPlay};
+use crate::web::rated::store::{
+    Maker, NewPlayer, PASSWORD_LENGTHS, PlayerId, Recovery, Standing, Store, check_name,
+};
+use crate::web::rated::{MAX_NEW_PLAYERS, NEW_PLAYERS_COUNTED, RECOVERY_TRIES, RatedPlay};
 
 /// Why a request of rated play is not answered as asked: a refusal to
 /// send, or the store failing.
@@ -130,7 +133,54 @@ pub(crate) fn me(rated: Option<&RatedPlay>, token: Option<&str>) -> Reply {
     with_rated(rated, |rated| {
         let store = &rated.store;
         let me = signed_in(store, token)?;
-        Ok(Reply::json(&PlayerView::new(me, None)))
+        let has_password = store.has_password(me.id)?;
+        Ok(Reply::json(&MeView {
+            player: PlayerView::new(me, None),
+            has_password,
+        }))
+    })
+}
+
+/// The body's player sets its `password`, to take its account back with
+/// if its token is lost.
+pub(crate) fn set_password(rated: Option<&RatedPlay>, body: &str) -> Reply {
+    with_rated(rated, |rated| {
+        let request: PasswordRequest = parsed(body)?;
+        let me = signed_in(&rated.store, request.token.as_deref())?;
+        let password = request.password.unwrap_or_default();
+        if !PASSWORD_LENGTHS.contains(&password.chars().count()) {
+            let words = format!(
+                "a password has {} to {} characters",
+                PASSWORD_LENGTHS.start(),
+                PASSWORD_LENGTHS.end()
+            );
+            return Err(refusal(400, &words));
+        }
+        rated.store.set_password(me.id, &password)?;
+        Ok(Reply::done())
+    })
+}
+
+/// The player of the body's `name` and `password`, asked `from` an
+/// address, taken back: a new token, in this answer alone (its old token
+/// is nobody's any more).
+pub(crate) fn recover(rated: Option<&RatedPlay>, body: &str, from: Option<IpAddr>) -> Reply {
+    with_rated(rated, |rated| {
+        let store = &rated.store;
+        let request: RecoverRequest = parsed(body)?;
+        let name = request.name.unwrap_or_default();
+        let password = request.password.unwrap_or_default();
+        match store.recover((name.trim(), &password), from, &RECOVERY_TRIES)? {
+            Recovery::Recovered(id, token) => Ok(Reply::json(&PlayerView::new(
+                store.standing(id)?,
+                Some(token),
+            ))),
+            Recovery::Wrong => Err(refusal(401, "the name or the password is wrong")),
+            Recovery::TooMany => Err(refusal(
+                429,
+                "too many tries failed lately: wait a quarter of an hour",
+            )),
+        }
     })
 }
 
@@ -147,14 +197,19 @@ pub(crate) fn table(rated: Option<&RatedPlay>) -> Reply {
     })
 }
 
+/// The player named `name`.
+fn named(store: &Store, name: Option<&str>) -> Result<PlayerId, Unanswered> {
+    let name = name.unwrap_or("");
+    store
+        .player(name)?
+        .ok_or_else(|| refusal(404, &format!("no player is named '{name}'")))
+}
+
 /// The latest games of the player named `name`, with their records.
 pub(crate) fn history(rated: Option<&RatedPlay>, name: Option<&str>) -> Reply {
     with_rated(rated, |rated| {
         let store = &rated.store;
-        let name = name.unwrap_or("");
-        let Some(id) = store.player(name)? else {
-            return Err(refusal(404, &format!("no player is named '{name}'")));
-        };
+        let id = named(store, name)?;
         let views: Vec<PastGameView> = store.history(id)?.into_iter().map(Into::into).collect();
         Ok(Reply::json(&views))
     })
@@ -164,10 +219,7 @@ pub(crate) fn history(rated: Option<&RatedPlay>, name: Option<&str>) -> Reply {
 pub(crate) fn profile(rated: Option<&RatedPlay>, name: Option<&str>) -> Reply {
     with_rated(rated, |rated| {
         let store = &rated.store;
-        let name = name.unwrap_or("");
-        let Some(id) = store.player(name)? else {
-            return Err(refusal(404, &format!("no player is named '{name}'")));
-        };
+        let id = named(store, name)?;
         let level = rated.levels.iter().any(|&(_, level)| level == id);
         let view = ProfileView::new(
             store.standing(id)?,

@@ -36,6 +36,15 @@ pub(crate) struct PlayerView {
     token: Option<String>,
 }
 
+/// The player signed in: its standing, and whether it set a password.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct MeView {
+    #[serde(flatten)]
+    pub(crate) player: PlayerView,
+    pub(crate) has_password: bool,
+}
+
 /// The widest deviation of a rating that is no longer provisional, as
 /// the large online sites draw the line.
 const PROVISIONAL_DEVIATION: f64 = 110.0;

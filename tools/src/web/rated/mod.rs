@@ -29,6 +29,14 @@ pub(crate) const MAX_NEW_PLAYERS: u32 = 5;
 /// How long the players an address made are counted.
 pub(crate) const NEW_PLAYERS_COUNTED: Duration = Duration::from_secs(3600);
 
+/// How many tries to take an account back by its password may fail, for
+/// one player and from one address, within a quarter of an hour.
+pub(crate) const RECOVERY_TRIES: store::Tries = store::Tries {
+    each_player: 5,
+    each_address: 20,
+    within: Duration::from_secs(900),
+};
+
 /// The server's rated play.
 pub struct RatedPlay {
     /// The players and their games.

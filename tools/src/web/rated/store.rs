@@ -70,6 +70,17 @@ const MIGRATIONS: &[&str] = &[
     // only while it counts).
     "ALTER TABLE players ADD COLUMN made_from TEXT;
     CREATE INDEX players_by_maker ON players(made_from, created);",
+    // 5: a password a player may set, as its Argon2 hash, to take the
+    // account back with a new token; and the tries that failed lately,
+    // counted by player and by address (as its hash).
+    "ALTER TABLE players ADD COLUMN password_hash TEXT;
+    CREATE TABLE recovery_tries (
+        player INTEGER REFERENCES players(id),
+        made_from TEXT,
+        at INTEGER NOT NULL
+    );
+    CREATE INDEX recovery_tries_by_player ON recovery_tries(player, at);
+    CREATE INDEX recovery_tries_by_maker ON recovery_tries(made_from, at);",
 ];
 
 /// The fewest plies of a game that moves the ratings: the tenth turn of
@@ -156,6 +167,33 @@ pub enum NewPlayer {
     /// The name is taken.
     NameTaken,
     /// The address made too many players lately.
+    TooMany,
+}
+
+/// The shortest and the longest password a player may set.
+pub const PASSWORD_LENGTHS: std::ops::RangeInclusive<usize> = 8..=200;
+
+/// How many tries to take an account back may fail within how long,
+/// for one player and from one address.
+pub struct Tries {
+    /// The most failed tries for one player.
+    pub each_player: u32,
+    /// The most failed tries from one address (any players).
+    pub each_address: u32,
+    /// How long a failed try is counted.
+    pub within: std::time::Duration,
+}
+
+/// What came of a try to take an account back.
+#[derive(Debug)]
+pub enum Recovery {
+    /// Taken back: the player, and its new token (the old one is no
+    /// longer anyone's).
+    Recovered(PlayerId, Token),
+    /// No player has this name and password.
+    Wrong,
+    /// Too many tries failed lately, for this player or from this
+    /// address: none is tried now.
     TooMany,
 }
 
@@ -371,6 +409,111 @@ impl Store {
             Some((id, token)) => NewPlayer::Made(id, token),
             None => NewPlayer::NameTaken,
         })
+    }
+
+    /// Sets `player`'s password (whose length the caller checked: see
+    /// [`PASSWORD_LENGTHS`]), kept as its Argon2 hash alone.
+    ///
+    /// # Errors
+    ///
+    /// The hash cannot be made, or the file cannot be written.
+    pub fn set_password(&self, player: PlayerId, password: &str) -> Result<()> {
+        use argon2::password_hash::{PasswordHasher, SaltString};
+        // 128 bits of salt from a generator fit for secrets (rand's, seeded
+        // by the system), as a token's are.
+        let salt = SaltString::encode_b64(&rand::random::<[u8; 16]>())
+            .map_err(|e| anyhow::anyhow!("the password's salt: {e}"))?;
+        // Made before the file is locked: hashing is slow by design.
+        let hash = argon2::Argon2::default()
+            .hash_password(password.as_bytes(), &salt)
+            .map_err(|e| anyhow::anyhow!("the password's hash: {e}"))?
+            .to_string();
+        self.db().execute(
+            "UPDATE players SET password_hash = ?1 WHERE id = ?2",
+            params![hash, player.0],
+        )?;
+        Ok(())
+    }
+
+    /// Whether `player` has set a password.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be read.
+    pub fn has_password(&self, player: PlayerId) -> Result<bool> {
+        Ok(self.db().query_row(
+            "SELECT password_hash IS NOT NULL FROM players WHERE id = ?1",
+            [player.0],
+            |row| row.get(0),
+        )?)
+    }
+
+    /// The player named `name` taken back with its `password`, tried from
+    /// `address`: a new token for it, unless too many tries failed lately
+    /// (`tries`) for the player or from the address.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be read or written.
+    pub fn recover(
+        &self,
+        (name, password): (&str, &str),
+        address: Option<std::net::IpAddr>,
+        tries: &Tries,
+    ) -> Result<Recovery> {
+        use argon2::password_hash::{PasswordHash, PasswordVerifier};
+        let from = address.map(|address| hashed(&address.to_string()));
+        let since = now() - tries.within.as_secs() as i64;
+        let (player, hash) = {
+            let db = self.db();
+            db.execute("DELETE FROM recovery_tries WHERE at <= ?1", [since])?;
+            let found: Option<(i64, Option<String>)> = db
+                .query_row(
+                    "SELECT id, password_hash FROM players WHERE name = ?1",
+                    [name],
+                    |row| Ok((row.get(0)?, row.get(1)?)),
+                )
+                .optional()?;
+            let player = found.as_ref().map(|(id, _)| *id);
+            let count = |column: &str, value: &dyn rusqlite::ToSql| -> rusqlite::Result<u32> {
+                db.query_row(
+                    &format!("SELECT COUNT(*) FROM recovery_tries WHERE {column} = ?1"),
+                    [value],
+                    |row| row.get(0),
+                )
+            };
+            let player_tries = player.map_or(Ok(0), |id| count("player", &id))?;
+            let address_tries = from
+                .as_ref()
+                .map_or(Ok(0), |from| count("made_from", from))?;
+            if player_tries >= tries.each_player || address_tries >= tries.each_address {
+                return Ok(Recovery::TooMany);
+            }
+            (player, found.and_then(|(_, hash)| hash))
+        };
+        // Checked with the file let go: hashing is slow by design.
+        let right = hash.as_deref().is_some_and(|hash| {
+            PasswordHash::new(hash).is_ok_and(|hash| {
+                argon2::Argon2::default()
+                    .verify_password(password.as_bytes(), &hash)
+                    .is_ok()
+            })
+        });
+        let db = self.db();
+        let Some(player) = player.filter(|_| right) else {
+            db.execute(
+                "INSERT INTO recovery_tries (player, made_from, at) VALUES (?1, ?2, ?3)",
+                params![player, from, now()],
+            )?;
+            return Ok(Recovery::Wrong);
+        };
+        let token = Token::new();
+        db.execute(
+            "UPDATE players SET token_hash = ?1 WHERE id = ?2",
+            params![hashed(token.as_str()), player],
+        )?;
+        db.execute("DELETE FROM recovery_tries WHERE player = ?1", [player])?;
+        Ok(Recovery::Recovered(PlayerId(player), token))
     }
 
     /// The player whose secret token is `token`, and its name.
@@ -994,6 +1137,77 @@ mod tests {
             [("bob", tally(2, 1, 1)), ("cat", tally(0, 0, 1))]
         );
         assert!(store.profile(PlayerId(999)).is_err());
+    }
+
+    #[test]
+    fn a_password_takes_an_account_back_with_a_new_token_and_guesses_are_counted() {
+        let folder = Folder::new("recovery");
+        let store = Store::open(&folder.file()).unwrap();
+        let (ann, lost) = store.add_player("ann").unwrap().unwrap();
+        let tries = Tries {
+            each_player: 3,
+            each_address: 5,
+            within: std::time::Duration::from_secs(900),
+        };
+        let here = Some("192.0.2.1".parse().unwrap());
+        let password = "horse battery staple";
+        // No password set: nothing takes the account.
+        let none = store.recover(("ann", password), here, &tries).unwrap();
+        assert!(matches!(none, Recovery::Wrong), "{none:?}");
+        assert!(!store.has_password(ann).unwrap());
+        store.set_password(ann, password).unwrap();
+        assert!(store.has_password(ann).unwrap());
+        let wrong = store
+            .recover(("ann", "horse battery"), here, &tries)
+            .unwrap();
+        assert!(matches!(wrong, Recovery::Wrong), "{wrong:?}");
+        let Recovery::Recovered(found, token) =
+            store.recover(("ANN", password), here, &tries).unwrap()
+        else {
+            panic!("taken back");
+        };
+        assert_eq!(found, ann);
+        assert_eq!(
+            store
+                .player_by_token(token.as_str())
+                .unwrap()
+                .map(|(id, _)| id),
+            Some(ann)
+        );
+        assert_eq!(
+            store.player_by_token(lost.as_str()).unwrap(),
+            None,
+            "the old token is nobody's"
+        );
+        // Guesses: the player's count, then the right password is not
+        // even tried; another player's from elsewhere still is.
+        for _ in 0..3 {
+            store.recover(("ann", "guess"), None, &tries).unwrap();
+        }
+        let locked = store.recover(("ann", password), None, &tries).unwrap();
+        assert!(matches!(locked, Recovery::TooMany), "{locked:?}");
+        // The address's count (its tries before were forgiven with ann's):
+        // five from here, on any names, and it tries nothing more.
+        let (bob, _) = store.add_player("bob").unwrap().unwrap();
+        store.set_password(bob, password).unwrap();
+        for name in ["bob", "nobody", "bob", "nobody", "nobody"] {
+            store.recover((name, "guess"), here, &tries).unwrap();
+        }
+        let from_here = store.recover(("bob", password), here, &tries).unwrap();
+        assert!(matches!(from_here, Recovery::TooMany), "{from_here:?}");
+        let elsewhere = Some("198.51.100.7".parse().unwrap());
+        let bobs = store.recover(("bob", password), elsewhere, &tries).unwrap();
+        assert!(matches!(bobs, Recovery::Recovered(..)), "{bobs:?}");
+        // The password is in the file as its hash alone.
+        drop(store);
+        for file in std::fs::read_dir(&folder.0).unwrap() {
+            let bytes = std::fs::read(file.unwrap().path()).unwrap();
+            assert!(
+                !bytes
+                    .windows(password.len())
+                    .any(|w| w == password.as_bytes())
+            );
+        }
     }
 
     #[test]

@@ -179,7 +179,44 @@ export function signIn(p) {
   hearLobby(p);
   showTable();
   showHistory(p.name);
+  askPassword(p);
 }
+// Whether the player `p` has set a password, said beside the box that
+// sets one.
+async function askPassword(p) {
+  try {
+    const r = await fetch("/api/me", { headers: bearer(p.token) });
+    if (r.ok && ui.player === p) drawPassword((await r.json()).hasPassword);
+  } catch (e) { /* said at the next sign-in */ }
+}
+function drawPassword(set) {
+  $("setPassword").textContent = set ? "Change your password" : "Set a password";
+  $("passwordWords").textContent = set ? "set: with your name and it you take your account back, a token lost"
+    : "to take your account back if your token is lost";
+}
+$("setPassword").onclick = async () => {
+  const j = await ratedPost("/api/password", { password: $("newPassword").value });
+  if (!j) return;
+  $("newPassword").value = "";
+  drawPassword(true);
+  showMessage("Password set: with your name and it, you take your account back from any browser if your token is lost.");
+};
+// A lost token: the player's name and password make a new one, shown
+// once as a new player's is.
+$("recover").onclick = async () => {
+  try {
+    const body = { name: $("recoverName").value, password: $("recoverPassword").value };
+    const r = await fetch("/api/recover", { method: "POST", body: JSON.stringify(body) });
+    const j = await r.json();
+    if (!r.ok) { showMessage(j.error); return; }
+    closeNote();
+    $("recoverName").value = ""; $("recoverPassword").value = "";
+    $("tokenText").textContent = j.token;
+    $("tokenBox").hidden = false;
+    signIn({ name: j.name, token: j.token });
+  } catch (e) { setConn("lost connection to the server"); }
+};
+$("recoverPassword").addEventListener("keydown", (evt) => { if (evt.key === "Enter") $("recover").click(); });
 // Nobody signed in here any more.
 function signOut() {
   ui.player = null; ui.lobby = null;
