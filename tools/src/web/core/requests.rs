@@ -619,6 +619,15 @@ mod tests {
         let endless: ChallengeRequest =
             parse(r#"{"clock": {"kind": "game", "seconds": 7200}}"#).unwrap();
         assert!(endless.settings().is_err());
+        // Rated clocks run from bullet to thirty minutes and thirty
+        // seconds a move.
+        for clock in [
+            r#"{"kind": "game", "seconds": 60}"#,
+            r#"{"kind": "game", "seconds": 1800, "increment": 30}"#,
+        ] {
+            let asked: ChallengeRequest = parse(&format!(r#"{{"clock": {clock}}}"#)).unwrap();
+            assert!(asked.settings().is_ok(), "{clock}");
+        }
         let unclocked: ChallengeRequest = parse(r#"{"color": "random"}"#).unwrap();
         assert!(unclocked.settings().is_err());
         assert_eq!(unclocked.side(), Ok(None));

@@ -19,7 +19,8 @@ export function clockOf(choice) {
 // A clock's choice ("turn:60", "game:180:2") in words.
 export function clockWords(choice) {
   const [kind, seconds, increment] = choice.split(":");
-  return kind === "turn" ? `${seconds} s a move` : `${seconds / 60} minutes` + (increment ? ` + ${increment} s a move` : " a game");
+  const minutes = seconds / 60;
+  return kind === "turn" ? `${seconds} s a move` : `${minutes} minute${minutes === 1 ? "" : "s"}` + (increment ? ` + ${increment} s a move` : " a game");
 }
 // A clock's choice by the name the page's menu gives it.
 export function clockName(choice) {
