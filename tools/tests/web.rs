@@ -3126,12 +3126,26 @@ fn process_status(pid: u32, key: &str) -> String {
 /// load`).
 #[test]
 fn load_of_200_players_in_the_lobby_and_50_games_loses_nothing() {
-    use std::sync::Arc;
+    load(0);
+}
+
+/// The same load watched by 200 spectators, four a game, each following
+/// its game by its stream to the end: nothing is lost, and each sees the
+/// game's every move and its end (the players' answer times are told, to
+/// set beside those of the load without spectators).
+#[test]
+fn load_of_200_players_50_games_and_200_spectators_loses_nothing() {
+    load(4);
+}
+
+/// The load above, with `watching` spectators a game.
+fn load(watching: usize) {
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::{Arc, Barrier};
     const PLAYERS: usize = 200;
     const GAMES: usize = 50;
     const PLIES: usize = 40;
-    let folder = common::TempDir::new("web-load");
+    let folder = common::TempDir::new(&format!("web-load-{watching}"));
     let file = folder.path().join("players.sqlite");
     // Made in the store beforehand: an address makes only five an hour.
     let tokens: Arc<Vec<String>> = {
@@ -3193,13 +3207,20 @@ fn load_of_200_players_in_the_lobby_and_50_games_loses_nothing() {
             most
         })
     };
+    // Every game begun, and its spectators following it, before any is
+    // played.
+    let begun = Arc::new(Barrier::new(GAMES + 1));
+    let watched = Arc::new(Barrier::new(GAMES + 1));
     let games: Vec<_> = (0..GAMES)
         .map(|g| {
             let (tokens, requests) = (tokens.clone(), requests.clone());
+            let (begun, watched) = (begun.clone(), watched.clone());
             std::thread::spawn(move || {
                 let (white, black) = (&tokens[2 * g], &tokens[2 * g + 1]);
                 let clock = json!({ "kind": "game", "seconds": 600 });
                 let (white, black) = rated_room(addr, white, black, clock);
+                begun.wait();
+                watched.wait();
                 let mut answers = Vec::new();
                 for _ in 0..PLIES {
                     let state = white.state(addr);
@@ -3225,6 +3246,35 @@ fn load_of_200_players_in_the_lobby_and_50_games_loses_nothing() {
             })
         })
         .collect();
+    begun.wait();
+    let (_, live) = json(addr, "GET", "/api/live", "");
+    let playing = live["playing"].as_array().unwrap().clone();
+    assert_eq!(playing.len(), GAMES);
+    let following = Arc::new(Barrier::new(GAMES * watching + 1));
+    let spectators: Vec<_> = playing
+        .iter()
+        .flat_map(|game| std::iter::repeat_n(game["watch"].as_str().unwrap().to_owned(), watching))
+        .map(|watch| {
+            let following = following.clone();
+            std::thread::spawn(move || {
+                let path = format!("/api/watch/events?watch={watch}");
+                let mut events = Events::open(addr, &path, None).expect("a spectator's stream");
+                following.wait();
+                let mut seen = 0;
+                loop {
+                    let (name, data) = events.next().expect("the game's news to its end");
+                    assert_eq!(name, "state", "{data}");
+                    let state: Value = serde_json::from_str(&data).unwrap();
+                    seen = seen.max(plies(&state));
+                    if !state["outcome"].is_null() {
+                        return (seen, state["outcome"].as_str().unwrap().to_owned());
+                    }
+                }
+            })
+        })
+        .collect();
+    following.wait();
+    watched.wait();
     let mut answers: Vec<Duration> = games
         .into_iter()
         .flat_map(|game| game.join().expect("a game played to its end"))
@@ -3244,10 +3294,19 @@ fn load_of_200_players_in_the_lobby_and_50_games_loses_nothing() {
             .join()
             .expect("each page heard the lobby throughout");
     }
+    // Each spectator saw its game to the end.
+    let seen = spectators.len();
+    for spectator in spectators {
+        let (plies, outcome) = spectator.join().expect("a spectator to the end");
+        assert_eq!(
+            (plies, outcome.as_str()),
+            (PLIES, "white wins (black resigned)")
+        );
+    }
     answers.sort();
     let at = |q: f64| answers[((answers.len() - 1) as f64 * q) as usize];
     eprintln!(
-        "{PLAYERS} players in the lobby, {GAMES} games of {PLIES} plies at once: \
+        "{PLAYERS} players in the lobby, {GAMES} games of {PLIES} plies at once, {seen} spectators: \
          {answered} requests in {:.1} s ({:.0} a second), {told} lobbies streamed to the players; \
          a move answered in {:?} (median), \
          {:?} (99th percentile), {:?} (slowest); the server's memory {now}, at most {peak}; \
