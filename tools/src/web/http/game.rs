@@ -129,16 +129,12 @@ pub(crate) fn watched_game(
     let Some(rated) = rated else {
         return Err(super::rated::no_store());
     };
-    let watch = watch.and_then(|watch| watch.parse::<u64>().ok());
-    let game = watch.and_then(|watch| Some((watch, rated.lobby.watched(watch)?)));
-    let Some((watch, id, session)) = game.and_then(|(watch, id)| Some((watch, id, games.get(id)?)))
-    else {
-        return Err(Reply::error(
-            404,
-            "no rated game being played has this number",
-        ));
+    let found = || {
+        let watch = watch?.parse::<u64>().ok()?;
+        let id = rated.lobby.watched(watch)?;
+        Some((watch, id, games.get(id)?))
     };
-    Ok((watch, id, session))
+    found().ok_or_else(|| Reply::error(404, "no rated game being played has this number"))
 }
 
 /// The view of game `id` (`session`), watched by the number `watch`, that

@@ -484,11 +484,10 @@ pub(crate) fn rematch(games: &Games, rated: Option<&RatedPlay>, body: &str) -> R
     with_rated(rated, |rated| {
         let request: RematchRequest = parsed(body)?;
         let me = signed_in(&rated.store, request.token.as_deref())?;
-        let game = request.game.parse::<u64>().ok();
-        let Some(session) = game.and_then(|id| games.get(id)) else {
+        let found = request.game.parse::<u64>().ok();
+        let Some((game, session)) = found.and_then(|id| Some((id, games.get(id)?))) else {
             return Err(refusal(404, "the game is no longer open"));
         };
-        let game = game.unwrap_or_default();
         let (players, settings, kept) = {
             let state = session.lock();
             let Some(players) = state.rated.clone() else {
