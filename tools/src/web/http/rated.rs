@@ -22,7 +22,7 @@ use crate::web::core::requests::{
 };
 use crate::web::core::settings::{EngineSide, Settings, Strength};
 use crate::web::game::Games;
-use crate::web::rated::lobby::{Challenge, Playing, level_player_name};
+use crate::web::rated::lobby::{Challenge, Playing, Rematch, level_player_name};
 use crate::web::rated::store::{
     Maker, NewPlayer, PASSWORD_LENGTHS, PlayerId, Recovery, Standing, Store, check_name,
 };
@@ -515,10 +515,7 @@ pub(crate) fn rematch(games: &Games, rated: Option<&RatedPlay>, body: &str) -> R
         if let Some(&level) = rated.levels.iter().find(|(_, id)| *id == opponent) {
             return play_level(games, rated, me, level, (side, settings));
         }
-        if let Some(offered) = rated.lobby.rematch_offered(game, opponent, me.id) {
-            return take(games, rated, me, offered);
-        }
-        let posted = rated.lobby.post(Challenge {
+        let asked = rated.lobby.rematch(Challenge {
             id: 0,
             by: me.id,
             name: me.name.clone(),
@@ -529,7 +526,9 @@ pub(crate) fn rematch(games: &Games, rated: Option<&RatedPlay>, body: &str) -> R
             to: Some((opponent, players.player(side).name.clone())),
             rematch_of: Some(game),
         });
-        posted.map_err(|message| refusal(409, &message))?;
-        Ok(Reply::done())
+        match asked.map_err(|message| refusal(409, &message))? {
+            Rematch::Theirs(offered) => take(games, rated, me, offered),
+            Rematch::Offered(_) => Ok(Reply::done()),
+        }
     })
 }

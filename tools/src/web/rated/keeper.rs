@@ -234,7 +234,7 @@ fn try_write(store: &Store, lobby: &Lobby, mut write: Write) -> Result<(), Write
                         players.after = Some(rated);
                     }
                 });
-                lobby.release(players, None);
+                lobby.ended(write.id, players);
             })
         }
     };

@@ -85,6 +85,15 @@ impl Challenge {
     }
 }
 
+/// What came of a rematch asked for: see [`Lobby::rematch`].
+#[derive(Debug, PartialEq, Eq)]
+pub enum Rematch {
+    /// The other player offered it first: its challenge, to take.
+    Theirs(u64),
+    /// Offered to the other player: the challenge's number.
+    Offered(u64),
+}
+
 /// A challenge to a player named, declined by it.
 #[derive(Clone, Debug)]
 pub struct Declined {
@@ -227,8 +236,13 @@ impl Lobby {
     ///
     /// Its player is playing a rated game, has as many open as it may, or
     /// the lobby has as many as it takes.
-    pub fn post(&self, mut challenge: Challenge) -> Result<u64, String> {
+    pub fn post(&self, challenge: Challenge) -> Result<u64, String> {
         let mut inner = self.lock();
+        self.post_in(&mut inner, challenge)
+    }
+
+    /// Opens `challenge` in the lobby `inner`, locked.
+    fn post_in(&self, inner: &mut Inner, mut challenge: Challenge) -> Result<u64, String> {
         let by = challenge.by;
         if inner.engaged.contains_key(&by) {
             return Err(ENGAGED.to_owned());
@@ -302,14 +316,26 @@ impl Lobby {
 
     /// The challenge `by` offers `to` to play game `game` again, if it is
     /// open.
-    pub fn rematch_offered(&self, game: u64, by: PlayerId, to: PlayerId) -> Option<u64> {
-        let inner = self.lock();
-        let offered = inner.challenges.iter().find(|c| {
-            c.rematch_of == Some(game)
-                && c.by == by
-                && c.to.as_ref().is_some_and(|(named, _)| *named == to)
+    /// `rematch`, a challenge to play a game again, made: the other
+    /// player's own offer of it if there is one (for the asking player to
+    /// take), else `rematch` opened; in one step, so that two asking at
+    /// once make one game.
+    ///
+    /// # Errors
+    ///
+    /// It may not be posted, as [`Lobby::post`] says.
+    pub fn rematch(&self, rematch: Challenge) -> Result<Rematch, String> {
+        let mut inner = self.lock();
+        let theirs = inner.challenges.iter().find(|c| {
+            c.rematch_of.is_some()
+                && c.rematch_of == rematch.rematch_of
+                && rematch.to.as_ref().is_some_and(|(to, _)| *to == c.by)
+                && c.to.as_ref().is_some_and(|(to, _)| *to == rematch.by)
         });
-        offered.map(|c| c.id)
+        if let Some(theirs) = theirs {
+            return Ok(Rematch::Theirs(theirs.id));
+        }
+        self.post_in(&mut inner, rematch).map(Rematch::Offered)
     }
 
     /// `taker`, rated `rating`, takes challenge `id`: both players are
@@ -401,19 +427,21 @@ impl Lobby {
         self.lock().engaged.get(&player).copied().flatten()
     }
 
-    /// The rated game of `players` is over and kept, or did not begin
-    /// (then `taken`, the challenge it was to be, is open again): they
-    /// are free.
+    /// The rated game of `players` did not begin (then `taken`, the
+    /// challenge it was to be, is open again): they are free.
     pub fn release(&self, players: &[PlayerId], taken: Option<Challenge>) {
         let mut inner = self.lock();
         inner.engaged.retain(|player, _| !players.contains(player));
-        inner.playing.retain(|listed| {
-            !listed
-                .players
-                .iter()
-                .any(|player| players.contains(&player.id))
-        });
         inner.challenges.extend(taken);
+        inner.changed(self);
+    }
+
+    /// The rated game `game` of `players` is over and kept: they are
+    /// free, and it is no longer listed (a level's other games are).
+    pub fn ended(&self, game: u64, players: &[PlayerId]) {
+        let mut inner = self.lock();
+        inner.engaged.retain(|player, _| !players.contains(player));
+        inner.playing.retain(|listed| listed.game != game);
         inner.changed(self);
     }
 
@@ -604,6 +632,36 @@ mod tests {
         lobby.arrive((ann, "ann", 1500.0), later);
         assert!(lobby.snapshot(ann).challenges.is_empty());
         assert!(lobby.snapshot(ann).present.iter().all(|p| p.name != "bob"));
+    }
+
+    #[test]
+    fn a_game_against_a_level_over_leaves_the_levels_other_games_listed() {
+        let lobby = Lobby::default();
+        let level = RatedPlayer {
+            id: PlayerId(9),
+            name: "morris-easy".to_owned(),
+            rating: 1500.0,
+        };
+        for (game, person) in [(1, 1), (2, 2)] {
+            let player = RatedPlayer {
+                id: PlayerId(person),
+                name: format!("p{person}"),
+                rating: 1500.0,
+            };
+            lobby.reserve(player.id).unwrap();
+            lobby.begun(Playing {
+                game,
+                watch: 0,
+                players: [player, level.clone()],
+                settings: Settings::default(),
+            });
+        }
+        // The keeper frees both players of the first game, the level too.
+        lobby.ended(1, &[PlayerId(1), level.id]);
+        let (_, playing) = lobby.playing();
+        let games: Vec<u64> = playing.iter().map(|listed| listed.game).collect();
+        assert_eq!(games, [2]);
+        assert_eq!(lobby.watched(playing[0].watch), Some(2));
     }
 
     #[test]

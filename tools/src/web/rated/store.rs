@@ -489,6 +489,12 @@ impl Store {
             if player_tries >= tries.each_player || address_tries >= tries.each_address {
                 return Ok(Recovery::TooMany);
             }
+            // Counted as failed until it succeeds, in the same step as the
+            // count: tries sent together are each counted by the others.
+            db.execute(
+                "INSERT INTO recovery_tries (player, made_from, at) VALUES (?1, ?2, ?3)",
+                params![player, from, now()],
+            )?;
             (player, found.and_then(|(_, hash)| hash))
         };
         // Checked with the file let go: hashing is slow by design.
@@ -499,14 +505,12 @@ impl Store {
                     .is_ok()
             })
         });
-        let db = self.db();
+        // A name nobody has, and a player with no password, are wrong as
+        // a wrong password is: the answer tells no one which names have one.
         let Some(player) = player.filter(|_| right) else {
-            db.execute(
-                "INSERT INTO recovery_tries (player, made_from, at) VALUES (?1, ?2, ?3)",
-                params![player, from, now()],
-            )?;
             return Ok(Recovery::Wrong);
         };
+        let db = self.db();
         let token = Token::new();
         db.execute(
             "UPDATE players SET token_hash = ?1 WHERE id = ?2",

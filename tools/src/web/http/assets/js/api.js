@@ -58,6 +58,8 @@ export async function* events(response) {
 }
 
 export async function post(path, body) {
+  // A game watched is its players': nothing is asked of it.
+  if (ui.S && ui.S.watching) return false;
   ui.note = null;
   try {
     const r = await fetch(api(path), { method: "POST", body: body || "" });
@@ -91,7 +93,7 @@ export function apply(s) {
   if (ended) { sound(null, true); ui.note = null; }
   if (newLine) { ui.sel = null; ui.pending = null; if (!ui.S.outcome) ui.note = null; }
   if (newLine && !oneMore) ui.replySeenAt = 0;
-  if (ui.S.drawOffer && !offered && ui.S.drawOffer !== (ui.S.room && ui.S.room.you)) answerDraw();
+  if (ui.S.drawOffer && !offered && !ui.S.watching && ui.S.drawOffer !== (ui.S.room && ui.S.room.you)) answerDraw();
   countResult();
   saveGame();
   render();
