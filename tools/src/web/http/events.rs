@@ -178,7 +178,7 @@ pub(crate) async fn watch_events(
     };
     let (games, rated) = (Arc::clone(&app.games), app.rated.clone());
     let found = blocking_or(move || {
-        game::watched_game(
+        rated::watched_game(
             &games,
             rated.as_deref(),
             query.get("watch").map(String::as_str),

@@ -4,7 +4,6 @@
 //! game and the view after it.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use morris::Color;
@@ -17,7 +16,6 @@ use crate::web::core::state::State;
 use crate::web::core::{actions, record};
 use crate::web::game::Games;
 use crate::web::game::session::Session;
-use crate::web::rated::RatedPlay;
 
 /// How long a view made for a game's spectators is sent to others who
 /// ask, the game unchanged, before one is made anew: its clocks age.
@@ -117,24 +115,6 @@ impl Asked {
         let seat = seat_of(&self.session, self.token.as_deref()).ok().flatten();
         Reply::json(&view(games, self.id, &self.session, |_| seat))
     }
-}
-
-/// A rated game being played, watched by the number `watch` (as the lobby
-/// lists it): its own number and the game.
-pub(crate) fn watched_game(
-    games: &Games,
-    rated: Option<&RatedPlay>,
-    watch: Option<&str>,
-) -> Result<(u64, u64, Arc<Session>), Reply> {
-    let Some(rated) = rated else {
-        return Err(super::rated::no_store());
-    };
-    let found = || {
-        let watch = watch?.parse::<u64>().ok()?;
-        let id = rated.lobby.watched(watch)?;
-        Some((watch, id, games.get(id)?))
-    };
-    found().ok_or_else(|| Reply::error(404, "no rated game being played has this number"))
 }
 
 /// The view of game `id` (`session`), watched by the number `watch`, that

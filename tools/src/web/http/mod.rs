@@ -348,7 +348,7 @@ async fn live(State(app): State<App>) -> Reply {
 async fn watch(State(app): State<App>, Query(query): Query<HashMap<String, String>>) -> Reply {
     blocking(move || {
         let watch = query.get("watch").map(String::as_str);
-        match game::watched_game(&app.games, app.rated.as_deref(), watch) {
+        match rated::watched_game(&app.games, app.rated.as_deref(), watch) {
             Ok((watch, id, session)) => game::spectators_view(&app.games, (watch, id), &session),
             Err(refusal) => refusal,
         }

@@ -5,6 +5,7 @@
 //! and a game over played again, colours swapped.
 
 use std::net::IpAddr;
+use std::sync::Arc;
 use std::time::Instant;
 
 use morris::Color;
@@ -22,6 +23,7 @@ use crate::web::core::requests::{
 };
 use crate::web::core::settings::{EngineSide, Settings, Strength};
 use crate::web::game::Games;
+use crate::web::game::session::Session;
 use crate::web::rated::lobby::{Challenge, Playing, Rematch, level_player_name};
 use crate::web::rated::store::{
     Maker, NewPlayer, PASSWORD_LENGTHS, PlayerId, Recovery, Standing, Store, check_name,
@@ -213,6 +215,24 @@ pub(crate) fn history(rated: Option<&RatedPlay>, name: Option<&str>) -> Reply {
         let views: Vec<PastGameView> = store.history(id)?.into_iter().map(Into::into).collect();
         Ok(Reply::json(&views))
     })
+}
+
+/// A rated game being played, watched by the number `watch` (as the lobby
+/// lists it): its own number and the game.
+pub(crate) fn watched_game(
+    games: &Games,
+    rated: Option<&RatedPlay>,
+    watch: Option<&str>,
+) -> Result<(u64, u64, Arc<Session>), Reply> {
+    let Some(rated) = rated else {
+        return Err(no_store());
+    };
+    let found = || {
+        let watch = watch?.parse::<u64>().ok()?;
+        let id = rated.lobby.watched(watch)?;
+        Some((watch, id, games.get(id)?))
+    };
+    found().ok_or_else(|| Reply::error(404, "no rated game being played has this number"))
 }
 
 /// The page of the player named `name`.
