@@ -297,10 +297,10 @@ pub(crate) fn lobby(games: &Games, rated: Option<&RatedPlay>, me: PlayerId) -> R
             present: lobby
                 .present
                 .into_iter()
-                .map(|present| PresentView {
+                .map(|(present, playing)| PresentView {
                     name: present.name,
                     rating: present.rating,
-                    playing: present.playing,
+                    playing,
                 })
                 .collect(),
             playing: playing_views(games, &lobby.playing),

@@ -126,8 +126,6 @@ pub struct Present {
     pub name: String,
     /// Its rating.
     pub rating: f64,
-    /// Whether it is playing a rated game.
-    pub playing: bool,
     last_seen: Instant,
 }
 
@@ -139,8 +137,9 @@ pub struct LobbySnapshot {
     pub challenges: Vec<Challenge>,
     /// The player's challenges declined lately.
     pub declined: Vec<Declined>,
-    /// The players there, by name.
-    pub present: Vec<Present>,
+    /// The players there, by name, each with whether it is playing a
+    /// rated game.
+    pub present: Vec<(Present, bool)>,
     /// The rated games being played, the oldest first.
     pub playing: Vec<Playing>,
 }
@@ -267,7 +266,6 @@ impl Lobby {
         let present = Present {
             name: challenge.name.clone(),
             rating: challenge.rating,
-            playing: false,
             last_seen: Instant::now(),
         };
         inner.present.insert(by, present);
@@ -456,7 +454,6 @@ impl Lobby {
             Present {
                 name: name.to_owned(),
                 rating,
-                playing: false,
                 last_seen: asked,
             },
         );
@@ -486,15 +483,12 @@ impl Lobby {
         if let Some(present) = inner.present.get_mut(&player) {
             present.last_seen = Instant::now();
         }
-        let mut present: Vec<Present> = inner
+        let mut present: Vec<(Present, bool)> = inner
             .present
             .iter()
-            .map(|(id, present)| Present {
-                playing: inner.engaged.contains_key(id),
-                ..present.clone()
-            })
+            .map(|(id, present)| (present.clone(), inner.engaged.contains_key(id)))
             .collect();
-        present.sort_by(|a, b| a.name.cmp(&b.name));
+        present.sort_by(|(a, _), (b, _)| a.name.cmp(&b.name));
         let now = Instant::now();
         LobbySnapshot {
             version: inner.version,
@@ -631,7 +625,13 @@ mod tests {
         let later = start + PRESENT + Duration::from_secs(1);
         lobby.arrive((ann, "ann", 1500.0), later);
         assert!(lobby.snapshot(ann).challenges.is_empty());
-        assert!(lobby.snapshot(ann).present.iter().all(|p| p.name != "bob"));
+        assert!(
+            lobby
+                .snapshot(ann)
+                .present
+                .iter()
+                .all(|(p, _)| p.name != "bob")
+        );
     }
 
     #[test]
