@@ -2124,6 +2124,65 @@ fn a_player_challenged_by_name_declines_then_takes_it_and_both_play_a_rematch() 
 }
 
 #[test]
+fn a_correspondence_game_is_left_for_other_boards_and_opened_again_from_the_lobby() {
+    let Some(driver) = driver() else { return };
+    let folder = common::TempDir::new("browser-correspondence");
+    let server = serve_keeping_players(&folder);
+    let ann = Browser::open(&driver, server.addr);
+    take_name(&ann, "ann");
+    let bob = Browser::open(&driver, server.addr);
+    take_name(&bob, "bob");
+    // Ann offers a game of three days a move as White; Bob takes it and
+    // his board goes to it. Ann's stays where it is: the game waits in
+    // her list, her move, to be opened.
+    ann.choose("ratedClock", "turn:259200");
+    ann.choose("ratedColor", "white");
+    ann.script("document.getElementById('postChallenge').click();");
+    bob.wait_for(
+        "return lobby.challenges.length === 1
+             && lobby.challenges[0].clock.correspondence
+             && document.querySelector('#challenges li').textContent.includes('3 days a move (correspondence)');",
+    );
+    bob.script("document.querySelector('#challenges button').click();");
+    bob.wait_for("return S.rated && S.room && S.room.you === 'black' && S.clock.correspondence;");
+    let your_move = "const li = document.querySelector('#correspondence li.tome');
+         return !!li && li.textContent.startsWith('You play white against bob · your move · 3 d 0 h left')
+             || !!li && li.textContent.startsWith('You play white against bob · your move · 2 d 23 h left');";
+    ann.wait_for(your_move);
+    assert_eq!(ann.script("return !!S && !S.rated;"), json!(true));
+    let shot = ann.screenshot(1100, 1400, "correspondence-lobby.png");
+    eprintln!("screenshot: {}", shot.display());
+    ann.resize(390, 844);
+    ann.script("document.getElementById('correspondence').scrollIntoView();");
+    let shot = ann.screenshot(390, 844, "correspondence-lobby-phone.png");
+    eprintln!("screenshot: {}", shot.display());
+    ann.script("document.querySelector('#correspondence li.tome button').click();");
+    ann.wait_for(
+        "return S.rated && S.room && S.room.you === 'white'
+             && ['3 d 0 h', '2 d 23 h'].includes(document.getElementById('clockBottom').textContent);",
+    );
+    play_first_legal([&ann, &bob]);
+    // Bob goes back to a board of his own: nothing is lost, and his list
+    // says it is his move; opened again, the game goes on.
+    bob.script("document.getElementById('new').click();");
+    bob.wait_for("return !!S && !S.rated && !S.room;");
+    bob.wait_for(
+        "const li = document.querySelector('#correspondence li.tome');
+         return !!li && li.textContent.startsWith('You play black against ann · your move');",
+    );
+    bob.script("document.querySelector('#correspondence li.tome button').click();");
+    bob.wait_for("return S.rated && S.room && S.room.you === 'black' && S.history.length === 1;");
+    play_first_legal([&ann, &bob]);
+    assert_eq!(ann.script("return S.outcome;"), Value::Null);
+    ann.wait_for(
+        "const li = document.querySelector('#correspondence li');
+         return !!li && li.className === 'tome' && li.textContent.includes('your move');",
+    );
+    ann.close();
+    bob.close();
+}
+
+#[test]
 fn an_account_whose_token_is_thrown_away_is_taken_back_with_its_password() {
     let Some(driver) = driver() else { return };
     let folder = common::TempDir::new("browser-recover");

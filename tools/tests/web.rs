@@ -4,6 +4,7 @@
 mod common;
 
 use std::net::SocketAddr;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use morris_tools::client::EngineConfig;
@@ -2200,6 +2201,153 @@ fn wait_until_kept(addr: SocketAddr, token: &str) {
     while !seen["game"].is_null() {
         seen = lobby(addr, token, seen["version"].as_u64().unwrap());
     }
+}
+
+/// A correspondence game between `white`, who challenges with the clock
+/// `clock` (days a move), and `black`, who takes it: White's seat and
+/// Black's, White's found in its list of correspondence games.
+fn correspondence_game(addr: SocketAddr, white: &str, black: &str, clock: Value) -> (Seat, Seat) {
+    let asked = by(white, json!({ "color": "white", "clock": clock }));
+    let (status, posted) = json(addr, "POST", "/api/challenge", &asked);
+    assert_eq!(status, 200, "{posted}");
+    let (_, challenger) = json(addr, "GET", &format!("/api/me?token={white}"), "");
+    let open = challenge_by(&lobby(addr, black, 0), challenger["name"].as_str().unwrap())
+        .expect("the challenge, seen by the other");
+    let (status, state) = json(
+        addr,
+        "POST",
+        "/api/accept",
+        &by(black, json!({ "challenge": open["id"] })),
+    );
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["clock"]["correspondence"], true);
+    let black_seat = Seat::of(&state);
+    let white_seat = correspondence_seat(addr, white, &black_seat.game);
+    (white_seat, black_seat)
+}
+
+/// The seat of the player of `token` in its correspondence game `game`,
+/// from its list in the lobby.
+fn correspondence_seat(addr: SocketAddr, token: &str, game: &str) -> Seat {
+    let listed = lobby(addr, token, 0)["correspondence"].clone();
+    let entry = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == game)
+        .unwrap_or_else(|| panic!("game {game} in {listed}"))
+        .clone();
+    Seat {
+        game: game.to_owned(),
+        token: entry["seat"].as_str().expect("a seat").to_owned(),
+    }
+}
+
+/// Sets the calendar of the store `file` back by `hours`, as if they had
+/// gone by since its games in progress last moved: a fake time for a
+/// server started again.
+fn days_gone_by(file: &Path, hours: u64) {
+    let db = rusqlite::Connection::open(file).unwrap();
+    let ms = hours * 3_600_000;
+    let moved = db
+        .execute("UPDATE live SET left_at = left_at - ?1", [ms as i64])
+        .unwrap();
+    assert!(moved > 0, "games in progress with their times kept");
+}
+
+/// A correspondence game (days a move) engages nobody: both its players
+/// play a game at a sitting beside it, and each has it in the lobby's list
+/// with whose move it is. Left with the server down a day (the store's
+/// calendar set back), it is taken up with a day less on the clock of the
+/// side to move; one whose day ran out meanwhile is lost on time at once.
+#[test]
+fn a_correspondence_game_is_resumed_the_next_day_with_its_clock_run_by_the_calendar() {
+    const DAY: f64 = 86_400.0;
+    let folder = common::TempDir::new("web-correspondence");
+    let file = folder.path().join("players.sqlite");
+    let mut first = WebProcess::start(&file, &[]);
+    let addr = first.addr;
+    let (ann, bob) = (player(addr, "ann"), player(addr, "bob"));
+    let (white, black) = correspondence_game(addr, &ann, &bob, turn_clock(3.0 * DAY));
+    play_plies(addr, (&white, &black), 3);
+    let listed = lobby(addr, &bob, 0)["correspondence"].clone();
+    assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
+    assert_eq!(listed[0]["you"], "black");
+    assert_eq!(listed[0]["turn"], "black");
+    assert_eq!(listed[0]["opponent"], "ann");
+    // Neither is engaged by it: a game at a sitting goes on beside it.
+    assert!(lobby(addr, &ann, 0)["game"].is_null());
+    let (sitting, _) = rated_room(addr, &ann, &bob, turn_clock(60.0));
+    assert_eq!(sitting.act(addr, "resign", "").0, 200);
+    wait_until_kept(addr, &ann);
+    // The engine's levels play at a sitting only.
+    let level = by(
+        &ann,
+        json!({ "clock": turn_clock(DAY), "opponent": "easy" }),
+    );
+    assert_eq!(json(addr, "POST", "/api/challenge", &level).0, 400);
+    // A second game, of a day a move: Ann, Black, to move.
+    let (white_2, black_2) = correspondence_game(addr, &bob, &ann, turn_clock(DAY));
+    play_plies(addr, (&white_2, &black_2), 1);
+    let before = black.state(addr);
+    first.kill();
+    days_gone_by(&file, 25);
+    let mut second = WebProcess::start(&file, &[]);
+    let addr = second.addr;
+    // The first game is back, a day and an hour less for Bob, to move.
+    let black = correspondence_seat(addr, &bob, &black.game);
+    let resumed = black.state(addr);
+    assert_eq!(resumed["history"], before["history"]);
+    let left = resumed["clock"]["left"]["black"].as_f64().unwrap() / 1000.0;
+    let expected = 2.0 * DAY - 3600.0;
+    assert!(
+        left <= expected && left > expected - 60.0,
+        "{left} s left, {expected} s expected"
+    );
+    assert_eq!(resumed["clock"]["running"], "black");
+    // The second is lost by Ann, whose day ran out while the server was
+    // down.
+    let mut kept = history(addr, "ann");
+    for _ in 0..50 {
+        if kept.len() == 2 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        kept = history(addr, "ann");
+    }
+    assert_eq!(kept.len(), 2, "{kept:?}");
+    assert_eq!(kept[0]["termination"], "white wins (black ran out of time)");
+    let listed = lobby(addr, &ann, 0)["correspondence"].clone();
+    assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
+    // Played on from where it stood.
+    let white = correspondence_seat(addr, &ann, &white.game);
+    play_plies(addr, (&white, &black), 1);
+    assert_eq!(black.state(addr)["turn"], "white");
+    second.kill();
+}
+
+/// Correspondence games wait days for their players and hold no engine:
+/// however many there are, they take none of the server's places for
+/// games open at once.
+#[test]
+fn correspondence_games_take_no_place_of_the_games_open_at_once() {
+    let folder = common::TempDir::new("web-correspondence-places");
+    let store = morris_tools::web::store::Store::open(&folder.path().join("players.sqlite"))
+        .expect("a store");
+    let server = serve_with(WebConfig {
+        store: Some(store),
+        max_games: 2,
+        ..WebConfig::new(morris(), None)
+    });
+    let addr = server.addr;
+    let (ann, bob) = (player(addr, "ann"), player(addr, "bob"));
+    for _ in 0..3 {
+        correspondence_game(addr, &ann, &bob, turn_clock(86_400.0));
+    }
+    assert_eq!(server.handle.open_games(), 3);
+    new_game(addr, r#"{"engine":"none"}"#);
+    new_game(addr, r#"{"engine":"none"}"#);
+    assert_eq!(server.handle.open_games(), 5);
 }
 
 #[test]

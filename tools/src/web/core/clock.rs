@@ -32,6 +32,12 @@ impl ClockKind {
     }
 }
 
+/// A day, the unit of a correspondence game's clock.
+pub const DAY: Duration = Duration::from_secs(24 * 3600);
+
+/// The most days a move a correspondence game's clock gives.
+pub const MAX_CORRESPONDENCE_DAYS: u32 = 14;
+
 /// A clock's kind and time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeControl {
@@ -41,6 +47,15 @@ pub struct TimeControl {
     pub time: Duration,
     /// The time a game clock gives its side back after each of its moves.
     pub increment: Duration,
+}
+
+impl TimeControl {
+    /// Whether it is a correspondence game's: whole days a move. Such a
+    /// game is played over days, its players coming and going, and its
+    /// clock runs by the calendar, a restart of the server included.
+    pub fn is_correspondence(&self) -> bool {
+        self.kind == ClockKind::Turn && self.time >= DAY && self.time.as_secs() % DAY.as_secs() == 0
+    }
 }
 
 /// A running clock.

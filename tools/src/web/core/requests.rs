@@ -11,13 +11,13 @@ use morris::{Color, FullBoard, Rules, Variant};
 use serde::de::{self, DeserializeOwned, IgnoredAny, Visitor};
 use serde::{Deserialize, Deserializer};
 
-use crate::web::core::clock::{ClockKind, TimeControl};
+use crate::web::core::clock::{ClockKind, DAY, MAX_CORRESPONDENCE_DAYS, TimeControl};
 use crate::web::core::settings::{EngineSide, Settings, Strength};
 
-/// The longest clock a game may have.
-const MAX_CLOCK: Duration = Duration::from_secs(24 * 3600);
+/// The longest clock a game may have: a correspondence game's.
+const MAX_CLOCK: Duration = DAY.saturating_mul(MAX_CORRESPONDENCE_DAYS);
 
-/// The longest clock a rated game may have.
+/// The longest clock a rated game played at one sitting may have.
 const MAX_RATED_CLOCK: Duration = Duration::from_secs(3600);
 
 /// The most time a rated game's clock may give back a move.
@@ -313,10 +313,12 @@ impl ChallengeRequest {
             return Err("a rated game has a clock".to_owned());
         };
         // A rated game in play holds its place on the server until its
-        // clock ends it.
-        if clock.time > MAX_RATED_CLOCK || clock.increment > MAX_RATED_INCREMENT {
+        // clock ends it: within the hour at a sitting, or within days a
+        // move by correspondence.
+        let sitting = clock.time <= MAX_RATED_CLOCK && clock.increment <= MAX_RATED_INCREMENT;
+        if !sitting && !clock.is_correspondence() {
             return Err(format!(
-                "a rated game's clock is at most {} minutes, and {} seconds more a move",
+                "a rated game's clock is at most {} minutes, and {} seconds more a move, or 1 to {MAX_CORRESPONDENCE_DAYS} whole days a move",
                 MAX_RATED_CLOCK.as_secs() / 60,
                 MAX_RATED_INCREMENT.as_secs()
             ));
@@ -624,9 +626,20 @@ mod tests {
         for clock in [
             r#"{"kind": "game", "seconds": 60}"#,
             r#"{"kind": "game", "seconds": 1800, "increment": 30}"#,
+            r#"{"kind": "turn", "seconds": 86400}"#,
+            r#"{"kind": "turn", "seconds": 1209600}"#,
         ] {
             let asked: ChallengeRequest = parse(&format!(r#"{{"clock": {clock}}}"#)).unwrap();
             assert!(asked.settings().is_ok(), "{clock}");
+        }
+        // Correspondence is whole days a move, a fortnight at most.
+        for clock in [
+            r#"{"kind": "turn", "seconds": 5400}"#,
+            r#"{"kind": "turn", "seconds": 129600}"#,
+            r#"{"kind": "game", "seconds": 86400}"#,
+        ] {
+            let asked: ChallengeRequest = parse(&format!(r#"{{"clock": {clock}}}"#)).unwrap();
+            assert!(asked.settings().is_err(), "{clock}");
         }
         let unclocked: ChallengeRequest = parse(r#"{"color": "random"}"#).unwrap();
         assert!(unclocked.settings().is_err());

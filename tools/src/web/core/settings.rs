@@ -183,6 +183,14 @@ pub struct Settings {
     pub training: bool,
 }
 
+impl Settings {
+    /// Whether its games are played by correspondence: see
+    /// [`TimeControl::is_correspondence`].
+    pub fn is_correspondence(&self) -> bool {
+        self.clock.is_some_and(|clock| clock.is_correspondence())
+    }
+}
+
 impl Default for Settings {
     fn default() -> Settings {
         Settings {

@@ -67,6 +67,17 @@ impl Open {
     }
 }
 
+/// How many of the open games count toward the most open at once: all
+/// but the rated games by correspondence, which wait days for their
+/// players, hold no engine, and are each a player's promise to come back.
+fn counted(open: &Open) -> usize {
+    let waiting = open.sessions.values().filter(|session| {
+        let state = session.lock();
+        state.is_rated_unkept() && state.settings.is_correspondence()
+    });
+    open.sessions.len() - waiting.count()
+}
+
 /// Closes games taken out of the open ones, each on a thread of its own,
 /// off the request that took them out: a hung engine takes a while to
 /// stop.
@@ -233,7 +244,7 @@ impl Games {
         room: impl FnOnce(&Open) -> Option<Room>,
     ) -> Result<(u64, Arc<Session>), Refusal> {
         let mut open = self.lock();
-        if open.sessions.len() >= self.config.max_games && resumed.is_none() {
+        if counted(&open) >= self.config.max_games && resumed.is_none() {
             let idle = self.idlest(&open).ok_or(Refusal::Full)?;
             retire(open.remove(idle));
         }

@@ -308,6 +308,11 @@ pub(crate) fn lobby(games: &Games, rated: Option<&RatedPlay>, me: PlayerId) -> R
                 id: id.to_string(),
                 seat,
             }),
+            correspondence: rated
+                .correspondence_of(games, me.id)
+                .into_iter()
+                .map(Into::into)
+                .collect(),
             me: PlayerView::new(me, None),
             levels,
         };
@@ -358,6 +363,11 @@ pub(crate) fn challenge(games: &Games, rated: Option<&RatedPlay>, body: &str) ->
                 if let Some(&level) = rated.levels.iter().find(|(level, _)| {
                     level.name() == opponent || level_player_name(*level) == opponent
                 }) {
+                    if settings.is_correspondence() {
+                        let sitting =
+                            "the engine's levels play at a sitting, not by correspondence";
+                        return Err(refusal(400, sitting));
+                    }
                     let side = side.unwrap_or_else(requests::random_side);
                     return play_level(games, rated, me, level, (side, settings));
                 }

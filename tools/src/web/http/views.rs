@@ -15,6 +15,7 @@ use crate::web::core::actions;
 use crate::web::core::clock::TimeControl;
 use crate::web::core::players::RatedPlayer;
 use crate::web::core::state::{Ended, EngineJudgement, Review, State, Task, mover_at};
+use crate::web::rated::Correspondence;
 use crate::web::rated::lobby::{Challenge, Playing};
 use crate::web::rated::store::{PastGame, PlayerId, Profile, Standing, Tally, Token};
 
@@ -232,8 +233,39 @@ pub(crate) struct LobbyView {
     pub(crate) present: Vec<PresentView>,
     /// The rated games being played.
     pub(crate) playing: Vec<PlayingView>,
-    /// The player's rated game in progress.
+    /// The player's rated game in progress, played at a sitting.
     pub(crate) game: Option<GameRefView>,
+    /// The player's correspondence games, the oldest first.
+    pub(crate) correspondence: Vec<CorrespondenceView>,
+}
+
+/// A correspondence game of the player's: where it is, against whom, and
+/// whose turn it is.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct CorrespondenceView {
+    id: String,
+    seat: Option<String>,
+    /// The side the player plays.
+    you: &'static str,
+    opponent: String,
+    /// The side to move.
+    turn: &'static str,
+    /// Its time left now, in milliseconds.
+    left: Option<u64>,
+}
+
+impl From<Correspondence> for CorrespondenceView {
+    fn from(game: Correspondence) -> CorrespondenceView {
+        CorrespondenceView {
+            id: game.id.to_string(),
+            seat: game.seat,
+            you: game.side.name(),
+            opponent: game.opponent,
+            turn: game.to_move.name(),
+            left: game.left.map(millis),
+        }
+    }
 }
 
 /// A game of a player's history.
@@ -750,6 +782,8 @@ struct ControlView {
     time: u64,
     /// Milliseconds given back after each move (a game clock's).
     increment: u64,
+    /// Whether it is a correspondence game's: whole days a move.
+    correspondence: bool,
 }
 
 impl From<TimeControl> for ControlView {
@@ -758,6 +792,7 @@ impl From<TimeControl> for ControlView {
             kind: control.kind.name(),
             time: millis(control.time),
             increment: millis(control.increment),
+            correspondence: control.is_correspondence(),
         }
     }
 }

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use morris::{Color, GameResult};
 
@@ -20,19 +20,21 @@ use crate::web::core::state::State;
 use crate::web::game::fair_play::{FairPlay, Stand};
 use crate::web::game::shared::{GameHandle, Observer, Receipt};
 use crate::web::rated::lobby::Lobby;
-use crate::web::rated::store::{FinishedGame, PlayerId, Store};
+use crate::web::rated::store::{FinishedGame, PlayerId, Store, TimesLeft};
 
 /// How long a write that failed waits before it is tried again.
 const RETRY_AFTER: Duration = Duration::from_secs(1);
 
-/// Each side's time left on `state`'s clock now, in milliseconds.
-pub fn time_left(state: &State) -> Option<[u64; 2]> {
+/// Each side's time left on `state`'s clock now.
+pub fn time_left(state: &State) -> Option<TimesLeft> {
     let now = Instant::now();
     let clock = state.clock?;
-    Some(
-        Color::ALL
-            .map(|color| u64::try_from(clock.left(color, now).as_millis()).unwrap_or(u64::MAX)),
-    )
+    let ms = |time: Duration| u64::try_from(time.as_millis()).unwrap_or(u64::MAX);
+    let since_1970 = SystemTime::now().duration_since(UNIX_EPOCH);
+    Some(TimesLeft {
+        ms: Color::ALL.map(|color| ms(clock.left(color, now))),
+        at: since_1970.ok().map(ms),
+    })
 }
 
 /// The moves of `state`'s game as the store keeps them.
@@ -46,7 +48,10 @@ enum Keep {
     /// Its moves so far and the clock's times after them.
     Moves {
         moves: String,
-        left: Option<[u64; 2]>,
+        left: Option<TimesLeft>,
+        /// Whether it is a correspondence game, whose players' lists of
+        /// games in the lobby say whose turn it is.
+        correspondence: bool,
     },
     /// Its end.
     Finished {
@@ -155,6 +160,7 @@ impl Observer for Keeper {
                 Keep::Moves {
                     moves: moves_text(state),
                     left: time_left(state),
+                    correspondence: state.settings.is_correspondence(),
                 }
             }
         };
@@ -210,7 +216,17 @@ fn write_all(store: &Store, lobby: &Lobby, queue: &Receiver<Write>) {
 /// told their ratings. The write back, if it failed.
 fn try_write(store: &Store, lobby: &Lobby, mut write: Write) -> Result<(), Write> {
     let written = match &write.keep {
-        Keep::Moves { moves, left } => store.update_live(write.id, moves, *left),
+        Keep::Moves {
+            moves,
+            left,
+            correspondence,
+        } => {
+            let written = store.update_live(write.id, moves, *left);
+            if *correspondence {
+                lobby.news();
+            }
+            written
+        }
         Keep::Finished {
             players,
             result,

@@ -1,9 +1,11 @@
 //! The lobby: the open challenges, each a player's offer of a rated game
 //! (its settings, and the side the player takes, or a side drawn) to
 //! anyone or to one player named (a rematch among them), the players there
-//! now, the players engaged in a rated game (from the moment it is
-//! agreed until its result is kept: one at a time), and the rated games
-//! being played, for anyone to watch. Every page in the lobby hears of a
+//! now, the players engaged in a rated game played at a sitting (from the
+//! moment it is agreed until its result is kept: one at a time), and the
+//! rated games being played, for anyone to watch. A correspondence game
+//! engages nobody: its players come and go over days, play other games
+//! meanwhile, and may have several at once. Every page in the lobby hears of a
 //! change at once, by its stream of events (or a long poll), as a game's
 //! page does.
 
@@ -25,6 +27,9 @@ pub const MAX_CHALLENGES_EACH: usize = 3;
 
 /// The most challenges open at once.
 pub const MAX_CHALLENGES: usize = 1000;
+
+/// The most correspondence games a player may play at once.
+pub const MAX_CORRESPONDENCE_EACH: usize = 20;
 
 /// How long since it last asked a player still counts as in the lobby:
 /// longer than a long poll waits, or a stream between two refreshes.
@@ -167,8 +172,8 @@ impl Default for Inner {
     }
 }
 
-/// The refusal of a player engaged in a rated game.
-const ENGAGED: &str = "you are playing a rated game";
+/// The player refused, in the words of a refusal.
+const YOU_ARE: &str = "you are";
 
 impl Inner {
     fn changed(&mut self, lobby: &Lobby) {
@@ -176,14 +181,42 @@ impl Inner {
         lobby.version.send_replace(self.version);
     }
 
-    /// `players` go to a rated game: their challenges, and those to
-    /// them, are no longer open.
+    /// `players` go to a rated game played at a sitting: their challenges
+    /// to one, and those to them, are no longer open.
     fn engage(&mut self, players: &[PlayerId], game: Option<u64>) {
         self.engaged
             .extend(players.iter().map(|&player| (player, game)));
         self.challenges.retain(|c| {
-            !players.contains(&c.by) && c.to.as_ref().is_none_or(|(to, _)| !players.contains(to))
+            c.settings.is_correspondence()
+                || (!players.contains(&c.by)
+                    && c.to.as_ref().is_none_or(|(to, _)| !players.contains(to)))
         });
+    }
+
+    /// How many correspondence games `player` plays.
+    fn correspondence_games(&self, player: PlayerId) -> usize {
+        self.playing
+            .iter()
+            .filter(|listed| {
+                listed.settings.is_correspondence() && listed.players.iter().any(|p| p.id == player)
+            })
+            .count()
+    }
+
+    /// Why `player` may not take up a rated game, by `correspondence` or
+    /// not, if it may not: one at a sitting while it plays one, or a
+    /// correspondence game more than it may play at once. `who_is` begins
+    /// the words: "you are", or a name and "is".
+    fn refuse_busy(&self, player: PlayerId, correspondence: bool, who_is: &str) -> Option<String> {
+        if correspondence {
+            (self.correspondence_games(player) >= MAX_CORRESPONDENCE_EACH).then(|| {
+                format!("{who_is} playing {MAX_CORRESPONDENCE_EACH} correspondence games, the most at once")
+            })
+        } else {
+            self.engaged
+                .contains_key(&player)
+                .then(|| format!("{who_is} playing a rated game"))
+        }
     }
 
     /// Why `challenge` to a player named may not be posted, if it may not.
@@ -195,8 +228,12 @@ impl Inner {
         if !self.present.contains_key(to) {
             return Some(format!("{name} is not in the lobby"));
         }
-        if self.engaged.contains_key(to) {
-            return Some(format!("{name} is playing a rated game"));
+        if let Some(busy) = self.refuse_busy(
+            *to,
+            challenge.settings.is_correspondence(),
+            &format!("{name} is"),
+        ) {
+            return Some(busy);
         }
         let again = self
             .challenges
@@ -243,8 +280,8 @@ impl Lobby {
     /// Opens `challenge` in the lobby `inner`, locked.
     fn post_in(&self, inner: &mut Inner, mut challenge: Challenge) -> Result<u64, String> {
         let by = challenge.by;
-        if inner.engaged.contains_key(&by) {
-            return Err(ENGAGED.to_owned());
+        if let Some(busy) = inner.refuse_busy(by, challenge.settings.is_correspondence(), YOU_ARE) {
+            return Err(busy);
         }
         if inner.challenges.iter().filter(|c| c.by == by).count() >= MAX_CHALLENGES_EACH {
             return Err(format!(
@@ -337,24 +374,27 @@ impl Lobby {
     }
 
     /// `taker`, rated `rating`, takes challenge `id`: both players are
-    /// engaged in their game, and none of their challenges is open.
+    /// engaged in their game (one played at a sitting), and none of their
+    /// challenges to such a game is open.
     ///
     /// # Errors
     ///
-    /// The taker is playing a rated game, no such challenge is open, it
-    /// is the taker's own, for another player, or for players of other
-    /// ratings.
+    /// The taker is playing a rated game (as many correspondence games as
+    /// it may, for one of those), no such challenge is open, it is the
+    /// taker's own, for another player, or for players of other ratings.
     pub fn take(&self, id: u64, (taker, rating): (PlayerId, f64)) -> Result<Challenge, String> {
         let mut inner = self.lock();
-        if inner.engaged.contains_key(&taker) {
-            return Err(ENGAGED.to_owned());
-        }
         let challenge = inner
             .challenges
             .iter()
             .find(|c| c.id == id)
             .cloned()
             .ok_or("the challenge is no longer open")?;
+        if let Some(busy) =
+            inner.refuse_busy(taker, challenge.settings.is_correspondence(), YOU_ARE)
+        {
+            return Err(busy);
+        }
         if challenge.by == taker {
             return Err("a challenge is for another player to take".to_owned());
         }
@@ -371,7 +411,17 @@ impl Lobby {
                 challenge.rating
             ));
         }
-        inner.engage(&[challenge.by, taker], None);
+        let players = [challenge.by, taker];
+        if challenge.settings.is_correspondence() {
+            // The challenger may have taken up others since it posted it.
+            let challenger = format!("{} is", challenge.name);
+            if let Some(busy) = inner.refuse_busy(challenge.by, true, &challenger) {
+                return Err(busy);
+            }
+            inner.challenges.retain(|c| c.id != id);
+        } else {
+            inner.engage(&players, None);
+        }
         inner.changed(self);
         Ok(challenge)
     }
@@ -384,8 +434,8 @@ impl Lobby {
     /// It is playing a rated game.
     pub fn reserve(&self, player: PlayerId) -> Result<(), String> {
         let mut inner = self.lock();
-        if inner.engaged.contains_key(&player) {
-            return Err(ENGAGED.to_owned());
+        if let Some(busy) = inner.refuse_busy(player, false, YOU_ARE) {
+            return Err(busy);
         }
         inner.engage(&[player], None);
         inner.changed(self);
@@ -393,11 +443,14 @@ impl Lobby {
     }
 
     /// The rated game `playing`, just begun (or resumed after a restart):
-    /// its players are engaged in it, and it is listed.
+    /// its players are engaged in it (unless it is by correspondence), and
+    /// it is listed.
     pub fn begun(&self, mut playing: Playing) {
         let mut inner = self.lock();
         let players = playing.players.each_ref().map(|player| player.id);
-        inner.engage(&players, Some(playing.game));
+        if !playing.settings.is_correspondence() {
+            inner.engage(&players, Some(playing.game));
+        }
         inner.playing.retain(|listed| listed.game != playing.game);
         playing.watch = std::iter::repeat_with(|| rand::random_range(1..1u64 << 52))
             .find(|watch| inner.playing.iter().all(|listed| listed.watch != *watch))
@@ -420,25 +473,45 @@ impl Lobby {
         (inner.version, inner.playing.clone())
     }
 
-    /// The rated game `player` plays, once it began.
+    /// The rated game played at a sitting that `player` plays, once it
+    /// began.
     pub fn game_of(&self, player: PlayerId) -> Option<u64> {
         self.lock().engaged.get(&player).copied().flatten()
+    }
+
+    /// The correspondence games `player` plays, the oldest first.
+    pub fn correspondence_of(&self, player: PlayerId) -> Vec<u64> {
+        let inner = self.lock();
+        let games = inner.playing.iter().filter(|listed| {
+            listed.settings.is_correspondence() && listed.players.iter().any(|p| p.id == player)
+        });
+        games.map(|listed| listed.game).collect()
     }
 
     /// The rated game of `players` did not begin (then `taken`, the
     /// challenge it was to be, is open again): they are free.
     pub fn release(&self, players: &[PlayerId], taken: Option<Challenge>) {
         let mut inner = self.lock();
-        inner.engaged.retain(|player, _| !players.contains(player));
+        // A correspondence game engaged nobody.
+        if taken
+            .as_ref()
+            .is_none_or(|challenge| !challenge.settings.is_correspondence())
+        {
+            inner.engaged.retain(|player, _| !players.contains(player));
+        }
         inner.challenges.extend(taken);
         inner.changed(self);
     }
 
     /// The rated game `game` of `players` is over and kept: they are
-    /// free, and it is no longer listed (a level's other games are).
+    /// free of it, and it is no longer listed (a level's other games
+    /// are, and a player's game at a sitting beside a correspondence
+    /// game goes on).
     pub fn ended(&self, game: u64, players: &[PlayerId]) {
         let mut inner = self.lock();
-        inner.engaged.retain(|player, _| !players.contains(player));
+        inner
+            .engaged
+            .retain(|player, engaged| !players.contains(player) || *engaged != Some(game));
         inner.playing.retain(|listed| listed.game != game);
         inner.changed(self);
     }
@@ -469,6 +542,12 @@ impl Lobby {
         if news || challenges.len() != open {
             inner.changed(self);
         }
+    }
+
+    /// What the lobby shows changed outside it (a correspondence game
+    /// moved): its pages ask for it again.
+    pub fn news(&self) {
+        self.lock().changed(self);
     }
 
     /// The lobby's version, as it changes.
@@ -632,6 +711,67 @@ mod tests {
                 .iter()
                 .all(|(p, _)| p.name != "bob")
         );
+    }
+
+    #[test]
+    fn a_correspondence_game_engages_nobody_and_a_player_has_twenty_at_most() {
+        use crate::web::core::clock::{ClockKind, DAY, TimeControl};
+        let lobby = Lobby::default();
+        let (ann, bob) = (PlayerId(1), PlayerId(2));
+        let by_post = |by: i64| Challenge {
+            settings: Settings {
+                clock: Some(TimeControl {
+                    kind: ClockKind::Turn,
+                    time: 3 * DAY,
+                    increment: Duration::ZERO,
+                }),
+                ..Settings::default()
+            },
+            ..challenge(by)
+        };
+        let rated = |id: PlayerId, name: &str| RatedPlayer {
+            id,
+            name: name.to_owned(),
+            rating: 1500.0,
+        };
+        // Ann plays at a sitting: a correspondence challenge is hers to
+        // post and to take all the same, and stays open through it.
+        let sitting = lobby.post(challenge(1)).unwrap();
+        lobby.take(sitting, (bob, 1500.0)).unwrap();
+        let hers = lobby.post(by_post(1)).unwrap();
+        let bobs = lobby.post(by_post(2)).unwrap();
+        lobby.take(bobs, (ann, 1500.0)).unwrap();
+        assert!(lobby.post(challenge(1)).is_err(), "one at a sitting");
+        for game in 1..=MAX_CORRESPONDENCE_EACH as u64 {
+            lobby.begun(Playing {
+                game,
+                watch: 0,
+                players: [rated(ann, "ann"), rated(PlayerId(10 + game as i64), "x")],
+                settings: by_post(1).settings,
+            });
+        }
+        assert_eq!(lobby.game_of(ann), None, "engaged, but in no game yet");
+        assert_eq!(lobby.correspondence_of(ann).len(), MAX_CORRESPONDENCE_EACH);
+        let refused = lobby.take(hers, (PlayerId(3), 1500.0)).unwrap_err();
+        assert!(
+            refused.contains("p1 is playing 20 correspondence games"),
+            "{refused}"
+        );
+        assert!(lobby.post(by_post(1)).is_err());
+        // A correspondence game over frees nobody of its game at a sitting.
+        lobby.begun(Playing {
+            game: 100,
+            watch: 0,
+            players: [rated(ann, "ann"), rated(bob, "bob")],
+            settings: Settings::default(),
+        });
+        lobby.ended(1, &[ann, PlayerId(11)]);
+        assert_eq!(lobby.game_of(ann), Some(100));
+        assert_eq!(
+            lobby.correspondence_of(ann).len(),
+            MAX_CORRESPONDENCE_EACH - 1
+        );
+        assert!(lobby.take(hers, (PlayerId(3), 1500.0)).is_ok());
     }
 
     #[test]

@@ -81,6 +81,10 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX recovery_tries_by_player ON recovery_tries(player, at);
     CREATE INDEX recovery_tries_by_maker ON recovery_tries(made_from, at);",
+    // 6: when a game in progress had the times it keeps left (milliseconds
+    // since 1970): a correspondence game's clock runs on from then, by the
+    // calendar, across a restart.
+    "ALTER TABLE live ADD COLUMN left_at INTEGER;",
 ];
 
 /// The fewest plies of a game that moves the ratings: the tenth turn of
@@ -212,9 +216,19 @@ pub struct LiveGame {
     pub settings: String,
     /// The moves played, separated by spaces.
     pub moves: String,
-    /// Each side's time left after the last move, in milliseconds, if
-    /// the game has a clock.
-    pub left: Option<[u64; 2]>,
+    /// Each side's time left after the last move, if the game has a
+    /// clock.
+    pub left: Option<TimesLeft>,
+}
+
+/// Each side's time left on a game's clock, as the store keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimesLeft {
+    /// By [`morris::Color::index`], in milliseconds.
+    pub ms: [u64; 2],
+    /// When it was so, in milliseconds since 1970 (not known for a game
+    /// kept by an older build).
+    pub at: Option<u64>,
 }
 
 /// A game over, to be kept.
@@ -571,10 +585,10 @@ impl Store {
     ///
     /// A player is unknown, or the file cannot be written.
     pub fn begin_live(&self, game: &LiveGame) -> Result<()> {
-        let [white_left, black_left] = game.left.map_or([None; 2], |left| left.map(Some));
+        let (white_left, black_left, left_at) = times_left_columns(game.left);
         self.db().execute(
-            "INSERT INTO live (id, white, black, room, settings, moves, white_left, black_left, started)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "INSERT INTO live (id, white, black, room, settings, moves, white_left, black_left, left_at, started)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![
                 game.id as i64,
                 game.white.0,
@@ -582,8 +596,9 @@ impl Store {
                 game.room,
                 game.settings,
                 game.moves,
-                white_left.map(|ms| ms as i64),
-                black_left.map(|ms| ms as i64),
+                white_left,
+                black_left,
+                left_at,
                 now()
             ],
         )?;
@@ -591,21 +606,16 @@ impl Store {
     }
 
     /// The moves of the game in progress `id` and each side's time left
-    /// now (milliseconds).
+    /// after them.
     ///
     /// # Errors
     ///
     /// The file cannot be written.
-    pub fn update_live(&self, id: u64, moves: &str, left: Option<[u64; 2]>) -> Result<()> {
-        let [white_left, black_left] = left.map_or([None; 2], |left| left.map(Some));
+    pub fn update_live(&self, id: u64, moves: &str, left: Option<TimesLeft>) -> Result<()> {
+        let (white_left, black_left, left_at) = times_left_columns(left);
         self.db().execute(
-            "UPDATE live SET moves = ?2, white_left = ?3, black_left = ?4 WHERE id = ?1",
-            params![
-                id as i64,
-                moves,
-                white_left.map(|ms| ms as i64),
-                black_left.map(|ms| ms as i64)
-            ],
+            "UPDATE live SET moves = ?2, white_left = ?3, black_left = ?4, left_at = ?5 WHERE id = ?1",
+            params![id as i64, moves, white_left, black_left, left_at],
         )?;
         Ok(())
     }
@@ -618,11 +628,12 @@ impl Store {
     pub fn live_games(&self) -> Result<Vec<LiveGame>> {
         let db = self.db();
         let mut query = db.prepare(
-            "SELECT id, white, black, room, settings, moves, white_left, black_left
+            "SELECT id, white, black, room, settings, moves, white_left, black_left, left_at
              FROM live ORDER BY started, id",
         )?;
         let rows = query.query_map([], |row| {
             let left: [Option<i64>; 2] = [row.get(6)?, row.get(7)?];
+            let at: Option<i64> = row.get(8)?;
             Ok(LiveGame {
                 id: row.get::<_, i64>(0)? as u64,
                 white: PlayerId(row.get(1)?),
@@ -631,7 +642,10 @@ impl Store {
                 settings: row.get(4)?,
                 moves: row.get(5)?,
                 left: match left {
-                    [Some(white), Some(black)] => Some([white as u64, black as u64]),
+                    [Some(white), Some(black)] => Some(TimesLeft {
+                        ms: [white as u64, black as u64],
+                        at: at.map(|at| at as u64),
+                    }),
                     _ => None,
                 },
             })
@@ -908,6 +922,15 @@ fn white_score(result: GameResult) -> Option<f64> {
     }
 }
 
+/// The columns `white_left`, `black_left` and `left_at` of `left`.
+fn times_left_columns(left: Option<TimesLeft>) -> (Option<i64>, Option<i64>, Option<i64>) {
+    let Some(left) = left else {
+        return (None, None, None);
+    };
+    let [white, black] = left.ms.map(|ms| ms as i64);
+    (Some(white), Some(black), left.at.map(|at| at as i64))
+}
+
 /// The time now, in seconds since 1970.
 fn now() -> i64 {
     SystemTime::now()
@@ -992,18 +1015,25 @@ mod tests {
             room: None,
             settings: "{}".to_owned(),
             moves: String::new(),
-            left: Some([60_000, 60_000]),
+            left: Some(TimesLeft {
+                ms: [60_000, 60_000],
+                at: Some(1_800_000_000_000),
+            }),
         };
         store.begin_live(&begun).unwrap();
+        let after_two = TimesLeft {
+            ms: [58_000, 59_500],
+            at: Some(1_800_000_003_500),
+        };
         store
-            .update_live(begun.id, "d6 d2", Some([58_000, 59_500]))
+            .update_live(begun.id, "d6 d2", Some(after_two))
             .unwrap();
         drop(store);
         let store = Store::open(&folder.file()).unwrap();
         let kept = store.live_games().unwrap();
         let played = LiveGame {
             moves: "d6 d2".to_owned(),
-            left: Some([58_000, 59_500]),
+            left: Some(after_two),
             ..begun.clone()
         };
         assert_eq!(kept, [played]);

@@ -16,11 +16,25 @@ export function clockOf(choice) {
   const [kind, seconds, increment] = choice ? choice.split(":") : [];
   return kind ? { kind, seconds: Number(seconds), increment: Number(increment || 0) } : null;
 }
-// A clock's choice ("turn:60", "game:180:2") in words.
+// The seconds of a day: a clock of whole days a move is a correspondence
+// game's.
+const DAY = 86400;
+// A clock's choice ("turn:60", "game:180:2", "turn:259200") in words.
 export function clockWords(choice) {
   const [kind, seconds, increment] = choice.split(":");
-  const minutes = seconds / 60;
+  const minutes = seconds / 60, days = seconds / DAY;
+  if (kind === "turn" && days >= 1 && Number.isInteger(days)) return `${days} day${days === 1 ? "" : "s"} a move (correspondence)`;
   return kind === "turn" ? `${seconds} s a move` : `${minutes} minute${minutes === 1 ? "" : "s"}` + (increment ? ` + ${increment} s a move` : " a game");
+}
+// A time left in the clock's words: tenths below ten seconds, minutes
+// and seconds below the hour, hours and minutes below the day, then days
+// and hours (a correspondence game's).
+export function clockText(sec) {
+  const two = (n) => String(Math.floor(n)).padStart(2, "0");
+  if (sec < 10) return sec.toFixed(1);
+  if (sec < 3600) return `${Math.floor(sec / 60)}:${two(sec % 60)}`;
+  if (sec < DAY) return `${Math.floor(sec / 3600)} h ${two((sec % 3600) / 60)}`;
+  return `${Math.floor(sec / DAY)} d ${Math.floor((sec % DAY) / 3600)} h`;
 }
 // A clock's choice by the name the page's menu gives it.
 export function clockName(choice) {

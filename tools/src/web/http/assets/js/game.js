@@ -25,8 +25,12 @@ export function levelName(level) {
   return names[level] || `Skill Level ${level}`;
 }
 
-// Whether this browser's player plays a rated game on the board now.
-export const playingRated = () => !!ui.S && !!ui.S.rated && !ui.S.outcome && !ui.S.watching;
+// Whether the game on the board is played by correspondence: whole days
+// a move (its board is left and come back to at will).
+export const byCorrespondence = () => !!ui.S && !!ui.S.clock && ui.S.clock.correspondence;
+// Whether this browser's player plays a rated game at a sitting on the
+// board now.
+export const playingRated = () => !!ui.S && !!ui.S.rated && !ui.S.outcome && !ui.S.watching && !byCorrespondence();
 // Whether the game is a room's whose second seat is empty.
 export const friendAwaited = () => !!ui.S.room && ui.S.room.opponent === "waiting";
 // Whether the board takes a move from the person now.

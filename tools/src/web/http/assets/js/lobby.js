@@ -6,10 +6,10 @@
 import { $, fillWith, prefs, render, savePrefs, sleep, store, ui } from "./state.js";
 import { ask, closeNote, copy, setConn, showMessage } from "./notices.js";
 import { playingRated, ratingWords, rounded } from "./game.js";
-import { clockChoice, clockName, clockOf, drawChallengeRules, rulesOf, rulesWords } from "./choices.js";
+import { clockChoice, clockName, clockOf, clockText, drawChallengeRules, rulesOf, rulesWords } from "./choices.js";
 import { showBoard } from "./board.js";
 import { api, apply, events } from "./api.js";
-import { leaveGame, openGame } from "./room.js";
+import { backToOwnBoard, leaveGame, openGame } from "./room.js";
 import { addButton, fillList, showHistory, showTable } from "./profile.js";
 import { drawPlaying } from "./watch.js";
 
@@ -36,6 +36,12 @@ function drawLobby() {
     else addButton(li, "Accept", () => accept(c.id), busy || !c.openToMe).title = c.openToMe ? "" : "your rating is out of its range";
     if (c.to && !c.mine) addButton(li, "Decline", () => ratedPost("/api/decline", { challenge: c.id }));
   }, "no challenge is open: post one, or play a level");
+  fillList($("correspondence"), L.correspondence, (g, li) => {
+    const mine = g.turn === g.you, left = g.left === null ? "" : ` · ${clockText(g.left / 1000)} left`;
+    fillWith(li, [`You play ${g.you} against `, { name: g.opponent }, mine ? ` · your move${left}` : ` · their move${left}`]);
+    if (mine) li.className = "tome";
+    addButton(li, "Open", () => openCorrespondence(g));
+  }, "none: post a challenge of days a move");
   fillList($("levels"), L.levels, (p, li) => {
     fillWith(li, [p, ` (${ratingWords(p)})`]);
     addButton(li, "Play", () => playLevel(p.name), busy);
@@ -119,6 +125,14 @@ async function takeSeat(game) {
   const r = await fetch(`/api/state?id=${game.id}&after=0` + (game.seat ? `&seat=${game.seat}` : ""));
   if (r.ok) enterRated(await r.json(), game.seat || null);
   return r.ok;
+}
+// The board goes to the player's correspondence game `game`: a rated game
+// at a sitting is finished first, a room left, a game of this browser's
+// own closed.
+async function openCorrespondence(game) {
+  if (playingRated()) { showMessage("finish your rated game first"); return; }
+  if (ui.S && ui.S.room && !ui.S.rated && !await backToOwnBoard()) return;
+  await takeSeat(game);
 }
 // Whether the lobby had the player's rated game, now taken up again.
 export async function resumeRated() {

@@ -5,7 +5,7 @@
 import { $, prefs, render, SVG, trainMarks, ui } from "./state.js";
 import { drawMessage } from "./notices.js";
 import { drawRecord, ENGINE_FOR, friendAwaited, gameShown, numberOf, personColor, puzzleAsked, puzzleOn, rounded, shown } from "./game.js";
-import { choose, clockChoice, clockWords, drawChallengeRules } from "./choices.js";
+import { choose, clockChoice, clockText, clockWords, drawChallengeRules } from "./choices.js";
 import { dbWords, drawEval, drawValueList } from "./values.js";
 import { drawBoard, el, turned } from "./board.js";
 import { drawReview } from "./review.js";
@@ -56,7 +56,7 @@ function drawClocks() {
     const running = c.running === color;
     const ms = Math.max(0, c.left[color] - (running ? Date.now() - ui.received : 0));
     const sec = ms / 1000;
-    box.textContent = sec < 10 ? sec.toFixed(1) : `${Math.floor(sec / 60)}:${String(Math.floor(sec % 60)).padStart(2, "0")}`;
+    box.textContent = clockText(sec);
     box.className = "clock" + (running ? " running" : "") + (running && sec < 10 ? " low" : "");
   }
 }

@@ -4,7 +4,7 @@
 
 import { $, DEFAULT_PREFS, fillWith, prefs, savePrefs, store, ui } from "./state.js";
 import { ask, copy, setConn, showMessage } from "./notices.js";
-import { engineSide, friendAwaited, playingRated } from "./game.js";
+import { byCorrespondence, engineSide, friendAwaited, playingRated } from "./game.js";
 import { clockOf, rulesOf, settings_json } from "./choices.js";
 import { api, apply, post, saveGame } from "./api.js";
 
@@ -161,7 +161,8 @@ window.addEventListener("hashchange", async () => {
 // Leaves a rated game (lost if it is in play, after asking) or a room for
 // a game of this browser's own; whether it left.
 export async function backToOwnBoard() {
-  if (ui.S.watching) {
+  if (ui.S.watching || (ui.S.rated && byCorrespondence())) {
+    // A correspondence game waits in the lobby's list.
     leaveGame();
   } else if (ui.S.room) {
     if (!await leaveRoom()) return false;
