@@ -3254,6 +3254,22 @@ fn a_server_killed_mid_game_loses_nothing_finished_and_resumes_the_game() {
     second.kill();
 }
 
+/// The CPU time the process `pid` has used so far, its own and the
+/// kernel's for it (`/proc/PID/stat`, in Linux's ticks of 1/100 s).
+fn process_cpu(pid: u32) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("Linux");
+    // The fields after the name, which is in brackets: the 14th and 15th
+    // of the line are the 12th and 13th of these.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .expect("a name")
+        .1
+        .split_whitespace()
+        .collect();
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    Duration::from_millis(10 * ticks)
+}
+
 /// A line of `/proc/PID/status` of the process `pid` (`VmHWM`, its peak
 /// memory, say), as written there.
 fn process_status(pid: u32, key: &str) -> String {
@@ -3340,6 +3356,7 @@ fn load(watching: usize) {
         std::thread::sleep(Duration::from_millis(100));
     }
     let started = Instant::now();
+    let cpu_before = process_cpu(server.id());
     let heard_before = heard.load(Ordering::Relaxed);
     // The server's threads, sampled while the games are played.
     let sampling = Arc::new(AtomicBool::new(true));
@@ -3408,15 +3425,18 @@ fn load(watching: usize) {
                 let path = format!("/api/watch/events?watch={watch}");
                 let mut events = Events::open(addr, &path, None).expect("a spectator's stream");
                 following.wait();
-                let mut seen = 0;
                 loop {
                     let (name, data) = events.next().expect("the game's news to its end");
                     assert_eq!(name, "state", "{data}");
-                    let state: Value = serde_json::from_str(&data).unwrap();
-                    seen = seen.max(plies(&state));
-                    if !state["outcome"].is_null() {
-                        return (seen, state["outcome"].as_str().unwrap().to_owned());
+                    // A spectator's browser reads every state, on a machine
+                    // of its own; here the spectators share the server's
+                    // cores, so each reads only the last, that the figures
+                    // be the server's.
+                    if data.contains(r#""outcome":null"#) {
+                        continue;
                     }
+                    let state: Value = serde_json::from_str(&data).unwrap();
+                    return (plies(&state), state["outcome"].as_str().unwrap().to_owned());
                 }
             })
         })
@@ -3428,6 +3448,7 @@ fn load(watching: usize) {
         .flat_map(|game| game.join().expect("a game played to its end"))
         .collect();
     let elapsed = started.elapsed();
+    let cpu = process_cpu(server.id()) - cpu_before;
     let answered = requests.load(Ordering::Relaxed);
     let told = heard.load(Ordering::Relaxed) - heard_before;
     let peak = process_status(server.id(), "VmHWM");
@@ -3458,12 +3479,13 @@ fn load(watching: usize) {
          {answered} requests in {:.1} s ({:.0} a second), {told} lobbies streamed to the players; \
          a move answered in {:?} (median), \
          {:?} (99th percentile), {:?} (slowest); the server's memory {now}, at most {peak}; \
-         at most {threads} threads",
+         at most {threads} threads; the server's CPU time {:.2} s",
         elapsed.as_secs_f64(),
         answered as f64 / elapsed.as_secs_f64(),
         at(0.5),
         at(0.99),
         answers.last().unwrap(),
+        cpu.as_secs_f64(),
     );
     // Nothing lost: every game kept with its moves and both ratings moved.
     for g in 0..GAMES {
