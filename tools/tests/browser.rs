@@ -2153,7 +2153,7 @@ fn a_correspondence_game_is_left_for_other_boards_and_opened_again_from_the_lobb
     let shot = ann.screenshot(1100, 1400, "correspondence-lobby.png");
     eprintln!("screenshot: {}", shot.display());
     ann.resize(390, 844);
-    ann.script("document.getElementById('correspondence').scrollIntoView();");
+    ann.script("document.getElementById('correspondence').scrollIntoView({ block: 'center' });");
     let shot = ann.screenshot(390, 844, "correspondence-lobby-phone.png");
     eprintln!("screenshot: {}", shot.display());
     ann.script("document.querySelector('#correspondence li.tome button').click();");
@@ -2178,6 +2178,53 @@ fn a_correspondence_game_is_left_for_other_boards_and_opened_again_from_the_lobb
         "const li = document.querySelector('#correspondence li');
          return !!li && li.className === 'tome' && li.textContent.includes('your move');",
     );
+    ann.close();
+    bob.close();
+}
+
+#[test]
+fn a_correspondence_challenge_is_posted_and_taken_while_a_game_at_a_sitting_goes_on() {
+    let Some(driver) = driver() else { return };
+    let folder = common::TempDir::new("browser-correspondence-busy");
+    let server = serve_keeping_players(&folder);
+    let ann = Browser::open(&driver, server.addr);
+    take_name(&ann, "ann");
+    let bob = Browser::open(&driver, server.addr);
+    take_name(&bob, "bob");
+    ann.choose("ratedClock", "game:300");
+    ann.script("document.getElementById('postChallenge').click();");
+    bob.wait_for("return lobby.challenges.length === 1;");
+    bob.script("document.querySelector('#challenges button').click();");
+    for browser in [&ann, &bob] {
+        browser.wait_for(
+            "return S.rated && S.room && !S.clock.correspondence && lobby.game !== null;",
+        );
+    }
+    // Playing at a sitting, Ann may still offer a game by correspondence,
+    // and Bob take it: it waits in their lists, the boards where they are.
+    assert_eq!(
+        ann.script("return document.getElementById('postChallenge').disabled;"),
+        json!(true)
+    );
+    ann.choose("ratedClock", "turn:86400");
+    ann.wait_for("return !document.getElementById('postChallenge').disabled;");
+    ann.script("document.getElementById('postChallenge').click();");
+    bob.wait_for(
+        "const b = document.querySelector('#challenges li button');
+         return lobby.challenges.length === 1 && lobby.challenges[0].clock.correspondence
+             && !!b && b.textContent === 'Accept' && !b.disabled;",
+    );
+    let game = bob.script("return S.id;");
+    bob.script("document.querySelector('#challenges li button').click();");
+    bob.wait_for(
+        "return document.getElementById('messageText').textContent
+             === 'Taken: the game waits in your correspondence games';",
+    );
+    for browser in [&ann, &bob] {
+        browser.wait_for("return lobby.correspondence.length === 1 && lobby.game !== null;");
+    }
+    assert_eq!(bob.script("return S.id;"), game);
+    assert_eq!(bob.script("return S.outcome;"), Value::Null);
     ann.close();
     bob.close();
 }

@@ -19,11 +19,16 @@ export function clockOf(choice) {
 // The seconds of a day: a clock of whole days a move is a correspondence
 // game's.
 const DAY = 86400;
+// Whether a clock's choice is a correspondence game's: whole days a move.
+export function byCorrespondenceChoice(choice) {
+  const [kind, seconds] = choice.split(":");
+  return kind === "turn" && seconds >= DAY && seconds % DAY === 0;
+}
 // A clock's choice ("turn:60", "game:180:2", "turn:259200") in words.
 export function clockWords(choice) {
   const [kind, seconds, increment] = choice.split(":");
   const minutes = seconds / 60, days = seconds / DAY;
-  if (kind === "turn" && days >= 1 && Number.isInteger(days)) return `${days} day${days === 1 ? "" : "s"} a move (correspondence)`;
+  if (byCorrespondenceChoice(choice)) return `${days} day${days === 1 ? "" : "s"} a move (correspondence)`;
   return kind === "turn" ? `${seconds} s a move` : `${minutes} minute${minutes === 1 ? "" : "s"}` + (increment ? ` + ${increment} s a move` : " a game");
 }
 // A time left in the clock's words: tenths below ten seconds, minutes

@@ -6,7 +6,7 @@
 import { $, fillWith, prefs, render, savePrefs, sleep, store, ui } from "./state.js";
 import { ask, closeNote, copy, setConn, showMessage } from "./notices.js";
 import { playingRated, ratingWords, rounded } from "./game.js";
-import { clockChoice, clockName, clockOf, clockText, drawChallengeRules, rulesOf, rulesWords } from "./choices.js";
+import { byCorrespondenceChoice, clockChoice, clockName, clockOf, clockText, drawChallengeRules, rulesOf, rulesWords } from "./choices.js";
 import { showBoard } from "./board.js";
 import { api, apply, events } from "./api.js";
 import { backToOwnBoard, leaveGame, openGame } from "./room.js";
@@ -19,10 +19,11 @@ function drawLobby() {
   $("signedIn").hidden = !ui.player;
   drawChallengeRules();
   if (!ui.player || !ui.lobby) return;
-  const L = ui.lobby, busy = !!L.game;
+  // A game at a sitting leaves the player free for correspondence.
+  const L = ui.lobby, busy = !!L.game, corresponding = byCorrespondenceChoice($("ratedClock").value);
   $("meName").textContent = L.me.name;
   $("meRating").textContent = `rating ${rounded(L.me.rating)}${L.me.provisional ? " (provisional)" : ""} · deviation ${rounded(L.me.deviation)} · ${L.me.games} rated game${L.me.games === 1 ? "" : "s"}`;
-  $("postChallenge").disabled = busy;
+  $("postChallenge").disabled = busy && !corresponding;
   fillList($("challenges"), L.challenges, (c, li) => {
     const side = c.side === "random" ? "a side drawn" : c.mine ? `you play ${c.side}` : `${c.name} plays ${c.side}`;
     const range = c.range ? ` · for ratings ${rounded(c.rating - c.range)} to ${rounded(c.rating + c.range)}` : "";
@@ -33,7 +34,7 @@ function drawLobby() {
     fillWith(li, [...who, ` · ${rulesWords(c)} · ${clockName(clockChoice(c.clock))} · ${side}${range}`]);
     if (c.to && !c.mine) li.className = "tome";
     if (c.mine) addButton(li, "Withdraw", () => ratedPost("/api/withdraw", { challenge: c.id }));
-    else addButton(li, "Accept", () => accept(c.id), busy || !c.openToMe).title = c.openToMe ? "" : "your rating is out of its range";
+    else addButton(li, "Accept", () => accept(c), (busy && !c.clock.correspondence) || !c.openToMe).title = c.openToMe ? "" : "your rating is out of its range";
     if (c.to && !c.mine) addButton(li, "Decline", () => ratedPost("/api/decline", { challenge: c.id }));
   }, "no challenge is open: post one, or play a level");
   fillList($("correspondence"), L.correspondence, (g, li) => {
@@ -48,7 +49,7 @@ function drawLobby() {
   });
   fillList($("present"), L.present, (p, li) => {
     fillWith(li, [p, ` (${rounded(p.rating)})${p.playing ? " · playing" : ""}`]);
-    if (p.name !== L.me.name) addButton(li, "Challenge", () => challengePlayer(p.name), busy || p.playing).title = `a rated game with ${p.name} alone, by the choices above`;
+    if (p.name !== L.me.name) addButton(li, "Challenge", () => challengePlayer(p.name), (busy || p.playing) && !corresponding).title = `a rated game with ${p.name} alone, by the choices above`;
   });
   tellDeclined(L.declined);
   drawPlaying(L.playing);
@@ -79,7 +80,7 @@ async function ratedPost(path, body) {
 // The rated game's choices, kept as they were last chosen.
 for (const id of ["ratedClock", "ratedColor", "ratedRange"]) {
   if ([...$(id).options].some((o) => o.value === prefs[id])) $(id).value = prefs[id];
-  $(id).onchange = () => { prefs[id] = $(id).value; savePrefs(); };
+  $(id).onchange = () => { prefs[id] = $(id).value; savePrefs(); drawLobby(); };
 }
 // A challenge as the page's choices make it.
 const ratedChoices = () => ({ ...rulesOf(), clock: clockOf($("ratedClock").value), color: $("ratedColor").value,
@@ -98,10 +99,13 @@ $("rematchDecline").onclick = () => {
   const offer = ui.lobby && ui.lobby.challenges.find((c) => c.rematchOf === ui.S.id && !c.mine);
   if (offer) ratedPost("/api/decline", { challenge: offer.id });
 };
-// Takes the challenge `id`: its game is played at once.
-async function accept(id) {
-  const j = await ratedPost("/api/accept", { challenge: id });
-  if (j) enterRated(j, j.room.seat);
+// Takes the challenge `c`: its game is played at once, or, by
+// correspondence while a game at a sitting goes on, waits in the list.
+async function accept(c) {
+  const j = await ratedPost("/api/accept", { challenge: c.id });
+  if (!j) return;
+  if (c.clock.correspondence && ui.lobby && ui.lobby.game) showMessage("Taken: the game waits in your correspondence games");
+  else enterRated(j, j.room.seat);
 }
 // A rated game against the engine's level `name`.
 async function playLevel(name) {
