@@ -193,14 +193,11 @@ impl Inner {
         });
     }
 
-    /// How many correspondence games `player` plays.
-    fn correspondence_games(&self, player: PlayerId) -> usize {
-        self.playing
-            .iter()
-            .filter(|listed| {
-                listed.settings.is_correspondence() && listed.players.iter().any(|p| p.id == player)
-            })
-            .count()
+    /// The correspondence games `player` plays, the oldest first.
+    fn correspondence_games(&self, player: PlayerId) -> impl Iterator<Item = &Playing> {
+        self.playing.iter().filter(move |listed| {
+            listed.settings.is_correspondence() && listed.players.iter().any(|p| p.id == player)
+        })
     }
 
     /// Why `player` may not take up a rated game, by `correspondence` or
@@ -209,7 +206,7 @@ impl Inner {
     /// the words: "you are", or a name and "is".
     fn refuse_busy(&self, player: PlayerId, correspondence: bool, who_is: &str) -> Option<String> {
         if correspondence {
-            (self.correspondence_games(player) >= MAX_CORRESPONDENCE_EACH).then(|| {
+            (self.correspondence_games(player).count() >= MAX_CORRESPONDENCE_EACH).then(|| {
                 format!("{who_is} playing {MAX_CORRESPONDENCE_EACH} correspondence games, the most at once")
             })
         } else {
@@ -482,9 +479,7 @@ impl Lobby {
     /// The correspondence games `player` plays, the oldest first.
     pub fn correspondence_of(&self, player: PlayerId) -> Vec<u64> {
         let inner = self.lock();
-        let games = inner.playing.iter().filter(|listed| {
-            listed.settings.is_correspondence() && listed.players.iter().any(|p| p.id == player)
-        });
+        let games = inner.correspondence_games(player);
         games.map(|listed| listed.game).collect()
     }
 
