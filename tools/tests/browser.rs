@@ -1997,6 +1997,14 @@ fn two_players_sign_in_and_play_a_rated_game_from_the_lobby_to_its_end() {
              && document.getElementById('exact').textContent.includes('a rated game in progress on this server stands on a position of this game');",
     );
     spy.close();
+    // A draw offered is told by the player's name; Bob declines it.
+    ann.script("document.getElementById('offerDraw').click();");
+    bob.wait_for(
+        "return !document.getElementById('ask').hidden
+             && document.getElementById('askText').textContent === 'ann offers a draw.';",
+    );
+    bob.script("document.getElementById('askNo').click();");
+    ann.wait_for("return !S.drawOffer && !S.outcome;");
     bob.script("document.getElementById('resign').click();");
     bob.wait_for("return !document.getElementById('ask').hidden;");
     bob.script("document.getElementById('askYes').click();");
@@ -2149,6 +2157,15 @@ fn a_correspondence_game_is_left_for_other_boards_and_opened_again_from_the_lobb
          return !!li && li.textContent.startsWith('You play white against bob · your move · 3 d 0 h left')
              || !!li && li.textContent.startsWith('You play white against bob · your move · 2 d 23 h left');";
     ann.wait_for(your_move);
+    // The move's deadline is told as a date, three days from the start.
+    assert_eq!(
+        ann.script(
+            "const time = document.querySelector('#correspondence li.tome time');
+             return !!time && time.textContent !== ''
+                 && Math.abs(Date.parse(time.dateTime) - Date.now() - 3 * 86400e3) < 120e3;"
+        ),
+        json!(true)
+    );
     assert_eq!(ann.script("return !!S && !S.rated;"), json!(true));
     let shot = ann.screenshot(1100, 1400, "correspondence-lobby.png");
     eprintln!("screenshot: {}", shot.display());
@@ -2162,8 +2179,13 @@ fn a_correspondence_game_is_left_for_other_boards_and_opened_again_from_the_lobb
              && ['3 d 0 h', '2 d 23 h'].includes(document.getElementById('clockBottom').textContent);",
     );
     play_first_legal([&ann, &bob]);
-    // Bob goes back to a board of his own: nothing is lost, and his list
-    // says it is his move; opened again, the game goes on.
+    // Bob goes back to a board of his own by the button the board shows
+    // him: nothing is lost, and his list says it is his move; opened
+    // again, the game goes on.
+    bob.wait_for(
+        "const back = document.getElementById('new');
+         return !back.hidden && back.offsetParent !== null && back.textContent === 'Back to your own board';",
+    );
     bob.script("document.getElementById('new').click();");
     bob.wait_for("return !!S && !S.rated && !S.room;");
     bob.wait_for(

@@ -1904,6 +1904,15 @@ fn a_lost_token_is_replaced_by_the_players_password_kept_as_a_hash_alone() {
         let body = json!({ "name": name, "password": password }).to_string();
         json(addr, "POST", "/api/recover", &body)
     };
+    // Fields left empty are refused as such, and are no guess: Ann's
+    // account is not locked by them.
+    for (name, password) in [("ann", ""), ("", password), (" ", "")].repeat(2) {
+        let (status, empty) = recover(name, password);
+        assert_eq!(
+            (status, &empty["error"]),
+            (400, &json!("give the name and the password"))
+        );
+    }
     let (status, wrong) = recover("ann", "correct horse");
     assert_eq!(
         (status, &wrong["error"]),

@@ -172,6 +172,10 @@ pub(crate) fn recover(rated: Option<&RatedPlay>, body: &str, from: Option<IpAddr
         let request: RecoverRequest = parsed(body)?;
         let name = request.name.unwrap_or_default();
         let password = request.password.unwrap_or_default();
+        // Fields left empty are a slip, not a guess: not counted as a try.
+        if name.trim().is_empty() || password.is_empty() {
+            return Err(refusal(400, "give the name and the password"));
+        }
         match store.recover((name.trim(), &password), from, &RECOVERY_TRIES)? {
             Recovery::Recovered(id, token) => Ok(Reply::json(&PlayerView::new(
                 store.standing(id)?,

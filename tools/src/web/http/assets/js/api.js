@@ -121,6 +121,8 @@ export function saveGame() {
 
 // A draw offered at this board: the other player answers.
 async function answerDraw() {
-  const yes = await ask(`${ui.S.drawOffer[0].toUpperCase() + ui.S.drawOffer.slice(1)} offers a draw.`, "Accept", "Decline");
+  const side = ui.S.drawOffer;
+  const who = ui.S.rated ? ui.S.rated[side].name : side[0].toUpperCase() + side.slice(1);
+  const yes = await ask(`${who} offers a draw.`, "Accept", "Decline");
   if (ui.S.drawOffer && !ui.S.outcome) post("/api/draw", yes ? "accept" : "decline");
 }

@@ -41,6 +41,14 @@ export function clockText(sec) {
   if (sec < DAY) return `${Math.floor(sec / 3600)} h ${two((sec % 3600) / 60)}`;
   return `${Math.floor(sec / DAY)} d ${Math.floor((sec % DAY) / 3600)} h`;
 }
+// When a clock with `ms` left now runs out, as a date in the reader's own
+// words (a correspondence player plans by the calendar, not by hours left).
+export function deadline(ms) {
+  const at = new Date(Date.now() + ms), time = document.createElement("time");
+  time.dateTime = at.toISOString();
+  time.textContent = at.toLocaleString([], { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+  return time;
+}
 // A clock's choice by the name the page's menu gives it.
 export function clockName(choice) {
   const named = [...$("clock").options].find((o) => o.value === choice);

@@ -6,7 +6,7 @@
 import { $, fillWith, prefs, render, savePrefs, sleep, store, ui } from "./state.js";
 import { ask, closeNote, copy, setConn, showMessage } from "./notices.js";
 import { playingRated, ratingWords, rounded } from "./game.js";
-import { byCorrespondenceChoice, clockChoice, clockName, clockOf, clockText, drawChallengeRules, rulesOf, rulesWords } from "./choices.js";
+import { byCorrespondenceChoice, clockChoice, clockName, clockOf, clockText, deadline, drawChallengeRules, rulesOf, rulesWords } from "./choices.js";
 import { showBoard } from "./board.js";
 import { api, apply, events } from "./api.js";
 import { backToOwnBoard, leaveGame, openGame } from "./room.js";
@@ -38,8 +38,8 @@ function drawLobby() {
     if (c.to && !c.mine) addButton(li, "Decline", () => ratedPost("/api/decline", { challenge: c.id }));
   }, "no challenge is open: post one, or play a level");
   fillList($("correspondence"), L.correspondence, (g, li) => {
-    const mine = g.turn === g.you, left = g.left === null ? "" : ` · ${clockText(g.left / 1000)} left`;
-    fillWith(li, [`You play ${g.you} against `, { name: g.opponent }, mine ? ` · your move${left}` : ` · their move${left}`]);
+    const mine = g.turn === g.you, left = g.left === null ? [] : [` · ${clockText(g.left / 1000)} left, until `, deadline(g.left)];
+    fillWith(li, [`You play ${g.you} against `, { name: g.opponent }, mine ? " · your move" : " · their move", ...left]);
     if (mine) li.className = "tome";
     addButton(li, "Open", () => openCorrespondence(g));
   }, "none: post a challenge of days a move");

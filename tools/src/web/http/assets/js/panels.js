@@ -170,8 +170,10 @@ export function drawPanels() {
   $("offerDraw").disabled = !playing || !!ui.S.drawOffer || (!ui.S.room && !!ui.S.engine.thinking);
   $("new").textContent = ui.S.rated ? "Back to your own board" : ui.S.room ? "Next game (colours change)" : "New game";
   // A room's next game is there once this one is over; a rated game is
-  // one game.
-  $("new").hidden = (!!ui.S.room || !!ui.S.rated) && !ui.S.outcome && !ui.S.watching;
+  // one game, but one by correspondence waits in the lobby's list for its
+  // player, who leaves its board meanwhile.
+  const waits = !!ui.S.rated && !!ui.S.clock && !!ui.S.clock.correspondence;
+  $("new").hidden = (!!ui.S.room || !!ui.S.rated) && !ui.S.outcome && !ui.S.watching && !waits;
   const e = ui.S.engine;
   // A game watched has no room: its settings say whether the engine plays.
   const people = !!ui.S.room || (!!ui.S.watching && ui.S.settings.engine === "none");

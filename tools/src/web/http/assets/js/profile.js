@@ -106,6 +106,11 @@ function drawChart(ratings) {
     add("text", { x: 2, y: y(v) + 4 }, String(v));
   }
   add("polyline", { points: values.map((v, i) => `${x(i)},${y(v)}`).join(" ") });
+  // A mark for each game, its rating after it told on hover.
+  ratings.forEach((p, i) => {
+    add("circle", { cx: x(i + 1), cy: y(p.rating), r: 4 });
+    svg.lastChild.appendChild(document.createElementNS(SVG, "title")).textContent = `after game ${i + 1}: ${Math.round(p.rating)}`;
+  });
 }
 $("profileX").onclick = () => { $("profile").hidden = true; };
 $("profile").addEventListener("click", (evt) => { if (evt.target === $("profile")) $("profile").hidden = true; });

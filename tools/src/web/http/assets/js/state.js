@@ -12,10 +12,10 @@ export function nameOf(name) {
   span.className = "name"; span.dataset.name = name; span.textContent = name;
   return span;
 }
-// `li` (or any element) filled with `parts`: text, and names given as
-// `{ name }`, each shown by nameOf.
+// `li` (or any element) filled with `parts`: text, elements, and names
+// given as `{ name }`, each shown by nameOf.
 export function fillWith(el, parts) {
-  el.replaceChildren(...parts.map((p) => (typeof p === "string" ? p : nameOf(p.name))));
+  el.replaceChildren(...parts.map((p) => (typeof p === "string" || p instanceof Node ? p : nameOf(p.name))));
   return el;
 }
 
