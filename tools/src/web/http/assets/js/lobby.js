@@ -38,7 +38,7 @@ function drawLobby() {
     if (c.to && !c.mine) addButton(li, "Decline", () => ratedPost("/api/decline", { challenge: c.id }));
   }, "no challenge is open: post one, or play a level");
   fillList($("correspondence"), L.correspondence, (g, li) => {
-    const mine = g.turn === g.you, left = g.left === null ? [] : [` · ${clockText(g.left / 1000)} left, until `, deadline(g.left)];
+    const mine = g.turn === g.you, left = g.left === null ? [] : [" · ", unbroken(`${clockText(g.left / 1000)} left`), ", until ", deadline(g.left)];
     fillWith(li, [`You play ${g.you} against `, { name: g.opponent }, mine ? " · your move" : " · their move", ...left]);
     if (mine) li.className = "tome";
     addButton(li, "Open", () => openCorrespondence(g));
@@ -53,6 +53,12 @@ function drawLobby() {
   });
   tellDeclined(L.declined);
   drawPlaying(L.playing);
+}
+// `text` kept on one line (a time left split after its number is misread).
+function unbroken(text) {
+  const span = document.createElement("span");
+  span.className = "unbroken"; span.textContent = text;
+  return span;
 }
 // Each challenge of the player's declined, told once.
 function tellDeclined(declined) {

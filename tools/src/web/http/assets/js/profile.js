@@ -92,7 +92,8 @@ function drawChart(ratings) {
   if (svg.hidden) return;
   const values = [1500, ...ratings.map((p) => p.rating)];
   const lo = Math.floor(Math.min(...values) / 50) * 50 - 50, hi = Math.ceil(Math.max(...values) / 50) * 50 + 50;
-  const [left, right, top, bottom] = [48, 630, 10, 200];
+  // Room above the top line for its label, at a phone's larger size too.
+  const [left, right, top, bottom] = [48, 630, 24, 200];
   const x = (i) => left + (right - left) * i / (values.length - 1);
   const y = (v) => bottom - (bottom - top) * (v - lo) / (hi - lo);
   const add = (name, attrs, text) => {
