@@ -2327,6 +2327,14 @@ fn a_third_browser_watches_a_rated_game_live_with_no_values_and_goes_back_to_its
              && document.getElementById('resign').offsetParent === null
              && document.getElementById('new').textContent === 'Back to your own board';",
     );
+    // The list says which game is watched as the board shows it.
+    assert_eq!(
+        spectator.script(
+            "const b = document.querySelector('#playing li button');
+             return [b.textContent, b.disabled];"
+        ),
+        json!(["Watching", true])
+    );
     play_first_legal([&ann, &bob]);
     play_first_legal([&ann, &bob]);
     spectator.wait_for(

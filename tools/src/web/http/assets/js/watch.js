@@ -12,8 +12,11 @@ import { api, apply } from "./api.js";
 import { backToOwnBoard, leaveGame } from "./room.js";
 import { addButton, fillList } from "./profile.js";
 
+// The games being played as last told, drawn again when the board changes.
+let lastPlaying = [];
 // The games being played, each to watch.
 export function drawPlaying(playing) {
+  lastPlaying = playing;
   fillList($("playing"), playing, (g, li) => {
     const watchers = g.spectators ? ` · ${g.spectators} watching` : "";
     fillWith(li, [g.white, ` (${rounded(g.white.rating)}) – `, g.black, ` (${rounded(g.black.rating)}) · ${rulesWords(g)} · ${clockName(clockChoice(g.clock))}${watchers}`]);
@@ -36,6 +39,8 @@ async function watchGame(watch) {
     ui.seat = null;
     apply(j);
     showBoard();
+    // The game watched says so at once, not at the list's next news.
+    drawPlaying(lastPlaying);
   } catch (e) { showMessage("lost connection to the server"); }
 }
 // The address of the stream of the game on the board: a spectator's, or
