@@ -5,6 +5,7 @@ mod common;
 
 use std::net::SocketAddr;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use morris_tools::client::EngineConfig;
@@ -2333,6 +2334,195 @@ fn a_correspondence_game_is_resumed_the_next_day_with_its_clock_run_by_the_calen
     play_plies(addr, (&white, &black), 1);
     assert_eq!(black.state(addr)["turn"], "white");
     second.kill();
+}
+
+/// A request that may find the server gone: `None` then.
+fn try_json(addr: SocketAddr, method: &str, path: &str, body: &str) -> Option<(u16, Value)> {
+    let (status, text) = try_request(addr, method, path, body).ok()?;
+    Some((status, serde_json::from_str(&text).ok()?))
+}
+
+/// The first legal move played by the seat to move, its answer an
+/// acknowledged ply; `None` if the server is gone or the move refused.
+fn try_ply(addr: SocketAddr, (white, black): (&Seat, &Seat)) -> Option<()> {
+    let at = |seat: &Seat, what: &str| format!("/api/{what}?id={}&seat={}", seat.game, seat.token);
+    let (_, state) = try_json(addr, "GET", &(at(white, "state") + "&after=0"), "")?;
+    let mv = state["legal"][0]["text"].as_str()?.to_owned();
+    let seat = if state["turn"] == "white" {
+        white
+    } else {
+        black
+    };
+    let (status, _) = try_json(addr, "POST", &at(seat, "move"), &mv)?;
+    (status == 200).then_some(())
+}
+
+/// Rated games at a sitting between the players of `white` (who
+/// challenges, named `white_name`) and `black`, each of 22 plies and
+/// resigned, one after another, `kept` counting those the store has,
+/// until the server is gone.
+fn try_games(
+    addr: SocketAddr,
+    (white, white_name): (&str, &str),
+    black: &str,
+    kept: &AtomicUsize,
+) -> Option<()> {
+    let lobby_of = |token: &str| format!("/api/lobby?token={token}&after=0");
+    loop {
+        let asked = by(
+            white,
+            json!({ "color": "white", "clock": turn_clock(60.0) }),
+        );
+        let (200, _) = try_json(addr, "POST", "/api/challenge", &asked)? else {
+            return None;
+        };
+        let (_, seen) = try_json(addr, "GET", &lobby_of(black), "")?;
+        let open = challenge_by(&seen, white_name)?;
+        let taken = by(black, json!({ "challenge": open["id"] }));
+        let (200, state) = try_json(addr, "POST", "/api/accept", &taken)? else {
+            return None;
+        };
+        let black_seat = Seat::of(&state);
+        let (_, seen) = try_json(addr, "GET", &lobby_of(white), "")?;
+        let white_seat = Seat {
+            game: seen["game"]["id"].as_str()?.to_owned(),
+            token: seen["game"]["seat"].as_str()?.to_owned(),
+        };
+        for _ in 0..22 {
+            try_ply(addr, (&white_seat, &black_seat))?;
+        }
+        let resign = format!(
+            "/api/resign?id={}&seat={}",
+            black_seat.game, black_seat.token
+        );
+        let (200, _) = try_json(addr, "POST", &resign, "")? else {
+            return None;
+        };
+        // Kept once the lobby no longer has it.
+        while !try_json(addr, "GET", &lobby_of(white), "")?.1["game"].is_null() {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        kept.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+/// The server killed while its players write to the store at once
+/// (passwords set, recovery tries counted, a correspondence game's moves
+/// and times, rated games and their ratings kept): the file is whole, and
+/// every write answered before the kill is in it when the server is
+/// started again (one answered by none, under way at the kill, may be
+/// there or not).
+#[test]
+fn the_store_keeps_every_write_answered_when_the_server_is_killed_in_the_middle_of_them() {
+    let folder = common::TempDir::new("web-killed-writing");
+    let file = folder.path().join("players.sqlite");
+    let mut first = WebProcess::start(&file, &[]);
+    let addr = first.addr;
+    let names = ["ann", "bob", "carl", "dan"];
+    let tokens: Vec<String> = names.iter().map(|name| player(addr, name)).collect();
+    let dora = player(addr, "dora");
+    assert_eq!(set_password(addr, &dora, "dora's own password"), Some(200));
+    let (white, black) = correspondence_game(addr, &tokens[0], &tokens[1], turn_clock(86_400.0));
+    let password = |write: usize| format!("the password of write {write}");
+    let (passwords, plies, games, guesses) = (
+        AtomicUsize::new(0),
+        AtomicUsize::new(0),
+        AtomicUsize::new(0),
+        AtomicUsize::new(0),
+    );
+    // The last password answered of each player, by its write's number.
+    let answered = std::thread::scope(|scope| {
+        let set = scope.spawn(|| {
+            let mut last = [None; 4];
+            for write in 0.. {
+                let who = write % names.len();
+                if set_password(addr, &tokens[who], &password(write)) != Some(200) {
+                    break;
+                }
+                last[who] = Some(write);
+                passwords.fetch_add(1, Ordering::SeqCst);
+            }
+            last
+        });
+        scope.spawn(|| {
+            while plies.load(Ordering::SeqCst) < 40 && try_ply(addr, (&white, &black)).is_some() {
+                plies.fetch_add(1, Ordering::SeqCst);
+                std::thread::sleep(Duration::from_millis(25));
+            }
+        });
+        scope.spawn(|| try_games(addr, (&tokens[2], "carl"), &tokens[3], &games));
+        scope.spawn(|| {
+            let guess = json!({ "name": "dora", "password": "a guess at it" }).to_string();
+            while let Some((401, _)) = try_json(addr, "POST", "/api/recover", &guess) {
+                guesses.fetch_add(1, Ordering::SeqCst);
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        });
+        let began = Instant::now();
+        while passwords.load(Ordering::SeqCst) < 3
+            || plies.load(Ordering::SeqCst) < 5
+            || games.load(Ordering::SeqCst) < 1
+            || guesses.load(Ordering::SeqCst) < 5
+        {
+            let counts = [&passwords, &plies, &games, &guesses].map(|n| n.load(Ordering::SeqCst));
+            assert!(
+                began.elapsed() < Duration::from_secs(60),
+                "writes answered: {counts:?}"
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        first.kill();
+        set.join().unwrap()
+    });
+    let db = rusqlite::Connection::open(&file).unwrap();
+    let check: String = db
+        .query_row("PRAGMA integrity_check", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(check, "ok");
+    drop(db);
+    let mut second = WebProcess::start(&file, &[]);
+    let addr = second.addr;
+    // The correspondence game, with every move answered.
+    let (plies, games) = (plies.into_inner(), games.into_inner());
+    let moved = correspondence_seat(addr, &tokens[1], &black.game).state(addr)["history"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert!(
+        moved == plies || moved == plies + 1,
+        "{moved} plies kept, {plies} answered"
+    );
+    // The rated games, each with its ratings.
+    let kept = history(addr, "carl").len();
+    assert!(
+        kept == games || kept == games + 1,
+        "{kept} games kept, {games} answered"
+    );
+    let (_, profile) = json(addr, "GET", "/api/profile?name=dan", "");
+    let ratings = profile["ratings"].as_array().unwrap();
+    assert_eq!((ratings.len(), &profile["games"]), (kept, &json!(kept)));
+    assert_eq!(ratings[kept - 1]["rating"], standing(addr, "dan")["rating"]);
+    // Each player's last password answered, or the one under way after it.
+    for (who, last) in answered.into_iter().enumerate() {
+        let Some(write) = last else { continue };
+        let recovered = [write, write + names.len()].into_iter().any(|write| {
+            let body = json!({ "name": names[who], "password": password(write) });
+            json(addr, "POST", "/api/recover", &body.to_string()).0 == 200
+        });
+        assert!(recovered, "{}'s password of write {write}", names[who]);
+    }
+    // Dora's five guesses, made among the other writes, lock her account
+    // still.
+    let right = json!({ "name": "dora", "password": "dora's own password" }).to_string();
+    assert_eq!(json(addr, "POST", "/api/recover", &right).0, 429);
+    second.kill();
+}
+
+/// Sets the password of the player of `token`: the answer's status, or
+/// `None` if the server is gone.
+fn set_password(addr: SocketAddr, token: &str, password: &str) -> Option<u16> {
+    let body = by(token, json!({ "password": password }));
+    Some(try_json(addr, "POST", "/api/password", &body)?.0)
 }
 
 /// Correspondence games wait days for their players and hold no engine:
