@@ -3,7 +3,7 @@
 // applied, the game kept for the next visit, and a draw offered at this
 // board answered.
 
-import { render, store, ui } from "./state.js";
+import { capitalised, render, store, ui } from "./state.js";
 import { ask, serverLost, setConn, showMessage } from "./notices.js";
 import { countResult, personColor } from "./game.js";
 import { replyShown, sound } from "./board.js";
@@ -122,7 +122,7 @@ export function saveGame() {
 // A draw offered at this board: the other player answers.
 async function answerDraw() {
   const side = ui.S.drawOffer;
-  const who = ui.S.rated ? ui.S.rated[side].name : side[0].toUpperCase() + side.slice(1);
+  const who = ui.S.rated ? ui.S.rated[side].name : capitalised(side);
   const yes = await ask(`${who} offers a draw.`, "Accept", "Decline");
   if (ui.S.drawOffer && !ui.S.outcome) post("/api/draw", yes ? "accept" : "decline");
 }

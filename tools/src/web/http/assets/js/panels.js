@@ -2,7 +2,7 @@
 // (the hands and clocks, the status, the result, the controls as the game
 // has them, the engine's line, the moves).
 
-import { $, prefs, render, SVG, trainMarks, ui } from "./state.js";
+import { $, capitalised, prefs, render, SVG, trainMarks, ui } from "./state.js";
 import { drawMessage } from "./notices.js";
 import { drawRecord, ENGINE_FOR, friendAwaited, gameShown, numberOf, personColor, puzzleAsked, puzzleOn, rounded, shown } from "./game.js";
 import { choose, clockChoice, clockText, clockWords, drawChallengeRules } from "./choices.js";
@@ -83,7 +83,7 @@ function statusWords() {
   if (me === ui.S.turn && ui.S.valuesOff && !ui.S.room) return "Your move · no values or hints: a rated game stands on a position of this game";
   if (me === ui.S.turn) return "Your move";
   if (ui.S.room) return ui.S.rated ? "Your opponent is thinking" : "Your friend is thinking";
-  const toMove = `${ui.S.turn[0].toUpperCase() + ui.S.turn.slice(1)} to move`;
+  const toMove = `${capitalised(ui.S.turn)} to move`;
   return ui.S.valuesOff ? `${toMove} · no values or hints: a rated game stands on a position of this game` : toMove;
 }
 
@@ -94,7 +94,7 @@ function drawResult() {
   box.hidden = !ui.S.outcome || ui.viewPly !== null || ui.resultClosed === gameShown();
   if (box.hidden) return;
   const me = personColor();
-  const head = ui.S.winner === null ? "A draw" : me === null ? `${ui.S.winner[0].toUpperCase() + ui.S.winner.slice(1)} wins`
+  const head = ui.S.winner === null ? "A draw" : me === null ? `${capitalised(ui.S.winner)} wins`
     : ui.S.winner === me ? "You won" : "You lost";
   $("resultHead").textContent = head;
   const mine = ui.S.rated && me && ui.S.rated[me];

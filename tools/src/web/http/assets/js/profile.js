@@ -100,7 +100,7 @@ function drawChart(ratings) {
     const e = document.createElementNS(SVG, name);
     for (const k in attrs) e.setAttribute(k, attrs[k]);
     if (text !== undefined) e.textContent = text;
-    svg.appendChild(e);
+    return svg.appendChild(e);
   };
   for (const v of [lo, Math.round((lo + hi) / 2), hi]) {
     add("line", { x1: left, y1: y(v), x2: right, y2: y(v) });
@@ -109,8 +109,8 @@ function drawChart(ratings) {
   add("polyline", { points: values.map((v, i) => `${x(i)},${y(v)}`).join(" ") });
   // A mark for each game, its rating after it told on hover.
   ratings.forEach((p, i) => {
-    add("circle", { cx: x(i + 1), cy: y(p.rating), r: 4 });
-    svg.lastChild.appendChild(document.createElementNS(SVG, "title")).textContent = `after game ${i + 1}: ${Math.round(p.rating)}`;
+    const mark = add("circle", { cx: x(i + 1), cy: y(p.rating), r: 4 });
+    mark.appendChild(document.createElementNS(SVG, "title")).textContent = `after game ${i + 1}: ${Math.round(p.rating)}`;
   });
 }
 $("profileX").onclick = () => { $("profile").hidden = true; };

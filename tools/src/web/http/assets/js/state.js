@@ -12,6 +12,8 @@ export function nameOf(name) {
   span.className = "name"; span.dataset.name = name; span.textContent = name;
   return span;
 }
+// `word` with its first letter a capital: "white" as "White".
+export const capitalised = (word) => word[0].toUpperCase() + word.slice(1);
 // `li` (or any element) filled with `parts`: text, elements, and names
 // given as `{ name }`, each shown by nameOf.
 export function fillWith(el, parts) {
