@@ -504,7 +504,14 @@ fn gen_db_and_probe_take_the_variant_and_refuse_sectors_it_has_not() {
             &["--max-stones", "13", "--variant", "twelve"],
             "twelve has 3 to 12 stones a side",
         ),
-        (&["--variant", "lasker"], "lasker has no databases"),
+        (
+            &["--variant", "lasker", "--sector", "2-0-0-3"][..],
+            "2-0-0-3 is no sector of lasker",
+        ),
+        (
+            &["--variant", "lasker", "--phase", "moving"][..],
+            "lasker's placing and moving interleave",
+        ),
     ] {
         let refused = morris(&[&["gen-db", "--out", &out][..], args].concat());
         let stderr = String::from_utf8_lossy(&refused.stderr);

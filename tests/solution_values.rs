@@ -237,7 +237,10 @@ fn a_win_its_moves_do_not_bear_out_is_wrong_where_its_distance_is_derived() {
     // 3-3 keeps the distances of its losses alone: a draw said to be a win
     // has no loss among its moves to derive its distance from.
     let sector = SectorIndex::new(3, 3);
-    assert_eq!(Kept::of(sector), Kept::Losses);
+    assert_eq!(
+        Kept::of(Sector::moving(Variant::Nine, sector)),
+        Kept::Losses
+    );
     let mut built = build_pair(Variant::Nine, 3, 3, &Nothing, &|_| {}).remove(0);
     let draw = DbValue::draw().encode();
     let planted = built

@@ -12,11 +12,11 @@ use morris::search::{SOLVED_WITH_RULE, Unsolved, placing_moves};
 use morris::solution::format::convert::{Converted, convert_file, finish};
 use morris::solution::format::{INTERMEDIATE, MovingHeader, PlacingHeader};
 use morris::solution::retrograde::{
-    BuildStep, Generated, PlacingBuild, SectorRange, generate_pair, pair_dependencies,
+    BuildStep, Generated, PlacingBuild, SectorRange, generate_unit, pair_dependencies,
     pair_sectors, removal_sectors,
 };
 use morris::solution::{
-    Database, DbOutcome, DbValue, Sector, SectorCheck, check_sector, compare_sector,
+    Database, DbOutcome, DbValue, Sector, SectorCheck, SectorIndex, check_sector, compare_sector,
 };
 use morris::{Color, FullBoard, Position, Rules, Variant};
 
@@ -222,10 +222,9 @@ enum BuildChoice {
 /// Builds the sectors `args` asks for, or prints their plan.
 pub fn gen_db(args: GenDbArgs) -> Result<()> {
     let variant = args.variant;
-    anyhow::ensure!(
-        !variant.may_slide_while_placing(),
-        "{variant} has no databases: its placing and moving phases interleave"
-    );
+    if variant.may_slide_while_placing() {
+        return gen_db_interleaved(args);
+    }
     let stones = usize::from(variant.stones());
     let per_side = args.max_stones.unwrap_or(stones);
     anyhow::ensure!(
@@ -256,15 +255,22 @@ pub fn gen_db(args: GenDbArgs) -> Result<()> {
         start: Instant::now(),
         stop_after: args.stop_after,
     };
+    let pair = |(a, b): (usize, usize)| Sector::moving(variant, SectorIndex::new(a, b));
     match choice {
         Some(BuildChoice::Pair(a, b)) => {
-            build(&dir, range, Some((a, b)), args.threads, until).map(drop)
+            let scope = format!("the pair {a}-{b} of {variant}");
+            build(&dir, &[pair((a, b))], &scope, args.threads, until).map(drop)
         }
         Some(BuildChoice::Placing(sector)) => {
             build_placing(&dir, &[sector], &placing_sectors, args.threads, until).map(drop)
         }
         None => {
-            if moving && !build(&dir, range, None, args.threads, until)? {
+            let pairs: Vec<Sector> = range.pairs().into_iter().map(pair).collect();
+            let scope = format!(
+                "{variant} up to {} stones a side, {} in all",
+                range.per_side, range.total
+            );
+            if moving && !build(&dir, &pairs, &scope, args.threads, until)? {
                 return Ok(());
             }
             if placing
@@ -282,6 +288,50 @@ pub fn gen_db(args: GenDbArgs) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// Builds the sectors `args` asks for of a variant where a side with
+/// stones in hand may slide, whose placing and moving interleave: every
+/// sector of stones on the board and in hand, a sector and its twin at a
+/// time (see [`generate_unit`]).
+fn gen_db_interleaved(args: GenDbArgs) -> Result<()> {
+    let variant = args.variant;
+    let stones = usize::from(variant.stones());
+    let per_side = args.max_stones.unwrap_or(stones);
+    anyhow::ensure!(
+        (3..=stones).contains(&per_side),
+        "--max-stones {per_side}: {variant} has 3 to {stones} stones a side"
+    );
+    anyhow::ensure!(
+        args.max_total.is_none() && args.phase == Phases::Both && !args.plan,
+        "{variant}'s placing and moving interleave: it is built whole, up to --max-stones a side"
+    );
+    let units = match args.sector {
+        None => Sector::interleaved_within(variant, per_side),
+        Some(choice) => {
+            let [mover, other, mover_hand, other_hand] = match choice {
+                SectorChoice::Pair(a, b) => [a, b, 0, 0],
+                SectorChoice::Placing(stones) => stones,
+            };
+            let sector =
+                Sector::new(variant, mover, other, mover_hand, other_hand).with_context(|| {
+                    format!(
+                        "{mover}-{other}-{mover_hand}-{other_hand} is no sector of {variant}: \
+                         each side 3 to {stones} stones on the board and in hand"
+                    )
+                })?;
+            vec![sector]
+        }
+    };
+    let scope = match args.sector {
+        Some(_) => format!("{} of {variant} and its twin", units[0]),
+        None => format!("{variant} up to {per_side} stones a side"),
+    };
+    let until = Until {
+        start: Instant::now(),
+        stop_after: args.stop_after,
+    };
+    build(&db_dir(args.out)?, &units, &scope, args.threads, until).map(drop)
 }
 
 /// When a build stops before its end: once a unit is built after
@@ -484,23 +534,26 @@ fn peak_memory_note() -> String {
         .unwrap_or_default()
 }
 
-/// Builds the pairs of `range` (or `only` the one pair) in `out`, keeping
-/// those present and valid; whether it came to the end (or stopped
-/// `until` says).
+/// Builds `units` in `out`, in order, each a sector and its twin (a pair
+/// of the moving phase, or where a side with stones in hand may slide, a
+/// sector with stones in hand and its twin), keeping those present and
+/// valid; `scope` says what they are. Whether it came to the end (or
+/// stopped `until` says).
 fn build(
     out: &Path,
-    range: SectorRange,
-    only: Option<(usize, usize)>,
+    units: &[Sector],
+    scope: &str,
     threads: Option<usize>,
     until: Until,
 ) -> Result<bool> {
-    let pairs = match only {
-        Some(pair) => vec![pair],
-        None => range.pairs(),
+    let twins = |unit: Sector| {
+        let mut both = vec![unit, unit.twin()];
+        both.dedup();
+        both
     };
-    let total: u64 = pairs
+    let total: u64 = units
         .iter()
-        .flat_map(|&(a, b)| pair_sectors(a, b))
+        .flat_map(|&unit| twins(unit))
         .map(|s| s.len())
         .sum();
     let bar = build_bar(total, "positions")?;
@@ -512,15 +565,15 @@ fn build(
     // hidden, to show it is moving.
     let tell = |line: String| tell(&bar, line);
     let mut stopped = false;
-    for (done, &pair) in pairs.iter().enumerate() {
-        if built > 0 && until.stops(pairs.len() - done, "pairs")? {
+    for (done, &unit) in units.iter().enumerate() {
+        if built > 0 && until.stops(units.len() - done, "units")? {
             stopped = true;
             break;
         }
-        let pair_start = Instant::now();
+        let unit_start = Instant::now();
         reset_peak_memory();
         let last_told = std::sync::Mutex::new(Instant::now());
-        bar.set_message(format!("{}-{}", pair.0, pair.1));
+        bar.set_message(unit.to_string());
         let step = |step: BuildStep| {
             bar.inc(step.decided());
             if !bar.is_hidden() {
@@ -535,23 +588,20 @@ fn build(
                     )
                 }
                 BuildStep::TookBack { distance, decided } if last.elapsed().as_secs() >= 60 => {
-                    format!(
-                        "{}-{}: distance {distance} took back, {decided} decided",
-                        pair.0, pair.1
-                    )
+                    format!("{unit}: distance {distance} took back, {decided} decided")
                 }
                 BuildStep::TookBack { .. } => return,
             };
             *last = Instant::now();
             tell(format!(
                 "{line} ({:.1} s)",
-                pair_start.elapsed().as_secs_f64()
+                unit_start.elapsed().as_secs_f64()
             ));
         };
         pool.install(|| {
             // Decided positions move the bar within a sector; a finished
             // sector sets it to the positions of every sector done so far.
-            generate_pair(out, range.variant, pair, &step, |report| {
+            generate_unit(out, unit, &step, |report| {
                 let (sector, entries) = (report.sector, report.sector.len());
                 finished += entries;
                 bar.set_position(finished);
@@ -563,28 +613,15 @@ fn build(
                     positions_built += entries;
                     let peak = peak_memory_note();
                     tell(format!(
-                        "{sector} built ({entries} indices, pair {:.1} s so far{peak})",
-                        pair_start.elapsed().as_secs_f64()
+                        "{sector} built ({entries} indices, unit {:.1} s so far{peak})",
+                        unit_start.elapsed().as_secs_f64()
                     ));
                 }
             })
         })?;
     }
     bar.finish_and_clear();
-    let scope = match only {
-        Some((a, b)) => format!(
-            "the pair {a}-{b} of {}, in {}",
-            range.variant,
-            out.display()
-        ),
-        None => format!(
-            "{} up to {} stones a side, {} in all, in {}",
-            range.variant,
-            range.per_side,
-            range.total,
-            out.display()
-        ),
-    };
+    let scope = format!("{scope}, in {}", out.display());
     if built == 0 {
         out!("Nothing to build: all {kept} sectors ({scope}) were present and valid");
     } else {

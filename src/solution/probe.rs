@@ -63,6 +63,9 @@ pub struct Database {
     moving: Vec<Option<MovingFile>>,
     /// The placing phase.
     placing: HashMap<Sector, PlacingFile>,
+    /// The sectors with stones in hand whose values keep distances (where
+    /// a side with stones in hand may slide).
+    with_hands: HashMap<Sector, MovingFile>,
 }
 
 impl Default for Database {
@@ -70,6 +73,7 @@ impl Default for Database {
         Database {
             moving: (0..MOVING_SLOTS).map(|_| None).collect(),
             placing: HashMap::new(),
+            with_hands: HashMap::new(),
         }
     }
 }
@@ -111,6 +115,10 @@ impl Database {
 
     /// Adds a sector file, in place of any of the same sector.
     pub(super) fn insert_moving(&mut self, file: MovingFile) {
+        if file.sector.is_placing() {
+            self.with_hands.insert(file.sector, file);
+            return;
+        }
         let board = file.sector.board;
         let slot = moving_slot(file.sector.variant, board.mover, board.other);
         self.moving[slot] = Some(file);
@@ -147,16 +155,34 @@ impl Database {
         self.moving[moving_slot(variant, mover, other)].as_ref()
     }
 
-    /// The loaded sector files, by variant, then smallest first.
+    /// The file of `sector`, whose values keep distances, if loaded.
+    pub(crate) fn file_with_distances(&self, sector: Sector) -> Option<&MovingFile> {
+        if sector.is_placing() {
+            self.with_hands.get(&sector)
+        } else {
+            let board = sector.board;
+            self.moving_file(sector.variant, board.mover, board.other)
+        }
+    }
+
+    /// The loaded sector files whose values keep distances, by variant,
+    /// then fewest stones in hand, then smallest first.
     pub fn moving_files(&self) -> Vec<&MovingFile> {
-        // The slots are in that order.
-        let mut files: Vec<&MovingFile> = self.moving.iter().flatten().collect();
+        let mut files: Vec<&MovingFile> = self
+            .moving
+            .iter()
+            .flatten()
+            .chain(self.with_hands.values())
+            .collect();
         files.sort_by_key(|f| {
-            let board = f.sector.board;
+            let sector = f.sector;
+            let board = sector.board;
             (
-                moving_slot(f.sector.variant, 0, 0),
+                moving_slot(sector.variant, 0, 0),
+                sector.to_place(),
                 board.mover + board.other,
                 board.mover,
+                sector.mover_hand,
             )
         });
         files
@@ -176,18 +202,16 @@ impl Database {
     ///
     /// [`DbError`] for a damaged file.
     pub fn verify_file(&self, sector: Sector) -> Option<Result<(), DbError>> {
-        if sector.is_placing() {
-            self.placing_file(sector).map(PlacingFile::verify)
+        if sector.keeps_distances() {
+            self.file_with_distances(sector).map(MovingFile::verify)
         } else {
-            let board = sector.board;
-            self.moving_file(sector.variant, board.mover, board.other)
-                .map(MovingFile::verify)
+            self.placing_file(sector).map(PlacingFile::verify)
         }
     }
 
     /// The number of sectors loaded, of both phases.
     pub fn len(&self) -> usize {
-        self.moving.iter().flatten().count() + self.placing.len()
+        self.moving.iter().flatten().count() + self.placing.len() + self.with_hands.len()
     }
 
     /// Whether no sector is loaded.

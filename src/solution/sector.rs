@@ -64,7 +64,9 @@ impl Sector {
         mover_hand: usize,
         other_hand: usize,
     ) -> Option<Sector> {
-        if mover_hand == 0 && other_hand == 0 {
+        if variant.may_slide_while_placing() {
+            Sector::interleaved(variant, mover, other, mover_hand, other_hand)
+        } else if mover_hand == 0 && other_hand == 0 {
             let stones = usize::from(variant.stones());
             (SectorIndex::exists(mover, other) && mover.max(other) <= stones)
                 .then(|| Sector::moving(variant, SectorIndex::new(mover, other)))
@@ -113,6 +115,81 @@ impl Sector {
         })
     }
 
+    /// The sector of `mover` and `other` stones on the board and
+    /// `mover_hand` and `other_hand` in hand of a variant where a side with
+    /// stones in hand may slide (so that the hands need not be even), if
+    /// such positions exist: neither side has placed more than its stones,
+    /// each has at least three in all, and with none in hand a moving
+    /// sector (see [`SectorIndex::exists`]).
+    fn interleaved(
+        variant: Variant,
+        mover: usize,
+        other: usize,
+        mover_hand: usize,
+        other_hand: usize,
+    ) -> Option<Sector> {
+        let stones = usize::from(variant.stones());
+        let sides = [(mover, mover_hand), (other, other_hand)];
+        let exists = sides
+            .iter()
+            .all(|&(board, hand)| (MIN_STONES..=stones).contains(&(board + hand)))
+            && (mover_hand + other_hand > 0 || SectorIndex::exists(mover, other));
+        exists.then_some(Sector {
+            variant,
+            full_board: FullBoard::Draw,
+            board: SectorIndex::new(mover, other),
+            mover_hand,
+            other_hand,
+        })
+    }
+
+    /// The same stones with the other side to move: where the moves that
+    /// neither place nor remove a stone lead, in a variant where a side
+    /// with stones in hand may slide (and in the moving phase).
+    pub fn twin(self) -> Sector {
+        Sector {
+            board: SectorIndex::new(self.board.other, self.board.mover),
+            mover_hand: self.other_hand,
+            other_hand: self.mover_hand,
+            ..self
+        }
+    }
+
+    /// Every sector of `variant`, a variant where a side with stones in
+    /// hand may slide, with at most `per_side` stones a side on the board
+    /// and in hand together: of a sector and its twin, which are built
+    /// together, the one whose side to move has more stones (on the board,
+    /// then in hand) alone; each before every sector that one of its moves
+    /// placing or removing a stone leads to (fewer stones in hand, or as
+    /// many and fewer in all).
+    pub fn interleaved_within(variant: Variant, per_side: usize) -> Vec<Sector> {
+        let stones = per_side.min(usize::from(variant.stones()));
+        let counts = || {
+            (0..=stones).flat_map(move |board| (0..=stones - board).map(move |hand| (board, hand)))
+        };
+        let mut sectors: Vec<Sector> = counts()
+            .flat_map(|(mover, mover_hand)| {
+                counts().filter_map(move |(other, other_hand)| {
+                    let first = (mover, mover_hand) >= (other, other_hand);
+                    first
+                        .then(|| Sector::interleaved(variant, mover, other, mover_hand, other_hand))
+                        .flatten()
+                })
+            })
+            .collect();
+        sectors.sort_by_key(|s| {
+            let on_board = s.board.mover + s.board.other;
+            (
+                s.to_place(),
+                on_board + s.to_place(),
+                on_board,
+                s.board.mover,
+                s.mover_hand,
+            )
+        });
+        sectors
+    }
+
     /// The sector of the same stones under the full-board rule `rule`:
     /// itself unless its positions can still fill the board (a placing
     /// sector of a variant that can fill it, no stone removed yet), whose
@@ -140,8 +217,17 @@ impl Sector {
         self.to_place() > 0
     }
 
-    /// Whether the sector's values are kept in a file: every moving sector,
-    /// and the placing sectors with Black to move and at least three stones
+    /// Whether its values have the plies to the next removal, as the
+    /// moving phase's: all but the placing sectors of a variant that
+    /// places every stone before it moves, whose positions cannot come
+    /// back and which keep the outcome alone.
+    pub fn keeps_distances(self) -> bool {
+        !self.is_placing() || self.variant.may_slide_while_placing()
+    }
+
+    /// Whether the sector's values are kept in a file: every sector that
+    /// keeps distances (see [`Sector::keeps_distances`]), and the placing
+    /// sectors with Black to move and at least three stones
     /// left to place. A placing position of another sector is worth the
     /// best of its placements, and the positions they lead to are kept (or
     /// in the moving phase), but for those with two stones left to place,
@@ -149,7 +235,7 @@ impl Sector {
     /// files gives its value exactly, or two. The sectors left out are the
     /// larger part, the two last placements the largest of all.
     pub fn is_stored(self) -> bool {
-        !self.is_placing() || (self.to_place() % 2 == 1 && self.to_place() >= 3)
+        self.keeps_distances() || (self.to_place() % 2 == 1 && self.to_place() >= 3)
     }
 
     /// The sectors kept in files among `among` that are built from this

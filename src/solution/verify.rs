@@ -72,7 +72,7 @@ pub fn check_sector(
     sample: Option<u64>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> SectorCheck {
-    let keeps_distances = !sector.is_placing() && Kept::of(sector.board) != Kept::Nothing;
+    let keeps_distances = sector.keeps_distances() && Kept::of(sector) != Kept::Nothing;
     check_positions(
         sector.board,
         sample,
@@ -102,7 +102,7 @@ pub fn compare_sector(
     sample: Option<u64>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> SectorCheck {
-    let keeps_distances = !sector.is_placing() && Kept::of(sector.board) != Kept::Nothing;
+    let keeps_distances = sector.keeps_distances() && Kept::of(sector) != Kept::Nothing;
     check_positions(
         sector.board,
         sample,

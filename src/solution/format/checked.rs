@@ -34,12 +34,11 @@ pub(super) fn variant_code(sector: Sector) -> u8 {
 }
 
 /// The rules a header's variant byte `code` gives (see [`variant_code`]),
-/// if databases can be of them: a variant whose placing and moving phases
-/// are separate, and a full-board rule.
+/// if it names a variant and a full-board rule.
 fn rules_of_code(code: u8) -> Option<(Variant, FullBoard)> {
     let variant = *Variant::ALL.get(usize::from(code & 15))?;
     let rule = *FullBoard::ALL.get(usize::from(code >> 4))?;
-    (!variant.may_slide_while_placing()).then_some((variant, rule))
+    Some((variant, rule))
 }
 
 /// A file header: what identifies the file, and its own checksum.
@@ -141,7 +140,7 @@ pub(super) fn open_header<H: FileHeader>(
         .filter(|sector| sector.full_board == rule)
         .ok_or_else(bad_sector)?;
     let named = path.file_name().and_then(|name| name.to_str()) == Some(&file_name(sector));
-    if !named || sector.is_placing() != H::PLACING || header.entries() != sector.len() {
+    if !named || sector.keeps_distances() == H::PLACING || header.entries() != sector.len() {
         return Err(bad_sector());
     }
     Ok((storage, header, sector))
@@ -149,7 +148,7 @@ pub(super) fn open_header<H: FileHeader>(
 
 /// The header at the start of `bytes`, checked, and the variant and
 /// full-board rule it is of: magic, its checksum, the rules (a variant
-/// whose placing and moving phases are separate, with flying), and the
+/// with flying), and the
 /// format `version`: this build's, or an older one to convert.
 fn read_header<H: FileHeader>(
     bytes: &[u8],

@@ -197,7 +197,7 @@ fn convert_moving(path: &Path, to: &Path) -> Result<Converted, DbError> {
 /// keeps more distances than its sector needs.
 fn convert_current(path: &Path, to: &Path) -> Result<Converted, DbError> {
     let file = MovingFile::open(path)?;
-    if file.kept() == Kept::of(file.sector.board) {
+    if file.kept() == Kept::of(file.sector) {
         drop(file);
         return keep(path, to).map(Converted::Current);
     }
@@ -336,7 +336,7 @@ fn intact(path: &Path) -> Result<Sector, DbError> {
 /// Whether the file at `path` is a moving file that keeps more distances
 /// than its sector needs (see [`Kept`]).
 fn keeps_more_than_needed(path: &Path) -> bool {
-    MovingFile::open(path).is_ok_and(|file| file.kept() != Kept::of(file.sector.board))
+    MovingFile::open(path).is_ok_and(|file| file.kept() != Kept::of(file.sector))
 }
 
 /// Whether opening a file as an old one failed because it is of this

@@ -24,11 +24,17 @@ use crate::solution::sector::Sector;
 
 /// The name of the file of `sector`: `V-flying-M-O.mdb` in the moving
 /// phase, `V-placing-M-O-H-I.mdb` in the placing phase, where `V` is the
-/// variant (`nine-flying-3-3.mdb`, `twelve-placing-0-0-12-12.mdb`), and
+/// variant (`nine-flying-3-3.mdb`, `twelve-placing-0-0-12-12.mdb`), a
+/// file with distances of stones in hand `V-flying-M-O-H-I.mdb`
+/// (`lasker-flying-2-3-5-4.mdb`), and
 /// the full-board rule after it where it is not the default
 /// (`twelve-whiteloses-placing-0-0-12-12.mdb`).
 pub(crate) fn file_name(sector: Sector) -> String {
-    let phase = if sector.is_placing() { PLACING } else { MOVING };
+    let phase = if sector.keeps_distances() {
+        MOVING
+    } else {
+        PLACING
+    };
     let rule = match sector.full_board {
         FullBoard::Draw => String::new(),
         rule => format!("-{rule}"),

@@ -41,7 +41,6 @@ use super::file_name;
 use super::placing::{code, outcome_of};
 use super::reader::{NotInMemory, Reads};
 use crate::solution::error::{DbError, DbProblem};
-use crate::solution::index::SectorIndex;
 use crate::solution::sector::Sector;
 use crate::solution::value::{DbOutcome, DbValue, MAX_DISTANCE};
 
@@ -96,7 +95,13 @@ pub struct MovingHeader {
     pub far: u32,
     /// The distances the file keeps: 0 none, 1 all, 2 the losses' (see
     /// [`Kept`]).
-    pub distances: u32,
+    pub distances: u8,
+    /// Stones in hand of the side to move (where a side with stones in
+    /// hand may slide: no other variant's moving sector has any).
+    pub mover_hand: u8,
+    /// Stones in hand of the other side.
+    pub other_hand: u8,
+    padding: u8,
     /// Positions flagged far.
     pub far_count: u64,
     outcome_table_checksum: u64,
@@ -113,7 +118,7 @@ file_header!(
     VERSION,
     placing: false,
     convertible: Some(CONVERTIBLE),
-    stones: [mover, other]
+    stones: [mover, other, mover_hand, other_hand]
 );
 
 /// The distances a moving file keeps; the others are derived by one ply
@@ -137,8 +142,14 @@ impl Kept {
     /// outcome, in the sector its moves that remove nothing lead to. Where
     /// that is the sector itself, the losses' are kept because they take
     /// fewer bytes than the wins' (a side wins in more ways than it loses).
-    pub fn of(sector: SectorIndex) -> Kept {
-        match sector.mover.cmp(&sector.other) {
+    /// Where a side with stones in hand may slide, all: a placement's
+    /// distance is one ply from another sector's, whose builds read them.
+    pub fn of(sector: Sector) -> Kept {
+        if sector.variant.may_slide_while_placing() {
+            return Kept::All;
+        }
+        let board = sector.board;
+        match board.mover.cmp(&board.other) {
             std::cmp::Ordering::Greater => Kept::All,
             std::cmp::Ordering::Equal => Kept::Losses,
             std::cmp::Ordering::Less => Kept::Nothing,
@@ -148,7 +159,7 @@ impl Kept {
     /// Its code in the header: 0 none, 1 all, 2 the losses'. A file may
     /// keep all where [`Kept::of`] says fewer, as the files written before
     /// the losses' alone were kept do.
-    fn code(self) -> u32 {
+    fn code(self) -> u8 {
         match self {
             Kept::Nothing => 0,
             Kept::All => 1,
@@ -157,7 +168,7 @@ impl Kept {
     }
 
     /// What the header's `code` says, if a file of `sector` may keep it.
-    fn of_file(code: u32, sector: SectorIndex) -> Option<Kept> {
+    fn of_file(code: u8, sector: Sector) -> Option<Kept> {
         [Kept::Nothing, Kept::All, Kept::Losses]
             .into_iter()
             .find(|kept| kept.code() == code)
@@ -274,7 +285,7 @@ struct Tally {
 ///
 /// [`DbError`] naming the file if it cannot be written.
 pub fn write_sector(dir: &Path, built: &BuiltSector) -> Result<MovingHeader, DbError> {
-    write_keeping(dir, built, Kept::of(built.sector.board))
+    write_keeping(dir, built, Kept::of(built.sector))
 }
 
 /// [`write_sector`], keeping the distances `kept` says.
@@ -292,6 +303,8 @@ pub(super) fn write_keeping(
     header.flying = 1;
     header.mover = sector.mover as u8;
     header.other = sector.other as u8;
+    header.mover_hand = built.sector.mover_hand as u8;
+    header.other_hand = built.sector.other_hand as u8;
     header.entries = built.values.len() as u64;
     header.far = FAR;
     header.distances = kept.code();
@@ -459,13 +472,13 @@ impl MovingFile {
         };
         let entries = sector.len() as usize;
         let exceptions = usize::try_from(header.exceptions).unwrap_or(usize::MAX);
-        let kept = Kept::of_file(header.distances, sector.board);
+        let kept = Kept::of_file(header.distances, sector);
         let Some(kept) = kept.filter(|_| exceptions <= entries) else {
             return Err(error(DbProblem::Sector {
                 mover: header.mover,
                 other: header.other,
-                mover_hand: 0,
-                other_hand: 0,
+                mover_hand: header.mover_hand,
+                other_hand: header.other_hand,
             }));
         };
         let layout = Layout::new(entries, kept, exceptions);
@@ -695,6 +708,7 @@ mod tests {
 
     use super::*;
     use crate::board::Variant;
+    use crate::solution::index::SectorIndex;
 
     #[test]
     fn every_distance_survives_its_byte_or_the_exceptions() {
@@ -727,8 +741,8 @@ mod tests {
     fn each_sector_keeps_what_the_other_of_its_pair_or_itself_derives_from() {
         for mover in 3..=12 {
             for other in 3..=12 {
-                let sector = SectorIndex::new(mover, other);
-                let pair = Kept::of(SectorIndex::new(other, mover));
+                let sector = Sector::moving(Variant::Nine, SectorIndex::new(mover, other));
+                let pair = Kept::of(sector.twin());
                 for outcome in [DbOutcome::Win, DbOutcome::Loss] {
                     // A win's distance is one ply from the loss the move
                     // leads to: of the other sector of the pair, or of
@@ -751,7 +765,7 @@ mod tests {
         let sectors = [(4, 3), (3, 4), (4, 4)].map(|(mover, other)| SectorIndex::new(mover, other));
         let cases = sectors
             .into_iter()
-            .map(|sector| (sector, Kept::of(sector)))
+            .map(|sector| (sector, Kept::of(Sector::moving(Variant::Nine, sector))))
             .chain([(SectorIndex::new(4, 4), Kept::All)]);
         for (sector, kept) in cases {
             // Every canonical index gets a value, some far beyond a byte.

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use super::interleaved::{build_unit, unit_needs};
 use super::moving::{BuildStep, build_pair};
 use super::placing::{MissingSuccessor, build_placing_sector};
 use crate::board::Variant;
@@ -128,12 +129,12 @@ fn load_verified(dir: &Path, sectors: &[Sector], db: &mut Database) -> Result<()
     let mut missing = Vec::new();
     for &sector in sectors {
         let path = build_path(dir, sector);
-        let opened = if sector.is_placing() {
-            PlacingFile::open_in_memory(&path)
-                .and_then(|file| file.verify().map(|()| db.insert_placing(file)))
-        } else {
+        let opened = if sector.keeps_distances() {
             MovingFile::open_in_memory(&path)
                 .and_then(|file| file.verify().map(|()| db.insert_moving(file)))
+        } else {
+            PlacingFile::open_in_memory(&path)
+                .and_then(|file| file.verify().map(|()| db.insert_placing(file)))
         };
         if opened.is_err() {
             missing.push(sector.to_string());
@@ -211,6 +212,63 @@ pub fn generate_pair(
     let mut smaller = Database::default();
     load_verified(dir, &needed, &mut smaller).map_err(|names| missing(dir, names))?;
     for built in build_pair(variant, a, b, &smaller, progress) {
+        write_sector(dir, &built)?;
+        done(&GenerationReport {
+            sector: built.sector,
+            how: Generated::Built,
+        });
+    }
+    Ok(())
+}
+
+/// Builds, in `dir`, the sector `sector` of a variant where a side with
+/// stones in hand may slide, and its twin (see [`Sector::twin`]), from
+/// the sectors there that their moves out lead to, unless both files are
+/// present and valid (then they are kept): as [`generate_pair`] builds a
+/// pair of the moving phase, which is what it builds where nothing is in
+/// hand. `progress` hears of each step of the build; `done` of each
+/// sector finished.
+///
+/// # Errors
+///
+/// [`BuildError::Missing`] naming the sectors not there or not valid that
+/// it needs; a file that cannot be written; a file of the format before
+/// (to convert).
+pub fn generate_unit(
+    dir: &Path,
+    sector: Sector,
+    progress: &(dyn Fn(BuildStep) + Sync),
+    mut done: impl FnMut(&GenerationReport),
+) -> Result<(), BuildError> {
+    if !sector.is_placing() {
+        let (a, b) = (sector.board.mover, sector.board.other);
+        return generate_pair(dir, sector.variant, (a.min(b), a.max(b)), progress, done);
+    }
+    std::fs::create_dir_all(dir).map_err(|e| DbError {
+        path: dir.to_owned(),
+        problem: DbProblem::from(e),
+    })?;
+    let mut pair = vec![sector, sector.twin()];
+    pair.dedup();
+    let needed = unit_needs(sector);
+    refuse_convertible(dir, &pair)?;
+    refuse_convertible(dir, &needed)?;
+    if all_valid(dir, &pair) {
+        for &sector in &pair {
+            done(&GenerationReport {
+                sector,
+                how: Generated::Kept,
+            });
+        }
+        return Ok(());
+    }
+    let mut solved = Database::default();
+    load_verified(dir, &needed, &mut solved).map_err(|names| missing(dir, names))?;
+    // Every sector needed was opened and checked: a value can be missing
+    // only if a file's blocks changed since, and then it is refused.
+    let built = build_unit(sector, solved, progress)
+        .map_err(|MissingSuccessor(next)| missing(dir, vec![next.to_string()]))?;
+    for built in built {
         write_sector(dir, &built)?;
         done(&GenerationReport {
             sector: built.sector,

@@ -17,7 +17,8 @@
 //! one with stabiliser `sp` stands for `sp / sc` of its moves.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use rayon::prelude::*;
 
@@ -96,9 +97,9 @@ impl BuildStep {
 }
 
 /// Counted moves are kept in sixteenths (see the module notes).
-const SIXTEENTHS: u16 = 16;
+pub(super) const SIXTEENTHS: u16 = 16;
 /// Marks a position with a removal into a drawn position.
-const WAY_OUT: u16 = 1 << 15;
+pub(super) const WAY_OUT: u16 = 1 << 15;
 
 /// A working entry holds a position's encoded value (0 while open) in its
 /// high half and its count of moves in its low half, in one word so that
@@ -111,7 +112,7 @@ fn entry_count(entry: u32) -> u16 {
     entry as u16
 }
 
-fn value_entry(encoded: u16) -> u32 {
+pub(super) fn value_entry(encoded: u16) -> u32 {
     u32::from(encoded) << 16
 }
 
@@ -169,18 +170,153 @@ fn trimmed(mut list: Vec<Decided>) -> Vec<Decided> {
     list
 }
 
-struct Working {
-    sector: SectorIndex,
-    entries: HugeAtomics<AtomicU32>,
+/// A sector of the pair being built: its index space, its entries, and
+/// where its stones in hand give it moves out of the pair, what the best
+/// of those moves is worth (see [`Exits`]).
+pub(super) struct Working {
+    pub(super) sector: SectorIndex,
+    /// Stones in hand: of the side to move, and of the other side.
+    pub(super) hands: [usize; 2],
+    pub(super) entries: HugeAtomics<AtomicU32>,
+    /// `None` in the moving phase, whose only moves out are removals.
+    pub(super) exits: Option<Exits>,
 }
 
 impl Working {
-    fn entry(&self, slot: usize) -> &AtomicU32 {
+    /// The sector `sector` of `variant`, every entry open; with exits if
+    /// stones are in hand.
+    pub(super) fn new(sector: Sector) -> Working {
+        let len = sector.len() as usize;
+        Working {
+            sector: sector.board,
+            hands: [sector.mover_hand, sector.other_hand],
+            entries: HugeAtomics::zeroed(len),
+            exits: sector.is_placing().then(|| Exits::new(len)),
+        }
+    }
+
+    /// Whether the side to move flies: three stones, none in hand.
+    pub(super) fn mover_flies(&self) -> bool {
+        self.sector.mover == MIN_STONES && self.hands[0] == 0
+    }
+
+    /// Whether the other side flies.
+    fn other_flies(&self) -> bool {
+        self.sector.other == MIN_STONES && self.hands[1] == 0
+    }
+
+    pub(super) fn entry(&self, slot: usize) -> &AtomicU32 {
         &self.entries.as_slice()[slot]
     }
 
     fn value(&self, slot: usize) -> Option<DbValue> {
         DbValue::decode(entry_value(self.entry(slot).load(Ordering::Relaxed)))
+    }
+}
+
+/// For each position with stones in hand, the best of its moves out of
+/// the pair (placements, and removals), where step 2 needs it: a win by
+/// one (the position is won at its distance, unless a move within the
+/// pair wins sooner), or the longest loss among them (once every move
+/// within the pair is found lost, the position is lost no sooner). Step 1
+/// decides the positions whose value a move out decides at distance 0 or
+/// 1; nothing is kept for the others.
+pub(super) struct Exits {
+    /// A code a position: 0 nothing kept, `WIN_EXIT` plus the distance for
+    /// a win, the distance for a loss, `FAR_EXIT` (with the flag) when it
+    /// is in `far`.
+    codes: HugeAtomics<AtomicU8>,
+    /// The values too far for a code, by slot, sorted once step 1 is done.
+    far: Mutex<Vec<(usize, DbValue)>>,
+    /// The longest distance kept.
+    farthest: AtomicU16,
+}
+
+/// The flag of a win in an exit's code.
+const WIN_EXIT: u8 = 1 << 7;
+/// The distance part of a code that sends to the far values.
+const FAR_EXIT: u8 = WIN_EXIT - 1;
+
+impl Exits {
+    fn new(len: usize) -> Exits {
+        Exits {
+            codes: HugeAtomics::zeroed(len),
+            far: Mutex::new(Vec::new()),
+            farthest: AtomicU16::new(0),
+        }
+    }
+
+    /// Keeps `value`, a win or a loss at distance 2 or more, for `slot`.
+    pub(super) fn keep(&self, slot: usize, value: DbValue) {
+        debug_assert!(value.outcome != DbOutcome::Draw && value.distance >= 2);
+        let flag = if value.outcome == DbOutcome::Win {
+            WIN_EXIT
+        } else {
+            0
+        };
+        let distance = match u8::try_from(value.distance) {
+            Ok(near) if near < FAR_EXIT => near,
+            _ => {
+                let mut far = self.far.lock().unwrap_or_else(PoisonError::into_inner);
+                far.push((slot, value));
+                FAR_EXIT
+            }
+        };
+        self.codes.as_slice()[slot].store(flag | distance, Ordering::Relaxed);
+        self.farthest.fetch_max(value.distance, Ordering::Relaxed);
+    }
+
+    /// Sorts the far values, once step 1 has kept them all.
+    pub(super) fn step_one_done(&self) {
+        let mut far = self.far.lock().unwrap_or_else(PoisonError::into_inner);
+        // A position whose other side's stones are symmetric is looked at
+        // once for each image.
+        far.sort_unstable_by_key(|&(slot, _)| slot);
+        far.dedup_by_key(|&mut (slot, _)| slot);
+    }
+
+    /// The longest distance kept.
+    fn farthest(&self) -> u16 {
+        self.farthest.load(Ordering::Relaxed)
+    }
+
+    /// What is kept for `slot`, unless it is far.
+    fn near(&self, slot: usize) -> Option<DbValue> {
+        let code = self.codes.as_slice()[slot].load(Ordering::Relaxed);
+        let distance = u16::from(code & !WIN_EXIT);
+        match code {
+            0 => None,
+            _ if distance == u16::from(FAR_EXIT) => None,
+            _ if code & WIN_EXIT != 0 => Some(DbValue::win(distance)),
+            _ => Some(DbValue::loss(distance)),
+        }
+    }
+
+    /// What is kept for `slot`.
+    fn value(&self, slot: usize) -> Option<DbValue> {
+        let code = self.codes.as_slice()[slot].load(Ordering::Relaxed);
+        if code & !WIN_EXIT != FAR_EXIT {
+            return self.near(slot);
+        }
+        let far = self.far.lock().unwrap_or_else(PoisonError::into_inner);
+        let at = far.binary_search_by_key(&slot, |&(slot, _)| slot).ok()?;
+        Some(far[at].1)
+    }
+
+    /// The far values at `distance`.
+    fn far_at(&self, distance: u16) -> Vec<(usize, DbValue)> {
+        let far = self.far.lock().unwrap_or_else(PoisonError::into_inner);
+        far.iter()
+            .copied()
+            .filter(|(_, value)| value.distance == distance)
+            .collect()
+    }
+
+    /// Whether the position at `slot`, whose moves within the pair are
+    /// all lost by `distance`, is lost later by a move out.
+    fn loses_later(&self, slot: usize, distance: u16) -> bool {
+        self.value(slot)
+            .is_some_and(|value| value.outcome == DbOutcome::Loss && value.distance > distance)
     }
 }
 
@@ -203,24 +339,40 @@ pub fn build_pair(
         a >= MIN_STONES && b >= MIN_STONES,
         "sectors hold at least three stones a side"
     );
-    let sectors = if a == b {
-        vec![SectorIndex::new(a, b)]
-    } else {
-        vec![SectorIndex::new(a, b), SectorIndex::new(b, a)]
-    };
-    let work: Vec<Working> = sectors
-        .iter()
-        .map(|&sector| Working {
-            sector,
-            entries: HugeAtomics::zeroed(sector.len() as usize),
-        })
+    let work: Vec<Working> = pair_of(Sector::moving(variant, SectorIndex::new(a, b)))
+        .into_iter()
+        .map(Working::new)
         .collect();
+    first_look(variant, &work, &smaller, progress);
+    drop(smaller);
+    solve_within(variant, work, progress)
+}
+
+/// The sector and its twin (one sector when they are the same): moves
+/// that neither place nor remove lead from one to the other.
+pub(super) fn pair_of(sector: Sector) -> Vec<Sector> {
+    let twin = sector.twin();
+    if twin == sector {
+        vec![sector]
+    } else {
+        vec![sector, twin]
+    }
+}
+
+/// Steps 2 and 3, once step 1 has looked at every position of `work`.
+///
+/// # Panics
+///
+/// If a sector has more indices than a decided position can name.
+pub(super) fn solve_within(
+    variant: Variant,
+    work: Vec<Working>,
+    progress: &(dyn Fn(BuildStep) + Sync),
+) -> Vec<BuiltSector> {
     assert!(
         work.iter().all(|w| w.sector.len() <= Decided::INDICES),
         "a sector has more indices than a decided position can name"
     );
-    first_look(variant, &work, &smaller, progress);
-    drop(smaller);
     take_moves_back(variant.tables(), &work, progress);
     into_sectors(variant, work)
 }
@@ -404,12 +556,19 @@ const SCAN_BLOCK: usize = 1 << 14;
 
 /// Step 2. Takes moves back from the positions decided at each distance,
 /// starting from those of step 1 (at distances 0 and 1), until nothing
-/// new is decided.
+/// new is decided and no move out of the pair decides more (see
+/// [`Exits`]).
 fn take_moves_back(tables: &Tables, work: &[Working], progress: &(dyn Fn(BuildStep) + Sync)) {
+    let farthest = work
+        .iter()
+        .filter_map(|w| w.exits.as_ref())
+        .map(Exits::farthest)
+        .max()
+        .unwrap_or(0);
     let mut frontier = Frontier::Scan;
     let mut distance = 0u16;
     loop {
-        let found: Vec<Vec<Decided>> = match &frontier {
+        let mut found: Vec<Vec<Decided>> = match &frontier {
             Frontier::Scan => scan_blocks(work)
                 .into_par_iter()
                 .fold(Vec::new, |mut found, (s, slots)| {
@@ -437,16 +596,65 @@ fn take_moves_back(tables: &Tables, work: &[Working], progress: &(dyn Fn(BuildSt
                 .map(trimmed)
                 .collect(),
         };
+        // Step 1 decided the moves out at distances 0 and 1 itself.
+        if distance >= 1 {
+            found.extend(decided_by_exits(work, distance + 1));
+        }
         let decided = found.iter().map(Vec::len).sum::<usize>() as u64;
         progress(BuildStep::TookBack { distance, decided });
         distance += 1;
         frontier = match distance {
             // Distance 1 holds step 1's decisions as well as this round's.
             1 => Frontier::Scan,
-            _ if decided == 0 => return,
+            _ if decided == 0 && distance >= farthest => return,
             _ => Frontier::Listed(found),
         };
     }
+}
+
+/// The positions still open that a move out of the pair decides at
+/// `distance`: won by it, or lost by it once every move in the pair was
+/// found lost.
+fn decided_by_exits(work: &[Working], distance: u16) -> Vec<Vec<Decided>> {
+    let decide = |s: usize, slot: usize, value: DbValue| {
+        let entry = work[s].entry(slot);
+        let current = entry.load(Ordering::Relaxed);
+        let open = entry_value(current) == 0;
+        let decides = match value.outcome {
+            DbOutcome::Win => open,
+            _ => open && entry_count(current) == 0,
+        };
+        decides.then(|| {
+            entry.store(value_entry(value.encode()), Ordering::Relaxed);
+            Decided::new(s, slot as u64, value.outcome)
+        })
+    };
+    let mut found: Vec<Vec<Decided>> = scan_blocks(work)
+        .into_par_iter()
+        .filter_map(|(s, slots)| work[s].exits.as_ref().map(|exits| (s, exits, slots)))
+        .map(|(s, exits, slots)| {
+            slots
+                .filter_map(|slot| {
+                    let value = exits.near(slot).filter(|v| v.distance == distance)?;
+                    decide(s, slot, value)
+                })
+                .collect::<Vec<_>>()
+        })
+        .filter(|list| !list.is_empty())
+        .collect();
+    let far: Vec<Decided> = work
+        .iter()
+        .enumerate()
+        .filter_map(|(s, w)| w.exits.as_ref().map(|exits| (s, exits)))
+        .flat_map(|(s, exits)| {
+            exits
+                .far_at(distance)
+                .into_iter()
+                .filter_map(move |(slot, value)| decide(s, slot, value))
+        })
+        .collect();
+    found.push(far);
+    found
 }
 
 /// The entries of the pair in blocks: (sector of the pair, its slots).
@@ -488,7 +696,8 @@ fn take_back(
         let p = partner(s);
         let target = &work[p];
         // The last move was made by `other`; take it back.
-        for_each_predecessor(tables, mover, other, |before| {
+        let flies = w.other_flies();
+        for_each_predecessor(tables, mover, other, flies, |before| {
             let canonical = target.sector.canonical(before, mover);
             unmoves.push(Unmove {
                 sector: p,
@@ -539,7 +748,12 @@ fn take_back(
             if before & !WAY_OUT != u.step || before & WAY_OUT != 0 {
                 continue;
             }
-            // Every move leads to a win for the opponent.
+            // Every move leads to a win for the opponent; a move out of
+            // the pair that resists longer decides it later.
+            let exits = work[u.sector].exits.as_ref();
+            if exits.is_some_and(|exits| exits.loses_later(u.slot, distance + 1)) {
+                continue;
+            }
             let lost = value_entry(DbValue::loss(distance + 1).encode());
             entry
                 .compare_exchange(0, lost, Ordering::Relaxed, Ordering::Relaxed)
@@ -575,28 +789,34 @@ fn into_sectors(variant: Variant, work: Vec<Working>) -> Vec<BuiltSector> {
                     }
                 })
                 .collect();
+            let [mover_hand, other_hand] = w.hands;
             BuiltSector {
-                sector: Sector::moving(variant, w.sector),
+                sector: Sector {
+                    mover_hand,
+                    other_hand,
+                    ..Sector::moving(variant, w.sector)
+                },
                 values,
             }
         })
         .collect()
 }
 
-/// Calls `found` with the stones `other` had before its last move, for
-/// each move that could have led here without closing a mill (and so
-/// without a removal).
+/// Calls `found` with the stones `other` had before its last move (a
+/// flight if `flies`), for each move that could have led here without
+/// placing or removing a stone: no mill closed, or one closed with
+/// nothing of the side to move on the board to remove.
 #[inline]
 fn for_each_predecessor(
     tables: &Tables,
     mover: Bitboard,
     other: Bitboard,
+    flies: bool,
     mut found: impl FnMut(Bitboard),
 ) {
     let empty = !(mover | other);
-    let flies = other.len() == 3;
     for to in other {
-        if tables.closes_mill(other.without(to), to) {
+        if !mover.is_empty() && tables.closes_mill(other.without(to), to) {
             continue;
         }
         let origins = if flies {
