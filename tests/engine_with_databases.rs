@@ -6,8 +6,8 @@ mod common;
 
 use common::session::session;
 use common::solution::{
-    database, placing_database, placing_position, placing_positions, plain_move_values, position,
-    twelve_database,
+    database, lasker_database, placing_database, placing_position, placing_positions,
+    plain_move_values, position, twelve_database,
 };
 use morris::Variant;
 use morris::solution::{Database, DbOutcome, DbValue, Sector, SectorIndex};
@@ -553,4 +553,68 @@ fn a_removal_wins_only_if_the_win_after_it_comes_in_time_too() {
         }
     }
     assert!(checked >= 5, "{checked}");
+}
+
+/// A Lasker position of `db` with stones in hand to place, the game not
+/// over, whose side to move has `outcome`, at least `distance` plies from
+/// the next removal.
+fn lasker_position(db: &Database, outcome: DbOutcome, distance: u16) -> Position {
+    Sector::interleaved_within(Variant::Lasker, 4)
+        .into_iter()
+        .filter(|s| s.mover_hand > 0 && s.other_hand > 0)
+        .find_map(|sector| {
+            (0..sector.len()).find_map(|index| {
+                let (mover, other) = sector.board.decode(index);
+                let pos = sector.position(mover, other);
+                let value = db.value(&pos)?;
+                (pos.terminal_outcome().is_none()
+                    && value.outcome == outcome
+                    && value.distance >= distance)
+                    .then_some(pos)
+            })
+        })
+        .expect("such a position")
+}
+
+#[test]
+fn in_lasker_the_engine_reports_the_value_of_lasker_s_databases() {
+    let (lasker, db) = lasker_database();
+    let (nine, _) = database();
+    let won = lasker_position(db, DbOutcome::Win, 5).fen();
+    // Nine's files say nothing of Lasker.
+    for (dir, read) in [(lasker, true), (nine, false)] {
+        let script = format!(
+            "setoption name Variant value lasker\nsetoption name EndgameDB value {}\nsetoption name UCI_ShowWDL value true\nposition fen {won}\ngo depth 4\n",
+            dir.display()
+        );
+        let out = session(script.as_bytes());
+        let info = out
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .expect("an info line");
+        assert_eq!(info.contains("wdl 1000 0 0"), read, "{won}: {info}");
+        assert_eq!(!info.contains(" dbhits 0 "), read, "{won}: {info}");
+    }
+}
+
+#[test]
+fn a_won_lasker_position_with_stones_in_hand_is_won_against_the_best_defence() {
+    let (dir, _) = lasker_database();
+    let (db, _) = Database::open(dir).unwrap();
+    let db = std::sync::Arc::new(db);
+    let start = lasker_position(&db, DbOutcome::Win, 7);
+    let winner = start.side_to_move();
+    let mut game = morris::Game::new(start);
+    while game.outcome().is_none() {
+        let mv = engine_move(&game, &db);
+        game.try_play(mv).expect("the engine plays legal moves");
+    }
+    let outcome = game.outcome().unwrap();
+    assert_eq!(
+        outcome.winner(),
+        Some(winner),
+        "from {}: {outcome}",
+        start.fen()
+    );
 }

@@ -5,8 +5,8 @@
 mod common;
 
 use common::solution::{
-    database, placing_database, placing_position, placing_positions, plain_move_values, position,
-    twelve_database,
+    database, lasker_database, placing_database, placing_position, placing_positions,
+    plain_move_values, position, twelve_database,
 };
 use morris::Variant;
 use morris::solution::format::INTERMEDIATE;
@@ -1060,4 +1060,103 @@ fn twelve_has_puzzles_kept_in_lines_of_its_own() {
         assert_eq!(keeping, vec![puzzle.solution], "{}", puzzle.line(1));
         assert_eq!(Puzzle::from_line(&puzzle.line(3)), Ok((puzzle, 3)));
     }
+}
+
+/// Every sector of Lasker Morris up to four stones a side, the twins too.
+fn lasker_sectors() -> Vec<Sector> {
+    Sector::interleaved_within(Variant::Lasker, 4)
+        .into_iter()
+        .flat_map(|sector| [sector, sector.twin()])
+        .collect()
+}
+
+#[test]
+fn every_lasker_value_agrees_with_its_children() {
+    // Read through the probe, as the engine reads them: stones in hand
+    // are placed or kept while a stone slides.
+    let (_, db) = lasker_database();
+    let mut checked = 0;
+    for sector in lasker_sectors() {
+        for index in (0..sector.len()).step_by(7) {
+            let (m, o) = sector.board.decode(index);
+            if sector.board.canonical(m, o).index != index {
+                continue;
+            }
+            let pos = sector.position(m, o);
+            let stored = db.value(&pos).expect("stored");
+            let expected = expected_from_children(db, &pos).expect("children stored");
+            assert_eq!(stored, expected, "{sector}: {}", pos.fen());
+            checked += 1;
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
+}
+
+#[test]
+fn symmetric_lasker_positions_have_equal_values() {
+    let (_, db) = lasker_database();
+    for sector in lasker_sectors().into_iter().filter(|s| s.len() > 1000) {
+        for index in (0..sector.len()).step_by(4001) {
+            let (m, o) = sector.board.decode(index);
+            let value = db.value(&sector.position(m, o));
+            assert!(value.is_some(), "{sector}");
+            for sym in Symmetry::ALL {
+                let image = sector.position(sym.apply_bitboard(m), sym.apply_bitboard(o));
+                assert_eq!(db.value(&image), value, "{sector}: {}", image.fen());
+            }
+        }
+    }
+}
+
+#[test]
+fn short_lasker_wins_and_losses_are_confirmed_by_a_plain_search() {
+    // With three stones a side in all, every removal ends the game: a win
+    // at distance d is a forced win of the game in d plies, a loss at d a
+    // forced loss, and a draw no forced win at all.
+    let (_, db) = lasker_database();
+    let (mut wins, mut losses, mut draws) = (0, 0, 0);
+    for sector in lasker_sectors() {
+        let three_each = sector.board.mover + sector.mover_hand == 3
+            && sector.board.other + sector.other_hand == 3;
+        if !three_each {
+            continue;
+        }
+        for index in (0..sector.len()).step_by(97) {
+            let (m, o) = sector.board.decode(index);
+            if sector.board.canonical(m, o).index != index {
+                continue;
+            }
+            let pos = sector.position(m, o);
+            let value = db.value(&pos).expect("stored");
+            match value.outcome {
+                DbOutcome::Win if value.distance <= 3 => {
+                    assert!(plain_forced_win(&pos, value.distance), "{}", pos.fen());
+                    assert!(
+                        value.distance < 3 || !plain_forced_win(&pos, value.distance - 2),
+                        "{}",
+                        pos.fen()
+                    );
+                    wins += 1;
+                }
+                DbOutcome::Loss if value.distance <= 4 => {
+                    let all_lose = pos.legal_moves().iter().all(|&mv| {
+                        let mut child = pos;
+                        child.play_unchecked(mv);
+                        plain_forced_win(&child, value.distance.saturating_sub(1).max(1))
+                    });
+                    assert!(all_lose, "{}", pos.fen());
+                    losses += 1;
+                }
+                DbOutcome::Draw => {
+                    assert!(!plain_forced_win(&pos, 5), "{}", pos.fen());
+                    draws += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(
+        wins > 100 && losses > 10 && draws > 5,
+        "{wins} wins, {losses} losses, {draws} draws checked"
+    );
 }

@@ -118,6 +118,14 @@ impl Position {
         u32::from(self.in_hand[0]) + u32::from(self.in_hand[1])
     }
 
+    /// Whether every turn places a stone until none is left in hand:
+    /// stones are in hand, in a variant where a side with stones in hand
+    /// may not slide (so that no position can come back).
+    #[inline]
+    pub fn in_placing_phase(&self) -> bool {
+        self.stones_to_place() > 0 && !self.rules.variant.may_slide_while_placing()
+    }
+
     /// The stones `color` has on the board and in hand together.
     #[inline]
     pub fn stone_count(&self, color: Color) -> u32 {

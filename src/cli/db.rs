@@ -18,7 +18,7 @@ use morris::solution::retrograde::{
 use morris::solution::{
     Database, DbOutcome, DbValue, Sector, SectorCheck, SectorIndex, check_sector, compare_sector,
 };
-use morris::{Color, FullBoard, Position, Rules, Variant};
+use morris::{FullBoard, Position, Rules, Variant};
 
 use crate::cli::{db_dir, open_databases, thread_pool};
 
@@ -136,7 +136,7 @@ pub struct ProbeArgs {
     /// values ignore the rule, and the values shown apply it.
     #[arg(long, default_value_t = Rules::DEFAULT_N_MOVE_RULE)]
     nmoverule: u16,
-    /// The game: nine, or twelve (morabaraba).
+    /// The game: nine, twelve (morabaraba) or lasker.
     #[arg(long, default_value_t = Variant::Nine)]
     variant: Variant,
     /// What a board twelve's last placement fills is: draw, or whiteloses.
@@ -868,9 +868,10 @@ pub fn db_convert(args: ConvertArgs) -> Result<()> {
     Ok(())
 }
 
-/// A sector as `db-verify` names it: `placing` before a placing sector.
+/// A sector as `db-verify` names it: `placing` before a sector of the
+/// placing phase (see [`Position::in_placing_phase`]).
 fn sector_name(sector: Sector) -> String {
-    if sector.is_placing() {
+    if !sector.keeps_distances() {
         format!("placing {sector}")
     } else {
         sector.to_string()
@@ -920,14 +921,14 @@ pub fn db_stats(dir: &Path) -> Result<()> {
     if db.is_empty() {
         anyhow::bail!("no endgame databases in {}", dir.display());
     }
-    let headers = db.moving_headers();
+    let moving = db.moving_files();
     let table = |counts: fn(&MovingHeader) -> [u64; 3]| -> Result<()> {
-        for h in &headers {
+        for file in &moving {
+            let h = &file.header;
             let [wins, draws, losses] = counts(h);
             out!(
-                "{}-{} positions {} wins {wins} draws {draws} losses {losses} longest-win {}",
-                h.mover,
-                h.other,
+                "{} positions {} wins {wins} draws {draws} losses {losses} longest-win {}",
+                file.sector,
                 wins + draws + losses,
                 h.longest_win
             );
@@ -1063,7 +1064,7 @@ pub fn probe(args: ProbeArgs) -> Result<()> {
     };
     let pos = Position::from_fen(&args.fen, rules).context("the position")?;
     let (db, _) = open_databases(&db_dir(args.db)?)?;
-    if Color::ALL.iter().any(|&c| pos.in_hand(c) > 0) {
+    if pos.in_placing_phase() {
         return probe_placing(&pos, &db);
     }
     // A move's outcome under the rule is that of the position it leads

@@ -600,7 +600,7 @@ pub struct PlacingMoves {
 /// [`Unsolved::Unknown`] if `pos` is not a placing position, or a
 /// position it can reach is not in the databases.
 pub fn placing_moves(db: &Database, pos: &Position) -> Result<PlacingMoves, Unsolved> {
-    if pos.stones_to_place() == 0 {
+    if !pos.in_placing_phase() {
         return Err(Unsolved::Unknown);
     }
     let solve = |pos: &Position| {

@@ -192,7 +192,7 @@ fn keep_best_placing_moves(
     let root = &request.root;
     let to_place = root.stones_to_place();
     let solver_time = time.optimum().or(time.maximum()).map(|budget| budget / 2);
-    if to_place == 0 || to_place > placing_solve_limit(solver_time) {
+    if !root.in_placing_phase() || to_place > placing_solve_limit(solver_time) {
         return (moves, None);
     }
     // A solve the clock gave up on while it waited for a read may still
@@ -232,7 +232,7 @@ fn keep_best_placing_moves(
 /// of the background reader, as `urgency` says.
 fn ready_or_ask(db: &Database, root: &Position, pos: &Position, urgency: Urgency) -> bool {
     let probe = db.reading(Reads::InMemory(urgency));
-    if root.stones_to_place() > 0 {
+    if root.in_placing_phase() {
         probe.outcome(pos).is_ok()
     } else {
         probe.value(pos).is_ok()
@@ -339,7 +339,7 @@ fn keep_best_db_moves(
     db: &Database,
     readable: &Readable,
 ) -> (Vec<Move>, Option<DbOutcome>) {
-    if root.stones_to_place() > 0 {
+    if root.in_placing_phase() {
         return (moves, None);
     }
     let root_value = readable.root.then(|| db.value(root));
@@ -386,7 +386,7 @@ fn keep_best_placing_db_moves(
     db: &Database,
     readable: &Readable,
 ) -> (Vec<Move>, Option<DbOutcome>) {
-    if root.stones_to_place() == 0 {
+    if !root.in_placing_phase() {
         return (moves, None);
     }
     let root_outcome = readable.root.then(|| db.outcome(root));

@@ -247,13 +247,14 @@ impl Database {
                 || self.placing.keys().any(|s| s.variant == rules.variant))
     }
 
-    /// Whether the databases hold every position the placing of `pos` can
-    /// end in: their rules, and the sectors of all stones placed, whoever
+    /// Whether the databases hold every position the placing phase of
+    /// `pos` (every turn a placement) can end in: their rules, and the sectors of all stones placed, whoever
     /// moves (those with fewer stones, after removals, come before them).
     pub fn holds_end_of_placing(&self, pos: &Position) -> bool {
         let [white, black] = Color::ALL.map(|c| pos.stone_count(c) as usize);
         let variant = pos.rules().variant;
         can_hold(pos.rules())
+            && pos.in_placing_phase()
             && self.moving_file(variant, white, black).is_some()
             && self.moving_file(variant, black, white).is_some()
     }
@@ -311,7 +312,7 @@ impl Database {
         if !unknown {
             return Some(best);
         }
-        if pos.stones_to_place() == 0 {
+        if !pos.in_placing_phase() {
             return None;
         }
         placing_outcome_under_rule(pos, self.outcome(pos)?)
@@ -328,7 +329,7 @@ impl Database {
             .into_iter()
             .map(|mv| self.move_value(pos, mv))
             .collect();
-        if pos.stones_to_place() == 0 {
+        if !pos.in_placing_phase() {
             // Wins and draws share a tier: their values tell them apart.
             let tier = |value: Option<DbValue>| match value {
                 Some(value) if value.outcome == DbOutcome::Loss => 0,
@@ -354,7 +355,7 @@ impl Database {
     pub fn move_value(&self, pos: &Position, mv: Move) -> MoveValue {
         let child = match after(pos, mv) {
             After::Ends(outcome) => {
-                let value = (pos.stones_to_place() == 0).then(|| value_of_ending(outcome));
+                let value = (!pos.in_placing_phase()).then(|| value_of_ending(outcome));
                 return MoveValue {
                     mv,
                     outcome: Some(outcome),
@@ -364,7 +365,7 @@ impl Database {
             }
             After::Leads(child) => child,
         };
-        if pos.stones_to_place() > 0 {
+        if pos.in_placing_phase() {
             let outcome = self.outcome(&child).map(|theirs| -theirs);
             // After the last placement the rule is weighed with the
             // distance, as in the moving phase; before it, the values have
@@ -435,23 +436,34 @@ impl Database {
         Some((file, file.sector.board.canonical(mover, other).index))
     }
 
-    /// The file and index of a moving position, if its sector is loaded.
+    /// The file and index of a position whose values keep distances (of
+    /// the moving phase, or where a side with stones in hand may slide),
+    /// if its sector is loaded.
     fn moving_entry(&self, pos: &Position) -> Option<(&MovingFile, u64)> {
-        if !can_hold(pos.rules()) || pos.stones_to_place() > 0 {
+        if !can_hold(pos.rules()) || pos.in_placing_phase() {
             return None;
         }
-        let us = pos.side_to_move();
-        self.sector_entry(
+        let (us, them) = (pos.side_to_move(), pos.side_to_move().opponent());
+        let (mover, other) = (pos.stones(us), pos.stones(them));
+        if pos.stones_to_place() == 0 {
+            return self.sector_entry(pos.rules().variant, mover, other);
+        }
+        let hand = |side: Color| usize::from(pos.in_hand(side));
+        let sector = Sector::new(
             pos.rules().variant,
-            pos.stones(us),
-            pos.stones(us.opponent()),
-        )
+            mover.len() as usize,
+            other.len() as usize,
+            hand(us),
+            hand(them),
+        )?;
+        let file = self.with_hands.get(&sector)?;
+        Some((file, sector.board.canonical(mover, other).index))
     }
 
     /// Where the value of a placing position is: the file and index of its
     /// sector, if loaded, or derived if its sector's values are.
     fn placing_entry(&self, pos: &Position) -> Option<PlacingEntry<'_>> {
-        if !can_hold(pos.rules()) || pos.stones_to_place() == 0 {
+        if !can_hold(pos.rules()) || !pos.in_placing_phase() {
             return None;
         }
         let (us, them) = (pos.side_to_move(), pos.side_to_move().opponent());
@@ -491,7 +503,7 @@ impl Probe<'_> {
     /// [`NotInMemory`] when reading from memory only and what it needs is
     /// not there: it is then read in the background.
     pub fn outcome(&self, pos: &Position) -> Result<Option<DbOutcome>, NotInMemory> {
-        if pos.stones_to_place() == 0 {
+        if !pos.in_placing_phase() {
             return match self.db.moving_entry(pos) {
                 Some((file, index)) => file.outcome_with(index, self.reads),
                 None => Ok(None),
@@ -765,11 +777,10 @@ enum PlacingEntry<'a> {
     Derived,
 }
 
-/// Whether databases can hold positions of `rules`: a variant whose
-/// placing and moving phases are separate, with flying (the sectors of
-/// either full-board rule have files of their own).
+/// Whether databases can hold positions of `rules`: with flying (the
+/// sectors of either full-board rule have files of their own).
 fn can_hold(rules: Rules) -> bool {
-    !rules.variant.may_slide_while_placing() && rules.flying
+    rules.flying
 }
 
 /// Slots of the moving files of one variant: `MAX_STONES + 1` to a row.

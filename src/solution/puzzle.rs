@@ -38,7 +38,7 @@ impl Puzzle {
     /// placing position is set without the rule, which the placing
     /// phase's values leave out.
     pub fn at(db: &Database, position: &Position) -> Option<Puzzle> {
-        let position = &if position.stones_to_place() > 0 {
+        let position = &if position.in_placing_phase() {
             position.with_n_move_rule(0)
         } else {
             *position

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use morris::Variant;
-use morris::solution::retrograde::{PlacingBuild, SectorRange, generate};
+use morris::solution::retrograde::{PlacingBuild, SectorRange, generate, generate_unit};
 use morris::solution::{Database, DbOutcome, Sector};
 use morris::{Bitboard, Color, Position};
 
@@ -42,6 +42,23 @@ pub fn twelve_database() -> &'static (PathBuf, Database) {
         let mut build = PlacingBuild::new(&dir, &sectors);
         for &sector in &sectors {
             build.sector(sector, &|_| {}, |_| {}).expect("generation");
+        }
+        let (db, rejected) = Database::open(&dir).expect("open");
+        assert!(rejected.is_empty(), "{rejected:?}");
+        (dir, db)
+    })
+}
+
+/// Lasker Morris up to four stones a side (on the board and in hand), a
+/// sector and its twin at a time, built once for all tests by `gen-db`'s
+/// library calls into a folder of its own.
+pub fn lasker_database() -> &'static (PathBuf, Database) {
+    static DB: OnceLock<(PathBuf, Database)> = OnceLock::new();
+    DB.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("morris-lasker-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for unit in Sector::interleaved_within(Variant::Lasker, 4) {
+            generate_unit(&dir, unit, &|_| {}, |_| {}).expect("generation");
         }
         let (db, rejected) = Database::open(&dir).expect("open");
         assert!(rejected.is_empty(), "{rejected:?}");
