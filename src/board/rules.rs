@@ -39,10 +39,32 @@ impl Variant {
     /// The lines and neighbours of this variant's board.
     #[inline]
     pub fn tables(self) -> &'static Tables {
-        match self {
-            Variant::Twelve => &tables::DIAGONAL,
-            Variant::Nine | Variant::Lasker => &tables::STANDARD,
+        if self.has_diagonals() {
+            &tables::DIAGONAL
+        } else {
+            &tables::STANDARD
         }
+    }
+
+    /// The most stones a side starts with, of any variant.
+    pub const MOST_STONES: u8 = {
+        let mut most = 0;
+        let mut at = 0;
+        while at < Variant::ALL.len() {
+            let stones = Variant::ALL[at].stones();
+            if stones > most {
+                most = stones;
+            }
+            at += 1;
+        }
+        most
+    };
+
+    /// Whether the board has diagonal lines (each a mill, its points
+    /// neighbours along it).
+    #[inline]
+    pub const fn has_diagonals(self) -> bool {
+        matches!(self, Variant::Twelve)
     }
 
     /// Whether a side with stones in hand may slide instead of placing.

@@ -162,7 +162,7 @@ a4--b4--c4      e4--f4--g4
 | /         |         \\ |
 a1----------d1----------g1
 ";
-    let template = if pos.rules().variant == Variant::Twelve {
+    let template = if pos.rules().variant.has_diagonals() {
         TWELVE
     } else {
         NINE

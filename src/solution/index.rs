@@ -311,9 +311,9 @@ pub struct Canonical {
 /// The fewest stones a side has in a sector: with two, it has lost.
 pub(super) const MIN_STONES: usize = 3;
 
-/// The most stones a side has in a sector the index spans: what a side
-/// of Twelve Men's Morris starts with, the most of any variant.
-pub(super) const MAX_STONES: usize = Variant::Twelve.stones() as usize;
+/// The most stones a side has in a sector the index spans: the most a
+/// side starts with, of any variant.
+pub(super) const MAX_STONES: usize = Variant::MOST_STONES as usize;
 
 impl SectorIndex {
     /// Whether `mover` and `other` stones make a sector: `MIN_STONES` to

@@ -22,22 +22,39 @@ use crate::solution::error::{DbError, DbProblem};
 use crate::solution::memory::HugeBytes;
 use crate::solution::sector::Sector;
 
-/// The code of the rules of `sector` in a header's variant byte: the
-/// variant's place among the variants (so that nine's files, written
-/// before there were others, keep theirs, 0), plus 16 times the
-/// full-board rule's place among the rules.
+/// The code of a variant in a file's header, for good: nine's files,
+/// written before there were others, have 0.
+const fn variant_file_code(variant: Variant) -> u8 {
+    match variant {
+        Variant::Nine => 0,
+        Variant::Twelve => 1,
+        Variant::Lasker => 2,
+    }
+}
+
+/// The code of a full-board rule in a file's header, for good.
+const fn full_board_file_code(rule: FullBoard) -> u8 {
+    match rule {
+        FullBoard::Draw => 0,
+        FullBoard::WhiteLoses => 1,
+    }
+}
+
+/// The code of the rules of `sector` in a header's variant byte: its
+/// variant's code plus 16 times its full-board rule's.
 pub(super) fn variant_code(sector: Sector) -> u8 {
-    let place = |found: Option<usize>| found.expect("every rule is listed") as u8;
-    let variant = place(Variant::ALL.iter().position(|&v| v == sector.variant));
-    let rule = place(FullBoard::ALL.iter().position(|&r| r == sector.full_board));
-    variant | rule << 4
+    variant_file_code(sector.variant) | full_board_file_code(sector.full_board) << 4
 }
 
 /// The rules a header's variant byte `code` gives (see [`variant_code`]),
 /// if it names a variant and a full-board rule.
 fn rules_of_code(code: u8) -> Option<(Variant, FullBoard)> {
-    let variant = *Variant::ALL.get(usize::from(code & 15))?;
-    let rule = *FullBoard::ALL.get(usize::from(code >> 4))?;
+    let variant = Variant::ALL
+        .into_iter()
+        .find(|&v| variant_file_code(v) == code & 15)?;
+    let rule = FullBoard::ALL
+        .into_iter()
+        .find(|&r| full_board_file_code(r) == code >> 4)?;
     Some((variant, rule))
 }
 
