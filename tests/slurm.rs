@@ -55,7 +55,9 @@ fn the_waves_as_job_arrays_build_the_files_of_one_machine() {
     run(Command::new(script("start-local.sh")).arg(&cluster));
     let conf = cluster.join("slurm.conf");
     // Up to 5 stones a side: five waves, one of them of two pairs. Then
-    // twelve up to 4 stones, in the same folder, in logs of their own.
+    // twelve up to 4 stones, and Lasker up to 4 stones a side (its units
+    // of stones on the board and in hand), in the same folder, in logs of
+    // their own.
     let waves = |plan: &[&str], logs: &Path| {
         Command::new(script("gen-db-waves.sh"))
             .args([morris.as_ref(), shared.as_os_str(), logs.as_os_str()])
@@ -66,9 +68,11 @@ fn the_waves_as_job_arrays_build_the_files_of_one_machine() {
     };
     let nine = ["--max-stones", "5"];
     let twelve = ["--variant", "twelve", "--max-stones", "4"];
+    let lasker = ["--variant", "lasker", "--max-stones", "4"];
     let built = [
         waves(&nine, &logs),
         waves(&twelve, &root.join("logs-twelve")),
+        waves(&lasker, &root.join("logs-lasker")),
     ];
     run(Command::new(script("stop-local.sh")).arg(&cluster));
     for built in built {
@@ -78,7 +82,7 @@ fn the_waves_as_job_arrays_build_the_files_of_one_machine() {
             String::from_utf8_lossy(&built.stderr)
         );
     }
-    for plan in [&nine[..], &twelve] {
+    for plan in [&nine[..], &twelve, &lasker] {
         run(Command::new(morris)
             .arg("gen-db")
             .args(plan)
@@ -95,7 +99,12 @@ fn the_waves_as_job_arrays_build_the_files_of_one_machine() {
         sectors.iter().filter(|sector| sector.is_stored()).count()
     };
     let twelve_files = 4 + stored(Variant::Twelve, 4);
-    assert_eq!(on_slurm.len(), 9 + stored(Variant::Nine, 5) + twelve_files);
+    // Every Lasker sector up to 4 stones a side, each side 3 or 4 in all.
+    let lasker_files = 81;
+    assert_eq!(
+        on_slurm.len(),
+        9 + stored(Variant::Nine, 5) + twelve_files + lasker_files
+    );
     assert!(!shared.join(morris::solution::format::INTERMEDIATE).exists());
     let names =
         |files: &[(String, Vec<u8>)]| files.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();

@@ -13,7 +13,7 @@ use morris::solution::format::convert::{Converted, convert_file, finish};
 use morris::solution::format::{INTERMEDIATE, MovingHeader, PlacingHeader};
 use morris::solution::retrograde::{
     BuildStep, Generated, PlacingBuild, SectorRange, generate_unit, pair_dependencies,
-    pair_sectors, removal_sectors,
+    pair_sectors, removal_sectors, unit_needs,
 };
 use morris::solution::{
     Database, DbOutcome, DbValue, Sector, SectorCheck, SectorIndex, check_sector, compare_sector,
@@ -303,9 +303,12 @@ fn gen_db_interleaved(args: GenDbArgs) -> Result<()> {
         "--max-stones {per_side}: {variant} has 3 to {stones} stones a side"
     );
     anyhow::ensure!(
-        args.max_total.is_none() && args.phase == Phases::Both && !args.plan,
+        args.max_total.is_none() && args.phase == Phases::Both,
         "{variant}'s placing and moving interleave: it is built whole, up to --max-stones a side"
     );
+    if args.plan {
+        return print_interleaved_plan(variant, per_side);
+    }
     let units = match args.sector {
         None => Sector::interleaved_within(variant, per_side),
         Some(choice) => {
@@ -332,6 +335,75 @@ fn gen_db_interleaved(args: GenDbArgs) -> Result<()> {
         stop_after: args.stop_after,
     };
     build(&db_dir(args.out)?, &units, &scope, args.threads, until).map(drop)
+}
+
+/// Bytes of memory a unit with stones in hand takes to build, per index:
+/// as a pair (see [`BUILD_BYTES_PER_INDEX`]), and beside each entry the
+/// best of its moves out.
+const UNIT_BYTES_PER_INDEX: u64 = BUILD_BYTES_PER_INDEX + 1;
+
+/// Bits a file with stones in hand takes per index, at most: every
+/// distance is kept.
+const UNIT_FILE_BITS_PER_INDEX: u64 = 4;
+
+/// Prints the plan of a build of `variant` (placing and moving
+/// interleaved) up to `per_side` stones a side: each unit (named by its
+/// first sector; with nothing in hand, a pair `A-B`) with its wave, the
+/// first after the waves of every unit it needs, so that a wave's units
+/// can be built at once; its indices, memory and disk, and what it needs.
+fn print_interleaved_plan(variant: Variant, per_side: usize) -> Result<()> {
+    let units = Sector::interleaved_within(variant, per_side);
+    let name = |unit: Sector| {
+        let board = unit.board;
+        if unit.is_placing() {
+            unit.to_string()
+        } else {
+            let (a, b) = (board.mover.min(board.other), board.mover.max(board.other));
+            format!("{a}-{b}")
+        }
+    };
+    // Each sector's unit, by either of its two sectors.
+    let mut unit_of = std::collections::HashMap::new();
+    let mut waves = std::collections::HashMap::new();
+    out!("# wave sector indices memory-MiB disk-MiB needs");
+    for unit in units {
+        let needs = unit_needs(unit);
+        let wave = 1 + needs
+            .iter()
+            .filter_map(|need| waves.get(unit_of.get(need)?))
+            .max()
+            .copied()
+            .unwrap_or(0);
+        let mut twins = vec![unit, unit.twin()];
+        twins.dedup();
+        let indices: u64 = twins.iter().map(|s| s.len()).sum();
+        let needed_bytes: u64 = needs.iter().map(|s| decoded_outcome_bytes(s.len())).sum();
+        let (memory, disk) = if unit.is_placing() {
+            (UNIT_BYTES_PER_INDEX, UNIT_FILE_BITS_PER_INDEX)
+        } else {
+            (BUILD_BYTES_PER_INDEX, FILE_BITS_PER_INDEX)
+        };
+        let mut names: Vec<String> = needs.iter().map(|&need| name(unit_of[&need])).collect();
+        names.dedup();
+        out!(
+            "{wave} {} {indices} {} {} {}",
+            name(unit),
+            (indices * memory)
+                .max(indices * 5 + needed_bytes)
+                .div_ceil(1 << 20),
+            (indices * disk).div_ceil(8 << 20),
+            if names.is_empty() {
+                "-".to_owned()
+            } else {
+                names.join(",")
+            }
+        );
+        for sector in twins {
+            unit_of.insert(sector, unit);
+        }
+        waves.insert(unit, wave);
+    }
+    Ok(())
 }
 
 /// When a build stops before its end: once a unit is built after

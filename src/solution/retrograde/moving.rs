@@ -366,7 +366,7 @@ pub(super) fn pair_of(sector: Sector) -> Vec<Sector> {
 /// If a sector has more indices than a decided position can name.
 pub(super) fn solve_within(
     variant: Variant,
-    work: Vec<Working>,
+    mut work: Vec<Working>,
     progress: &(dyn Fn(BuildStep) + Sync),
 ) -> Vec<BuiltSector> {
     assert!(
@@ -374,6 +374,10 @@ pub(super) fn solve_within(
         "a sector has more indices than a decided position can name"
     );
     take_moves_back(variant.tables(), &work, progress);
+    // Step 3 needs no move out: their room goes to the finished values.
+    for w in &mut work {
+        w.exits = None;
+    }
     into_sectors(variant, work)
 }
 
