@@ -159,6 +159,42 @@ fn plain_forced_win(pos: &Position, plies: u16) -> bool {
     })
 }
 
+/// Checks the stored `value` of `pos`, where every removal ends the game,
+/// against a plain search over the rules: a win within 3 plies is forced
+/// in as many plies and no fewer, a loss within `losses_within` plies is
+/// forced (every move lets the other side force a win in a ply fewer), a
+/// draw wins nothing within 3 plies. Returns the outcome checked, if one
+/// was.
+fn confirmed_by_a_plain_search(
+    pos: &Position,
+    value: DbValue,
+    losses_within: u16,
+) -> Option<DbOutcome> {
+    match value.outcome {
+        DbOutcome::Win if value.distance <= 3 => {
+            assert!(plain_forced_win(pos, value.distance), "{}", pos.fen());
+            assert!(
+                value.distance < 3 || !plain_forced_win(pos, value.distance - 2),
+                "{}",
+                pos.fen()
+            );
+        }
+        DbOutcome::Loss if value.distance <= losses_within => {
+            let all_lose = pos.legal_moves().iter().all(|&mv| {
+                let mut child = *pos;
+                child.play_unchecked(mv);
+                // A loss at 0 has no moves; at 1 or 2, the opponent wins
+                // at once.
+                plain_forced_win(&child, value.distance.saturating_sub(1).max(1))
+            });
+            assert!(all_lose, "{}", pos.fen());
+        }
+        DbOutcome::Draw => assert!(!plain_forced_win(pos, 3), "{}", pos.fen()),
+        _ => return None,
+    }
+    Some(value.outcome)
+}
+
 #[test]
 fn short_wins_and_losses_are_confirmed_by_a_plain_search() {
     // In 3-3 every removal ends the game, so a win at distance d is a
@@ -175,27 +211,9 @@ fn short_wins_and_losses_are_confirmed_by_a_plain_search() {
         let Some(value) = db.value(&pos) else {
             continue;
         };
-        match value.outcome {
-            DbOutcome::Win if value.distance <= 3 => {
-                assert!(plain_forced_win(&pos, value.distance), "{}", pos.fen());
-                assert!(
-                    value.distance < 3 || !plain_forced_win(&pos, value.distance - 2),
-                    "{}",
-                    pos.fen()
-                );
-                wins += 1;
-            }
-            DbOutcome::Loss if value.distance <= 2 => {
-                let all_lose = pos.legal_moves().iter().all(|&mv| {
-                    let mut child = pos;
-                    child.play_unchecked(mv);
-                    // The opponent wins at once (a loss at 0 has no moves).
-                    plain_forced_win(&child, 1)
-                });
-                assert!(all_lose, "{}", pos.fen());
-                losses += 1;
-            }
-            DbOutcome::Draw => assert!(!plain_forced_win(&pos, 3), "{}", pos.fen()),
+        match confirmed_by_a_plain_search(&pos, value, 2) {
+            Some(DbOutcome::Win) => wins += 1,
+            Some(DbOutcome::Loss) => losses += 1,
             _ => {}
         }
     }
@@ -1110,9 +1128,7 @@ fn symmetric_lasker_positions_have_equal_values() {
 
 #[test]
 fn short_lasker_wins_and_losses_are_confirmed_by_a_plain_search() {
-    // With three stones a side in all, every removal ends the game: a win
-    // at distance d is a forced win of the game in d plies, a loss at d a
-    // forced loss, and a draw no forced win at all.
+    // With three stones a side in all, every removal ends the game.
     let (_, db) = lasker_database();
     let (mut wins, mut losses, mut draws) = (0, 0, 0);
     for sector in lasker_sectors() {
@@ -1128,30 +1144,11 @@ fn short_lasker_wins_and_losses_are_confirmed_by_a_plain_search() {
             }
             let pos = sector.position(m, o);
             let value = db.value(&pos).expect("stored");
-            match value.outcome {
-                DbOutcome::Win if value.distance <= 3 => {
-                    assert!(plain_forced_win(&pos, value.distance), "{}", pos.fen());
-                    assert!(
-                        value.distance < 3 || !plain_forced_win(&pos, value.distance - 2),
-                        "{}",
-                        pos.fen()
-                    );
-                    wins += 1;
-                }
-                DbOutcome::Loss if value.distance <= 4 => {
-                    let all_lose = pos.legal_moves().iter().all(|&mv| {
-                        let mut child = pos;
-                        child.play_unchecked(mv);
-                        plain_forced_win(&child, value.distance.saturating_sub(1).max(1))
-                    });
-                    assert!(all_lose, "{}", pos.fen());
-                    losses += 1;
-                }
-                DbOutcome::Draw => {
-                    assert!(!plain_forced_win(&pos, 5), "{}", pos.fen());
-                    draws += 1;
-                }
-                _ => {}
+            match confirmed_by_a_plain_search(&pos, value, 4) {
+                Some(DbOutcome::Win) => wins += 1,
+                Some(DbOutcome::Loss) => losses += 1,
+                Some(DbOutcome::Draw) => draws += 1,
+                None => {}
             }
         }
     }

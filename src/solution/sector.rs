@@ -98,21 +98,33 @@ impl Sector {
         mover_hand: usize,
         other_hand: usize,
     ) -> Option<Sector> {
-        let stones = usize::from(variant.stones());
+        let stones = [mover, other, mover_hand, other_hand];
         let turn = mover_hand == other_hand || mover_hand == other_hand + 1;
-        let exists = turn
-            && mover_hand >= 1
-            && mover + mover_hand <= stones
-            && other + other_hand <= stones
-            && mover + mover_hand >= MIN_STONES
-            && other + other_hand >= MIN_STONES;
-        exists.then_some(Sector {
+        let exists = turn && mover_hand >= 1 && Sector::stones_fit(variant, stones);
+        exists.then(|| Sector::of_stones(variant, stones))
+    }
+
+    /// The sector of `variant` of these stones (on the board of the side
+    /// to move and of the other side, then in hand), with a full board
+    /// drawn, whether such positions exist or not.
+    pub(super) fn of_stones(
+        variant: Variant,
+        [mover, other, mover_hand, other_hand]: [usize; 4],
+    ) -> Sector {
+        Sector {
             variant,
             full_board: FullBoard::Draw,
             board: SectorIndex::new(mover, other),
             mover_hand,
             other_hand,
-        })
+        }
+    }
+
+    /// Whether neither side has placed more than its stones of `variant`,
+    /// and each has at least three in all.
+    fn stones_fit(variant: Variant, [mover, other, mover_hand, other_hand]: [usize; 4]) -> bool {
+        let stones = MIN_STONES..=usize::from(variant.stones());
+        stones.contains(&(mover + mover_hand)) && stones.contains(&(other + other_hand))
     }
 
     /// The sector of `mover` and `other` stones on the board and
@@ -128,19 +140,10 @@ impl Sector {
         mover_hand: usize,
         other_hand: usize,
     ) -> Option<Sector> {
-        let stones = usize::from(variant.stones());
-        let sides = [(mover, mover_hand), (other, other_hand)];
-        let exists = sides
-            .iter()
-            .all(|&(board, hand)| (MIN_STONES..=stones).contains(&(board + hand)))
+        let stones = [mover, other, mover_hand, other_hand];
+        let exists = Sector::stones_fit(variant, stones)
             && (mover_hand + other_hand > 0 || SectorIndex::exists(mover, other));
-        exists.then_some(Sector {
-            variant,
-            full_board: FullBoard::Draw,
-            board: SectorIndex::new(mover, other),
-            mover_hand,
-            other_hand,
-        })
+        exists.then(|| Sector::of_stones(variant, stones))
     }
 
     /// The same stones with the other side to move: where the moves that

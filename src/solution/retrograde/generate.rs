@@ -10,7 +10,7 @@ use super::moving::{BuildStep, build_pair};
 use super::placing::{MissingSuccessor, build_placing_sector};
 use crate::board::Variant;
 use crate::solution::error::{BuildError, DbError, DbProblem};
-use crate::solution::format::moving::{MovingFile, write_sector};
+use crate::solution::format::moving::{BuiltSector, MovingFile, write_sector};
 use crate::solution::format::placing::{PlacingFile, write_placing};
 use crate::solution::format::{build_folder, build_path};
 use crate::solution::index::{MIN_STONES, SectorIndex};
@@ -189,19 +189,39 @@ pub fn generate_pair(
     variant: Variant,
     (a, b): (usize, usize),
     progress: &(dyn Fn(BuildStep) + Sync),
+    done: impl FnMut(&GenerationReport),
+) -> Result<(), BuildError> {
+    let moving = |board| Sector::moving(variant, board);
+    let pair: Vec<Sector> = pair_sectors(a, b).into_iter().map(moving).collect();
+    let needed: Vec<Sector> = removal_sectors(a, b).into_iter().map(moving).collect();
+    generate_twins(
+        dir,
+        &pair,
+        &needed,
+        |smaller| Ok(build_pair(variant, a, b, smaller, progress)),
+        done,
+    )
+}
+
+/// Builds, in `dir`, the sectors `twins` (a sector and its twin, or one
+/// sector its own twin) by `build`, from the files of `needed` there read
+/// into a [`Database`], unless their files are present and valid (then
+/// they are kept); `done` hears of each sector finished.
+fn generate_twins(
+    dir: &Path,
+    twins: &[Sector],
+    needed: &[Sector],
+    build: impl FnOnce(Database) -> Result<Vec<BuiltSector>, BuildError>,
     mut done: impl FnMut(&GenerationReport),
 ) -> Result<(), BuildError> {
     std::fs::create_dir_all(dir).map_err(|e| DbError {
         path: dir.to_owned(),
         problem: DbProblem::from(e),
     })?;
-    let moving = |board| Sector::moving(variant, board);
-    let pair: Vec<Sector> = pair_sectors(a, b).into_iter().map(moving).collect();
-    let needed: Vec<Sector> = removal_sectors(a, b).into_iter().map(moving).collect();
-    refuse_convertible(dir, &pair)?;
-    refuse_convertible(dir, &needed)?;
-    if all_valid(dir, &pair) {
-        for &sector in &pair {
+    refuse_convertible(dir, twins)?;
+    refuse_convertible(dir, needed)?;
+    if all_valid(dir, twins) {
+        for &sector in twins {
             done(&GenerationReport {
                 sector,
                 how: Generated::Kept,
@@ -209,9 +229,9 @@ pub fn generate_pair(
         }
         return Ok(());
     }
-    let mut smaller = Database::default();
-    load_verified(dir, &needed, &mut smaller).map_err(|names| missing(dir, names))?;
-    for built in build_pair(variant, a, b, &smaller, progress) {
+    let mut solved = Database::default();
+    load_verified(dir, needed, &mut solved).map_err(|names| missing(dir, names))?;
+    for built in build(solved)? {
         write_sector(dir, &built)?;
         done(&GenerationReport {
             sector: built.sector,
@@ -238,44 +258,21 @@ pub fn generate_unit(
     dir: &Path,
     sector: Sector,
     progress: &(dyn Fn(BuildStep) + Sync),
-    mut done: impl FnMut(&GenerationReport),
+    done: impl FnMut(&GenerationReport),
 ) -> Result<(), BuildError> {
     if !sector.is_placing() {
         let (a, b) = (sector.board.mover, sector.board.other);
         return generate_pair(dir, sector.variant, (a.min(b), a.max(b)), progress, done);
     }
-    std::fs::create_dir_all(dir).map_err(|e| DbError {
-        path: dir.to_owned(),
-        problem: DbProblem::from(e),
-    })?;
-    let mut pair = vec![sector, sector.twin()];
-    pair.dedup();
-    let needed = unit_needs(sector);
-    refuse_convertible(dir, &pair)?;
-    refuse_convertible(dir, &needed)?;
-    if all_valid(dir, &pair) {
-        for &sector in &pair {
-            done(&GenerationReport {
-                sector,
-                how: Generated::Kept,
-            });
-        }
-        return Ok(());
-    }
-    let mut solved = Database::default();
-    load_verified(dir, &needed, &mut solved).map_err(|names| missing(dir, names))?;
+    let mut twins = vec![sector, sector.twin()];
+    twins.dedup();
     // Every sector needed was opened and checked: a value can be missing
     // only if a file's blocks changed since, and then it is refused.
-    let built = build_unit(sector, solved, progress)
-        .map_err(|MissingSuccessor(next)| missing(dir, vec![next.to_string()]))?;
-    for built in built {
-        write_sector(dir, &built)?;
-        done(&GenerationReport {
-            sector: built.sector,
-            how: Generated::Built,
-        });
-    }
-    Ok(())
+    let build = |solved| {
+        build_unit(sector, solved, progress)
+            .map_err(|MissingSuccessor(next)| missing(dir, vec![next.to_string()]))
+    };
+    generate_twins(dir, &twins, &unit_needs(sector), build, done)
 }
 
 /// Builds, in `dir`, every sector of `range`, smallest first, a pair

@@ -22,10 +22,10 @@ use rayon::prelude::*;
 
 use super::moving::{BuildStep, SIXTEENTHS, WAY_OUT, Working, pair_of, solve_within, value_entry};
 use super::placing::MissingSuccessor;
-use crate::board::{Bitboard, FullBoard, Tables};
+use crate::board::{Bitboard, Tables};
 use crate::solution::format::moving::{BuiltSector, Kept, MovingFile};
 use crate::solution::format::reader::Reads;
-use crate::solution::index::{MIN_STONES, SectorIndex, WithMover, classes_of, subsets};
+use crate::solution::index::{MIN_STONES, WithMover, classes_of, subsets};
 use crate::solution::probe::Database;
 use crate::solution::sector::Sector;
 use crate::solution::value::{DbOutcome, DbValue};
@@ -154,13 +154,7 @@ fn lead_sectors(sector: Sector) -> [Option<Sector>; 3] {
     let (mh, oh) = (sector.mover_hand, sector.other_hand);
     // The other side moves next. No board of a variant that slides while
     // placing can fill.
-    let next = |[mover, other, mover_hand, other_hand]: [usize; 4]| Sector {
-        variant: sector.variant,
-        full_board: FullBoard::Draw,
-        board: SectorIndex::new(mover, other),
-        mover_hand,
-        other_hand,
-    };
+    let next = |stones: [usize; 4]| Sector::of_stones(sector.variant, stones);
     // After a removal the other side has one stone fewer on the board,
     // and must keep three in all.
     let removes = o > 0 && o - 1 + oh >= MIN_STONES;
@@ -396,6 +390,7 @@ mod tests {
 
     use super::*;
     use crate::board::{Position, Variant};
+    use crate::solution::index::SectorIndex;
     use crate::solution::retrograde::moving::{SmallerSectors, build_pair};
 
     /// Sectors solved in memory.
