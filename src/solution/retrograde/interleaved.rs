@@ -84,8 +84,8 @@ impl SolvedSectors for Database {
 }
 
 /// Builds `sector`, which has stones in hand, and its twin (see
-/// [`pair_of`]) of a variant where a side with stones in hand may slide,
-/// from the sectors in `solved`; `progress` is told of each step.
+/// [`Sector::twin`]) of a variant where a side with stones in hand may
+/// slide, from the sectors in `solved`; `progress` is told of each step.
 /// `solved` is let go of as soon as the first step is done with it, to
 /// make room for the rest.
 ///
