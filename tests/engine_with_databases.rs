@@ -27,6 +27,17 @@ fn engine_move(game: &morris::Game, db: &std::sync::Arc<Database>) -> morris::Mo
     request.run(tt).best.expect("a move in a live position")
 }
 
+/// How the game from `start` ends with the engine and the databases
+/// playing both sides.
+fn played_out(start: Position, db: &std::sync::Arc<Database>) -> morris::Outcome {
+    let mut game = morris::Game::new(start);
+    while game.outcome().is_none() {
+        let mv = engine_move(&game, db);
+        game.try_play(mv).expect("the engine plays legal moves");
+    }
+    game.outcome().expect("the game is over")
+}
+
 #[test]
 fn won_positions_are_won_against_the_best_defence() {
     let (dir, _) = database();
@@ -57,12 +68,7 @@ fn won_positions_are_won_against_the_best_defence() {
             if value.outcome != DbOutcome::Win || value.distance < wanted {
                 continue;
             }
-            let mut game = morris::Game::new(start);
-            while game.outcome().is_none() {
-                let mv = engine_move(&game, &db);
-                game.try_play(mv).expect("the engine plays legal moves");
-            }
-            let outcome = game.outcome().unwrap();
+            let outcome = played_out(start, &db);
             assert_eq!(
                 outcome.winner(),
                 Some(Color::White),
@@ -603,12 +609,7 @@ fn a_won_lasker_position_with_stones_in_hand_is_won_against_the_best_defence() {
     let db = std::sync::Arc::new(db);
     let start = lasker_position(&db, DbOutcome::Win, 7);
     let winner = start.side_to_move();
-    let mut game = morris::Game::new(start);
-    while game.outcome().is_none() {
-        let mv = engine_move(&game, &db);
-        game.try_play(mv).expect("the engine plays legal moves");
-    }
-    let outcome = game.outcome().unwrap();
+    let outcome = played_out(start, &db);
     assert_eq!(
         outcome.winner(),
         Some(winner),

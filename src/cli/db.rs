@@ -374,8 +374,7 @@ fn print_interleaved_plan(variant: Variant, per_side: usize) -> Result<()> {
             .max()
             .copied()
             .unwrap_or(0);
-        let mut twins = vec![unit, unit.twin()];
-        twins.dedup();
+        let twins = unit.with_twin();
         let indices: u64 = twins.iter().map(|s| s.len()).sum();
         let needed_bytes: u64 = needs.iter().map(|s| decoded_outcome_bytes(s.len())).sum();
         let (memory, disk) = if unit.is_placing() {
@@ -618,14 +617,9 @@ fn build(
     threads: Option<usize>,
     until: Until,
 ) -> Result<bool> {
-    let twins = |unit: Sector| {
-        let mut both = vec![unit, unit.twin()];
-        both.dedup();
-        both
-    };
     let total: u64 = units
         .iter()
-        .flat_map(|&unit| twins(unit))
+        .flat_map(|&unit| unit.with_twin())
         .map(|s| s.len())
         .sum();
     let bar = build_bar(total, "positions")?;

@@ -158,6 +158,17 @@ impl Sector {
         }
     }
 
+    /// The sector and its twin, built together: one sector where it is its
+    /// own twin.
+    pub fn with_twin(self) -> Vec<Sector> {
+        let twin = self.twin();
+        if twin == self {
+            vec![self]
+        } else {
+            vec![self, twin]
+        }
+    }
+
     /// Every sector of `variant`, a variant where a side with stones in
     /// hand may slide, with at most `per_side` stones a side on the board
     /// and in hand together: of a sector and its twin, which are built

@@ -264,8 +264,7 @@ pub fn generate_unit(
         let (a, b) = (sector.board.mover, sector.board.other);
         return generate_pair(dir, sector.variant, (a.min(b), a.max(b)), progress, done);
     }
-    let mut twins = vec![sector, sector.twin()];
-    twins.dedup();
+    let twins = sector.with_twin();
     // Every sector needed was opened and checked: a value can be missing
     // only if a file's blocks changed since, and then it is refused.
     let build = |solved| {

@@ -20,7 +20,7 @@ use std::sync::atomic::Ordering;
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
 
-use super::moving::{BuildStep, SIXTEENTHS, WAY_OUT, Working, pair_of, solve_within, value_entry};
+use super::moving::{BuildStep, SIXTEENTHS, WAY_OUT, Working, solve_within, value_entry};
 use super::placing::MissingSuccessor;
 use crate::board::{Bitboard, Tables};
 use crate::solution::format::moving::{BuiltSector, Kept, MovingFile};
@@ -99,8 +99,8 @@ pub fn build_unit(
     progress: &(dyn Fn(BuildStep) + Sync),
 ) -> Result<Vec<BuiltSector>, MissingSuccessor> {
     debug_assert!(sector.is_placing() && sector.variant.may_slide_while_placing());
-    let work: Vec<Working> = pair_of(sector).into_iter().map(Working::new).collect();
-    for (w, sector) in work.iter().zip(pair_of(sector)) {
+    let work: Vec<Working> = sector.with_twin().into_iter().map(Working::new).collect();
+    for (w, sector) in work.iter().zip(sector.with_twin()) {
         let decided = first_look(w, sector, &solved)?;
         progress(BuildStep::Looked {
             sector: sector.board,
@@ -168,7 +168,8 @@ fn lead_sectors(sector: Sector) -> [Option<Sector>; 3] {
 /// The sectors that the moves out of `sector` and of its twin lead to:
 /// what their build reads.
 pub fn unit_needs(sector: Sector) -> Vec<Sector> {
-    let mut needs: Vec<Sector> = pair_of(sector)
+    let mut needs: Vec<Sector> = sector
+        .with_twin()
         .into_iter()
         .flat_map(lead_sectors)
         .flatten()

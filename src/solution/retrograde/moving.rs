@@ -339,24 +339,14 @@ pub fn build_pair(
         a >= MIN_STONES && b >= MIN_STONES,
         "sectors hold at least three stones a side"
     );
-    let work: Vec<Working> = pair_of(Sector::moving(variant, SectorIndex::new(a, b)))
+    let work: Vec<Working> = Sector::moving(variant, SectorIndex::new(a, b))
+        .with_twin()
         .into_iter()
         .map(Working::new)
         .collect();
     first_look(variant, &work, &smaller, progress);
     drop(smaller);
     solve_within(variant, work, progress)
-}
-
-/// The sector and its twin (one sector when they are the same): moves
-/// that neither place nor remove lead from one to the other.
-pub(super) fn pair_of(sector: Sector) -> Vec<Sector> {
-    let twin = sector.twin();
-    if twin == sector {
-        vec![sector]
-    } else {
-        vec![sector, twin]
-    }
 }
 
 /// Steps 2 and 3, once step 1 has looked at every position of `work`.
@@ -600,8 +590,9 @@ fn take_moves_back(tables: &Tables, work: &[Working], progress: &(dyn Fn(BuildSt
                 .map(trimmed)
                 .collect(),
         };
-        // Step 1 decided the moves out at distances 0 and 1 itself.
-        if distance >= 1 {
+        // Step 1 decided the moves out at distances 0 and 1 itself; a
+        // pair of the moving phase has none.
+        if distance >= 1 && farthest > 0 {
             found.extend(decided_by_exits(work, distance + 1));
         }
         let decided = found.iter().map(Vec::len).sum::<usize>() as u64;
