@@ -158,6 +158,31 @@ impl Sector {
         }
     }
 
+    /// Where a placement that removes nothing leads, in a variant where a
+    /// side with stones in hand may slide: the stone on the board, the
+    /// other side to move.
+    pub fn placed_into(self) -> Option<Sector> {
+        let (m, o) = (self.board.mover, self.board.other);
+        (self.mover_hand > 0).then(|| {
+            Sector::of_stones(
+                self.variant,
+                [o, m + 1, self.other_hand, self.mover_hand - 1],
+            )
+        })
+    }
+
+    /// The sector whose placements that remove nothing lead to this one
+    /// (see [`Sector::placed_into`]), if there is one: the one build that
+    /// reads this sector's distances.
+    pub fn placed_from(self) -> Option<Sector> {
+        if !self.variant.may_slide_while_placing() || self.board.other == 0 {
+            return None;
+        }
+        let (m, o) = (self.board.mover, self.board.other);
+        Sector::interleaved(self.variant, o - 1, m, self.other_hand + 1, self.mover_hand)
+            .filter(|from| from.placed_into() == Some(self))
+    }
+
     /// The sector and its twin, built together: one sector where it is its
     /// own twin.
     pub fn with_twin(self) -> Vec<Sector> {

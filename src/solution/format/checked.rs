@@ -544,6 +544,13 @@ impl Checked {
         self.table.last().map_or(0, |&end| end as usize)
     }
 
+    /// The table of blocks and the blocks, as they are stored: what
+    /// another file with the same payload copies.
+    pub(super) fn as_stored(&self) -> (&[u8], &[u8]) {
+        let blocks = &self.storage.bytes()[self.blocks_at..self.blocks_at + self.stored_len()];
+        (bytemuck::cast_slice(&self.table), blocks)
+    }
+
     /// Whether every page of a block is in memory, so that reading it
     /// does not wait for the disk.
     fn is_resident(&self, block: usize) -> bool {

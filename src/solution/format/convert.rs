@@ -5,9 +5,9 @@
 //! 64 KiB after them) is read and checked in full, written in this build's
 //! format under the same name in a folder of its own, read back, and only
 //! then renamed into place. So is a moving file of this build's format
-//! that keeps more distances than its sector needs (see [`Kept`]). The
-//! file of a sector whose values are derived from the files beside it is
-//! left out.
+//! that keeps more distances than its folder needs (see
+//! [`Kept::in_folder`]). The file of a sector whose values are derived
+//! from the files beside it is left out.
 
 use std::path::{Path, PathBuf};
 
@@ -16,7 +16,7 @@ use rayon::prelude::*;
 
 use super::checked::{Loading, Storage, file_header, open_header};
 use super::checksum::checksum;
-use super::moving::{self, BuiltSector, Kept, MovingFile, write_sector};
+use super::moving::{self, BuiltSector, Kept, MovingFile, write_keeping_fewer, write_sector};
 use super::placing::{self, PlacingFile, PlacingHeader, PlacingValues};
 use super::{file_name, is_placing_file};
 use crate::board::Variant;
@@ -62,7 +62,7 @@ const WORK: &str = ".converting";
 /// under the same name. A file in this build's format already is checked
 /// in full, and copied if `to` is another folder and does not hold it
 /// intact already; a moving file that keeps more distances than its
-/// sector needs is converted. The file of a sector whose values are
+/// folder needs is converted. The file of a sector whose values are
 /// derived from the files beside it is left out (see [`left_out`]).
 ///
 /// # Errors
@@ -194,22 +194,68 @@ fn convert_moving(path: &Path, to: &Path) -> Result<Converted, DbError> {
 }
 
 /// Converts a moving file of this build's format: kept as it is, unless it
-/// keeps more distances than its sector needs.
+/// keeps more distances than its folder needs (see [`Kept::in_folder`]).
 fn convert_current(path: &Path, to: &Path) -> Result<Converted, DbError> {
     let file = MovingFile::open(path)?;
-    if file.kept() == Kept::of(file.sector) {
+    let (sector, kept) = (file.sector, Kept::in_folder(folder_of(path), file.sector));
+    if file.kept() == kept {
         drop(file);
         return keep(path, to).map(Converted::Current);
     }
-    file.verify()?;
-    let values = file.values().ok_or(DbError {
+    drop(file);
+    let name = file_name(sector);
+    let written = work_folder(to)?.join(&name);
+    let before = write_fewer(path, &written, kept)?;
+    put_in_place(sector, before, &written, &to.join(&name))
+}
+
+/// Writes the moving file at `path`, checked in full, anew as `written`,
+/// keeping the distances `kept` says, and reads it back; the size of the
+/// file at `path`.
+fn write_fewer(path: &Path, written: &Path, kept: Kept) -> Result<usize, DbError> {
+    let file = MovingFile::open_in_memory(path)?;
+    let damaged = |path: &Path| DbError {
         path: path.to_owned(),
         problem: DbProblem::Checksum,
-    })?;
+    };
+    let values = file.values().ok_or_else(|| damaged(path))?;
+    write_keeping_fewer(written, &file, &values, kept)?;
+    if !MovingFile::open(written)?.holds(&values) {
+        return Err(damaged(written));
+    }
     let before = std::fs::metadata(path).map_err(io_error(path))?.len();
-    let sector = file.sector;
-    drop(file);
-    write_moving(sector, values, before as usize, to)
+    Ok(before as usize)
+}
+
+/// Lets go of the distances of `sector`'s file in `dir` that no build
+/// reads any more (see [`Kept::in_folder`]): the file is written anew in a
+/// folder beside it, read back, and renamed into its place. `None` if it keeps no
+/// more than that already, or is not there.
+///
+/// # Errors
+///
+/// [`DbError`] naming the file: damaged, or not written.
+pub fn let_go_of_distances(dir: &Path, sector: Sector) -> Result<Option<Converted>, DbError> {
+    let name = file_name(sector);
+    let path = dir.join(&name);
+    let kept = Kept::in_folder(dir, sector);
+    if !path.is_file() || MovingFile::open(&path)?.kept() == kept {
+        return Ok(None);
+    }
+    // A folder of its own, so that builds of other sectors at once (on
+    // other machines) never meet it; the file's name is its sector's.
+    let work = dir.join(format!(".{name}.fewer"));
+    std::fs::create_dir_all(&work).map_err(io_error(&work))?;
+    let written = work.join(&name);
+    let before = write_fewer(&path, &written, kept)?;
+    let converted = put_in_place(sector, before, &written, &path)?;
+    std::fs::remove_dir(&work).map_err(io_error(&work))?;
+    Ok(Some(converted))
+}
+
+/// The folder of the file at `path`.
+fn folder_of(path: &Path) -> &Path {
+    path.parent().unwrap_or(Path::new("."))
 }
 
 /// Writes the moving `sector`'s `values` (see [`BuiltSector`]) into the
@@ -334,9 +380,10 @@ fn intact(path: &Path) -> Result<Sector, DbError> {
 }
 
 /// Whether the file at `path` is a moving file that keeps more distances
-/// than its sector needs (see [`Kept`]).
+/// than its folder needs (see [`Kept::in_folder`]).
 fn keeps_more_than_needed(path: &Path) -> bool {
-    MovingFile::open(path).is_ok_and(|file| file.kept() != Kept::of(file.sector))
+    MovingFile::open(path)
+        .is_ok_and(|file| file.kept() != Kept::in_folder(folder_of(path), file.sector))
 }
 
 /// Whether opening a file as an old one failed because it is of this
@@ -675,6 +722,54 @@ mod tests {
         for dir in [from, to] {
             fs::remove_dir_all(dir).expect("cleaned");
         }
+    }
+
+    #[test]
+    fn a_lasker_file_keeps_every_distance_until_the_build_that_reads_them_is_written() {
+        let dir = scratch("lasker");
+        let sector = |stones: [usize; 4]| {
+            let [m, o, mh, oh] = stones;
+            Sector::new(Variant::Lasker, m, o, mh, oh).expect("a sector")
+        };
+        // Three stones against six in all: it keeps no distance in the end.
+        let read = sector([3, 4, 0, 2]);
+        let reader = sector([3, 3, 3, 0]);
+        assert_eq!(reader.placed_into(), Some(read));
+        assert_eq!(Kept::of(read), Kept::Nothing);
+        let values: Vec<u16> = (0..read.len())
+            .map(|index| match index % 3 {
+                0 => DbValue::win((index % 90 + 1) as u16).encode(),
+                1 => DbValue::loss((index % 300) as u16).encode(),
+                _ => DbValue::draw().encode(),
+            })
+            .collect();
+        let built = BuiltSector {
+            sector: read,
+            values,
+        };
+        write_sector(&dir, &built).expect("written");
+        let path = dir.join(file_name(read));
+        let before = fs::metadata(&path).expect("written").len();
+        assert_eq!(MovingFile::open(&path).expect("opened").kept(), Kept::All);
+        assert_eq!(let_go_of_distances(&dir, read).expect("read"), None);
+        assert_eq!(
+            convert_file(&path, &dir).expect("kept"),
+            Converted::Current(read)
+        );
+        // The reader and its twin, built: the distances are let go of.
+        for sector in reader.with_twin() {
+            let values = vec![DbValue::draw().encode(); sector.len() as usize];
+            write_sector(&dir, &BuiltSector { sector, values }).expect("written");
+        }
+        let converted = let_go_of_distances(&dir, read).expect("converted");
+        assert!(matches!(converted, Some(Converted::Written { after, .. }) if after < before));
+        let file = MovingFile::open(&path).expect("opened");
+        assert_eq!(file.kept(), Kept::Nothing);
+        assert!(file.holds(&built.values));
+        assert_eq!(let_go_of_distances(&dir, read).expect("read"), None);
+        let left: Vec<_> = fs::read_dir(&dir).expect("listed").flatten().collect();
+        assert_eq!(left.len(), 3, "the three files alone: {left:?}");
+        fs::remove_dir_all(dir).expect("cleaned");
     }
 
     #[test]

@@ -137,22 +137,39 @@ pub enum Kept {
 
 impl Kept {
     /// The distances the file of `sector` keeps: all where its side to
-    /// move has more stones than the other, the losses' where they have as
-    /// many, none where fewer. A distance not kept is kept, for the other
-    /// outcome, in the sector its moves that remove nothing lead to. Where
-    /// that is the sector itself, the losses' are kept because they take
-    /// fewer bytes than the wins' (a side wins in more ways than it loses).
-    /// Where a side with stones in hand may slide, all: a placement's
-    /// distance is one ply from another sector's, whose builds read them.
+    /// move has more stones in all (on the board and in hand) than the
+    /// other, the losses' where they have as many, none where fewer. A
+    /// distance not kept is kept, for the other outcome, in the sectors
+    /// its moves that remove nothing lead to: the twin (see
+    /// [`Sector::twin`]) and, placing, the sector with one stone more on
+    /// the board, where the side to move there has as many stones in all.
+    /// Where that is the sector itself, the losses' are kept because they
+    /// take fewer bytes than the wins' (a side wins in more ways than it
+    /// loses). A build may read more (see [`Kept::in_folder`]).
     pub fn of(sector: Sector) -> Kept {
-        if sector.variant.may_slide_while_placing() {
-            return Kept::All;
-        }
-        let board = sector.board;
-        match board.mover.cmp(&board.other) {
+        let mine = sector.board.mover + sector.mover_hand;
+        let theirs = sector.board.other + sector.other_hand;
+        match mine.cmp(&theirs) {
             std::cmp::Ordering::Greater => Kept::All,
             std::cmp::Ordering::Equal => Kept::Losses,
             std::cmp::Ordering::Less => Kept::Nothing,
+        }
+    }
+
+    /// The distances the file of `sector` in the folder `dir` keeps: every
+    /// one while the build that reads them (see [`Sector::placed_from`])
+    /// is still to be made there, else those [`Kept::of`] says.
+    pub fn in_folder(dir: &Path, sector: Sector) -> Kept {
+        let read_later = sector.placed_from().is_some_and(|from| {
+            !from
+                .with_twin()
+                .into_iter()
+                .all(|built| dir.join(file_name(built)).is_file())
+        });
+        if read_later {
+            Kept::All
+        } else {
+            Kept::of(sector)
         }
     }
 
@@ -278,14 +295,14 @@ struct Tally {
 }
 
 /// Writes a built sector into `dir` (through a temporary file renamed when
-/// complete), keeping the distances [`Kept::of`] says, and returns its
-/// header.
+/// complete), keeping the distances the folder needs (see
+/// [`Kept::in_folder`]), and returns its header.
 ///
 /// # Errors
 ///
 /// [`DbError`] naming the file if it cannot be written.
 pub fn write_sector(dir: &Path, built: &BuiltSector) -> Result<MovingHeader, DbError> {
-    write_keeping(dir, built, Kept::of(built.sector))
+    write_keeping(dir, built, Kept::in_folder(dir, built.sector))
 }
 
 /// [`write_sector`], keeping the distances `kept` says.
@@ -347,31 +364,68 @@ pub(super) fn write_keeping(
         .map(|(block, values)| fill_outcome_block(block, values))
         .sum();
     let outcomes = Compressed::new(&outcomes, OUTCOME_BLOCK, OUTCOME_LEVEL);
+    write_with_outcomes(
+        &path,
+        header,
+        (outcomes.table_bytes(), &outcomes.blocks),
+        &built.values,
+        kept,
+    )
+}
+
+/// Writes `file` anew as the file `path`, keeping only the distances
+/// `kept` says of those it keeps, whose `values` (see [`BuiltSector`])
+/// are read from it: its outcome blocks are copied as they are stored,
+/// and only the distances compressed again.
+pub(super) fn write_keeping_fewer(
+    path: &Path,
+    file: &MovingFile,
+    values: &[u16],
+    kept: Kept,
+) -> Result<MovingHeader, DbError> {
+    let header = MovingHeader {
+        distances: kept.code(),
+        ..file.header
+    };
+    write_with_outcomes(path, header, file.outcomes.as_stored(), values, kept)
+}
+
+/// Writes the file at `path`: `header`, which the outcomes' table and
+/// blocks `outcomes` fit, completed with the distances `kept` says of
+/// `values` and the checksums.
+fn write_with_outcomes(
+    path: &Path,
+    mut header: MovingHeader,
+    (outcome_table, outcome_blocks): (&[u8], &[u8]),
+    values: &[u16],
+    kept: Kept,
+) -> Result<MovingHeader, DbError> {
     // The bytes of the distances are let go of once compressed.
     let (distance_blocks, exceptions) = if kept == Kept::Nothing {
         (None, Vec::new())
     } else {
-        let (codes, exceptions) = distance_codes(&built.values, kept);
+        let (codes, exceptions) = distance_codes(values, kept);
         let blocks = Compressed::new(&codes, DISTANCE_BLOCK, DISTANCE_LEVEL);
         (Some(blocks), exceptions)
     };
     header.exceptions = exceptions.len() as u64;
-    header.outcome_table_checksum = checksum(outcomes.table_bytes());
+    header.outcome_table_checksum = checksum(outcome_table);
     let (distance_table, distance_bytes): (&[u8], &[u8]) = match &distance_blocks {
         Some(blocks) => (blocks.table_bytes(), &blocks.blocks),
         None => (&[], &[]),
     };
     header.distance_table_checksum = checksum(distance_table);
     header.exceptions_checksum = checksum(bytemuck::cast_slice(&exceptions));
+    header.header_checksum = 0;
     header.header_checksum = checksum(bytemuck::bytes_of(&header));
     write_whole(
-        &path,
+        path,
         &[
             bytemuck::bytes_of(&header),
-            outcomes.table_bytes(),
+            outcome_table,
             distance_table,
             bytemuck::cast_slice(&exceptions),
-            &outcomes.blocks,
+            outcome_blocks,
             distance_bytes,
         ],
     )?;

@@ -10,6 +10,7 @@ use super::moving::{BuildStep, build_pair};
 use super::placing::{MissingSuccessor, build_placing_sector};
 use crate::board::Variant;
 use crate::solution::error::{BuildError, DbError, DbProblem};
+use crate::solution::format::convert::let_go_of_distances;
 use crate::solution::format::moving::{BuiltSector, MovingFile, write_sector};
 use crate::solution::format::placing::{PlacingFile, write_placing};
 use crate::solution::format::{build_folder, build_path};
@@ -271,7 +272,14 @@ pub fn generate_unit(
         build_unit(sector, solved, progress)
             .map_err(|MissingSuccessor(next)| missing(dir, vec![next.to_string()]))
     };
-    generate_twins(dir, &twins, &unit_needs(sector), build, done)
+    generate_twins(dir, &twins, &unit_needs(sector), build, done)?;
+    // The distances the unit's placements read are read no more.
+    for built in twins {
+        if let Some(read) = built.placed_into() {
+            let_go_of_distances(dir, read)?;
+        }
+    }
+    Ok(())
 }
 
 /// Builds, in `dir`, every sector of `range`, smallest first, a pair

@@ -32,53 +32,88 @@ use crate::solution::value::{DbOutcome, DbValue};
 
 /// The values of a solved sector, by index.
 pub trait SectorValues: Sync {
+    /// The outcome at `index`: `None` for an index that is not a position.
+    fn outcome(&self, index: u64) -> Option<DbOutcome>;
+
+    /// The distance at `index`, whose outcome is the win or loss `outcome`.
+    fn distance(&self, index: u64, outcome: DbOutcome) -> Option<u16>;
+
     /// The value at `index`: `None` for an index that is not a position.
-    fn value(&self, index: u64) -> Option<DbValue>;
-}
-
-impl SectorValues for BuiltSector {
-    fn value(&self, index: u64) -> Option<DbValue> {
-        let entry = *self.values.get(usize::try_from(index).ok()?)?;
-        DbValue::decode(entry)
-    }
-}
-
-impl SectorValues for MovingFile {
     fn value(&self, index: u64) -> Option<DbValue> {
         let outcome = self.outcome(index)?;
         if outcome == DbOutcome::Draw {
             return Some(DbValue::draw());
         }
-        let distance = self.distance_with(index, outcome, Reads::Wait).ok()??;
+        let distance = self.distance(index, outcome)?;
         Some(DbValue { outcome, distance })
+    }
+}
+
+impl SectorValues for BuiltSector {
+    fn outcome(&self, index: u64) -> Option<DbOutcome> {
+        let entry = *self.values.get(usize::try_from(index).ok()?)?;
+        Some(DbValue::decode(entry)?.outcome)
+    }
+
+    fn distance(&self, index: u64, _: DbOutcome) -> Option<u16> {
+        let entry = *self.values.get(usize::try_from(index).ok()?)?;
+        Some(DbValue::decode(entry)?.distance)
+    }
+}
+
+impl SectorValues for MovingFile {
+    fn outcome(&self, index: u64) -> Option<DbOutcome> {
+        MovingFile::outcome(self, index)
+    }
+
+    fn distance(&self, index: u64, outcome: DbOutcome) -> Option<u16> {
+        self.distance_with(index, outcome, Reads::Wait).ok()?
     }
 }
 
 /// The sectors already solved that a build reads.
 pub trait SolvedSectors: Sync {
-    /// The values of `sector`, if it is solved.
-    fn sector(&self, sector: Sector) -> Option<&dyn SectorValues>;
+    /// The values of `sector`, if it is solved: its outcomes, and its
+    /// distances where it keeps them.
+    fn outcomes(&self, sector: Sector) -> Option<&dyn SectorValues>;
+
+    /// The values of `sector` with every distance, if it is solved and
+    /// keeps them all.
+    fn values(&self, sector: Sector) -> Option<&dyn SectorValues>;
 }
 
 impl<T: SolvedSectors + ?Sized> SolvedSectors for &T {
-    fn sector(&self, sector: Sector) -> Option<&dyn SectorValues> {
-        (**self).sector(sector)
+    fn outcomes(&self, sector: Sector) -> Option<&dyn SectorValues> {
+        (**self).outcomes(sector)
+    }
+
+    fn values(&self, sector: Sector) -> Option<&dyn SectorValues> {
+        (**self).values(sector)
     }
 }
 
 impl<S: std::hash::BuildHasher + Sync> SolvedSectors
     for std::collections::HashMap<Sector, BuiltSector, S>
 {
-    fn sector(&self, sector: Sector) -> Option<&dyn SectorValues> {
+    fn outcomes(&self, sector: Sector) -> Option<&dyn SectorValues> {
+        SolvedSectors::values(self, sector)
+    }
+
+    fn values(&self, sector: Sector) -> Option<&dyn SectorValues> {
         self.get(&sector).map(|built| built as &dyn SectorValues)
     }
 }
 
 impl SolvedSectors for Database {
-    fn sector(&self, sector: Sector) -> Option<&dyn SectorValues> {
+    fn outcomes(&self, sector: Sector) -> Option<&dyn SectorValues> {
         let file = self.file_with_distances(sector)?;
-        // A file keeps every distance where a side may slide with stones
-        // in hand (see `Kept::of`): the build reads them all.
+        Some(file as &dyn SectorValues)
+    }
+
+    fn values(&self, sector: Sector) -> Option<&dyn SectorValues> {
+        // A file keeps every distance until the build that reads them is
+        // done (see `Sector::placed_from`).
+        let file = self.file_with_distances(sector)?;
         (file.kept() == Kept::All).then_some(file as &dyn SectorValues)
     }
 }
@@ -119,20 +154,55 @@ struct Lead<'a> {
 }
 
 impl Lead<'_> {
-    /// The value, for the side that moved, of a move to `index`; `removed`
-    /// if it removed a stone.
+    /// The outcome of the position at `index`, for the side to move there.
     #[inline]
-    fn through(self, index: u64, removed: bool) -> Result<DbValue, MissingSuccessor> {
-        let value = self
-            .values
-            .value(index)
-            .ok_or(MissingSuccessor(self.sector))?;
-        let distance = if removed { 1 } else { value.distance + 1 };
-        Ok(match value.outcome {
-            DbOutcome::Win => DbValue::loss(distance),
+    fn outcome(self, index: u64) -> Result<DbOutcome, MissingSuccessor> {
+        self.values
+            .outcome(index)
+            .ok_or(MissingSuccessor(self.sector))
+    }
+
+    /// The value, for the side that moved, of a move that removed a stone
+    /// and led to `index`: the plies to the next removal begin again.
+    #[inline]
+    fn through_removal(self, index: u64) -> Result<DbValue, MissingSuccessor> {
+        Ok(match self.outcome(index)? {
+            DbOutcome::Win => DbValue::loss(1),
             DbOutcome::Draw => DbValue::draw(),
-            DbOutcome::Loss => DbValue::win(distance),
+            DbOutcome::Loss => DbValue::win(1),
         })
+    }
+
+    /// The best value, for the side that moved, of the moves that removed
+    /// nothing and led to the positions `reached` (index and outcome
+    /// there): one ply more than the best of them. Only the distances of
+    /// the best outcome are read, since most moves out lead to draws.
+    fn best_placement(
+        self,
+        reached: &[(u64, DbOutcome)],
+    ) -> Result<Option<DbValue>, MissingSuccessor> {
+        let Some(worst) = reached.iter().map(|&(_, outcome)| outcome).min() else {
+            return Ok(None);
+        };
+        if worst == DbOutcome::Draw {
+            return Ok(Some(DbValue::draw()));
+        }
+        let mut distances = reached
+            .iter()
+            .filter(|&&(_, outcome)| outcome == worst)
+            .map(|&(index, outcome)| {
+                self.values
+                    .distance(index, outcome)
+                    .ok_or(MissingSuccessor(self.sector))
+            });
+        Ok(Some(match worst {
+            // A loss there is a win here, the sooner the better.
+            DbOutcome::Loss => {
+                DbValue::win(distances.try_fold(u16::MAX, |best, d| d.map(|d| best.min(d)))? + 1)
+            }
+            // Every move leads to a win there: the longest is best.
+            _ => DbValue::loss(distances.try_fold(0, |best, d| d.map(|d| best.max(d)))? + 1),
+        }))
     }
 }
 
@@ -159,7 +229,7 @@ fn lead_sectors(sector: Sector) -> [Option<Sector>; 3] {
     // and must keep three in all.
     let removes = o > 0 && o - 1 + oh >= MIN_STONES;
     [
-        (mh > 0).then(|| next([o, m + 1, oh, mh - 1])),
+        sector.placed_into(),
         (mh > 0 && removes).then(|| next([o - 1, m + 1, oh, mh - 1])),
         (m > 0 && removes).then(|| next([o - 1, m, oh, mh])),
     ]
@@ -188,21 +258,27 @@ pub fn unit_needs(sector: Sector) -> Vec<Sector> {
 
 impl<'a> Leads<'a> {
     fn of(sector: Sector, solved: &'a dyn SolvedSectors) -> Result<Leads<'a>, MissingSuccessor> {
-        let find = |next: Option<Sector>| {
+        let find = |next: Option<Sector>, distances: bool| {
             next.map(|next| {
-                let values = solved.sector(next).ok_or(MissingSuccessor(next))?;
+                let values = if distances {
+                    solved.values(next)
+                } else {
+                    solved.outcomes(next)
+                };
                 Ok(Lead {
                     sector: next,
-                    values,
+                    values: values.ok_or(MissingSuccessor(next))?,
                 })
             })
             .transpose()
         };
+        // A placement that removes nothing is worth one ply more than the
+        // position it leads to: only there are distances read.
         let [placed, placed_removing, slid_removing] = lead_sectors(sector);
         Ok(Leads {
-            placed: find(placed)?,
-            placed_removing: find(placed_removing)?,
-            slid_removing: find(slid_removing)?,
+            placed: find(placed, true)?,
+            placed_removing: find(placed_removing, false)?,
+            slid_removing: find(slid_removing, false)?,
         })
     }
 }
@@ -305,16 +381,18 @@ impl<'a> Group<'a> {
             for to in closing {
                 let after = rest.with(to);
                 for left in &removing.left {
-                    take(removing.lead.through(left.index(after), true)?);
+                    take(removing.lead.through_removal(left.index(after))?);
                 }
             }
         }
         // Placements.
         if let Some((lead, placed)) = self.placed {
+            let mut reached = ArrayVec::<(u64, DbOutcome), 24>::new();
             for to in empty {
                 let after = mover.with(to);
                 if self.other.is_empty() || !tables.closes_mill(mover, to) {
-                    take(lead.through(placed.index(after), false)?);
+                    let index = placed.index(after);
+                    reached.push((index, lead.outcome(index)?));
                     continue;
                 }
                 if self.mill_wins {
@@ -322,8 +400,11 @@ impl<'a> Group<'a> {
                 }
                 let removing = self.placed_removing.as_ref().expect("a removal's sector");
                 for left in &removing.left {
-                    take(removing.lead.through(left.index(after), true)?);
+                    take(removing.lead.through_removal(left.index(after))?);
                 }
+            }
+            if let Some(value) = lead.best_placement(&reached)? {
+                take(value);
             }
         }
         Ok(match (any_move, counted, out) {
@@ -499,6 +580,35 @@ mod tests {
             }
         }
         checked
+    }
+
+    #[test]
+    fn the_sector_a_placement_comes_from_is_the_one_whose_placements_lead_there() {
+        let sectors: Vec<Sector> = Sector::interleaved_within(Variant::Lasker, 10)
+            .into_iter()
+            .flat_map(Sector::with_twin)
+            .collect();
+        let mut read = 0;
+        for &sector in &sectors {
+            if let Some(from) = sector.placed_from() {
+                assert_eq!(from.placed_into(), Some(sector), "{sector}");
+                read += 1;
+            }
+            let Some(into) = sector.placed_into() else {
+                continue;
+            };
+            assert_eq!(lead_sectors(sector)[0], Some(into));
+            assert_eq!(into.placed_from(), Some(sector), "{sector}");
+        }
+        // Only a sector with no stone of the other side on the board is
+        // reached by no placement.
+        let unread = sectors.iter().filter(|s| s.placed_from().is_none());
+        assert!(
+            unread.clone().all(|s| s.board.other == 0),
+            "{:?}",
+            unread.collect::<Vec<_>>()
+        );
+        assert!(read > 3000);
     }
 
     #[test]
