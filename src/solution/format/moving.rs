@@ -64,6 +64,10 @@ const DISTANCE_BLOCK: usize = 1 << 14;
 /// by a few percent, and write several times slower.
 const OUTCOME_LEVEL: i32 = 12;
 const DISTANCE_LEVEL: i32 = 15;
+/// The zstd level of distances a file keeps only until the build that
+/// reads them is done (see [`Kept::in_folder`]): written again then, so
+/// written fast now.
+const PASSING_DISTANCE_LEVEL: i32 = 3;
 /// Distances beyond this are flagged far in the outcome blocks.
 const FAR: u32 = 40;
 
@@ -364,12 +368,16 @@ pub(super) fn write_keeping(
         .map(|(block, values)| fill_outcome_block(block, values))
         .sum();
     let outcomes = Compressed::new(&outcomes, OUTCOME_BLOCK, OUTCOME_LEVEL);
+    let level = if kept == Kept::of(built.sector) {
+        DISTANCE_LEVEL
+    } else {
+        PASSING_DISTANCE_LEVEL
+    };
     write_with_outcomes(
         &path,
         header,
         (outcomes.table_bytes(), &outcomes.blocks),
-        &built.values,
-        kept,
+        (&built.values, kept, level),
     )
 }
 
@@ -387,25 +395,25 @@ pub(super) fn write_keeping_fewer(
         distances: kept.code(),
         ..file.header
     };
-    write_with_outcomes(path, header, file.outcomes.as_stored(), values, kept)
+    let distances = (values, kept, DISTANCE_LEVEL);
+    write_with_outcomes(path, header, file.outcomes.as_stored(), distances)
 }
 
 /// Writes the file at `path`: `header`, which the outcomes' table and
 /// blocks `outcomes` fit, completed with the distances `kept` says of
-/// `values` and the checksums.
+/// `values`, compressed at zstd's `level`, and the checksums.
 fn write_with_outcomes(
     path: &Path,
     mut header: MovingHeader,
     (outcome_table, outcome_blocks): (&[u8], &[u8]),
-    values: &[u16],
-    kept: Kept,
+    (values, kept, level): (&[u16], Kept, i32),
 ) -> Result<MovingHeader, DbError> {
     // The bytes of the distances are let go of once compressed.
     let (distance_blocks, exceptions) = if kept == Kept::Nothing {
         (None, Vec::new())
     } else {
         let (codes, exceptions) = distance_codes(values, kept);
-        let blocks = Compressed::new(&codes, DISTANCE_BLOCK, DISTANCE_LEVEL);
+        let blocks = Compressed::new(&codes, DISTANCE_BLOCK, level);
         (Some(blocks), exceptions)
     };
     header.exceptions = exceptions.len() as u64;
