@@ -648,10 +648,7 @@ fn build(
             let mut last = last_told.lock().expect("not poisoned");
             let line = match step {
                 BuildStep::Looked { sector, decided } => {
-                    format!(
-                        "{}-{}: first look decided {decided}",
-                        sector.mover, sector.other
-                    )
+                    format!("{sector}: first look decided {decided}")
                 }
                 BuildStep::TookBack { distance, decided } if last.elapsed().as_secs() >= 60 => {
                     format!("{unit}: distance {distance} took back, {decided} decided")

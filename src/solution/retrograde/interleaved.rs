@@ -137,10 +137,7 @@ pub fn build_unit(
     let work: Vec<Working> = sector.with_twin().into_iter().map(Working::new).collect();
     for (w, sector) in work.iter().zip(sector.with_twin()) {
         let decided = first_look(w, sector, &solved)?;
-        progress(BuildStep::Looked {
-            sector: sector.board,
-            decided,
-        });
+        progress(BuildStep::Looked { sector, decided });
     }
     drop(solved);
     Ok(solve_within(sector.variant, work, progress))

@@ -73,7 +73,7 @@ pub enum BuildStep {
     /// decided `decided` of them.
     Looked {
         /// The sector.
-        sector: SectorIndex,
+        sector: Sector,
         /// Positions decided by a block or a removal.
         decided: u64,
     },
@@ -424,7 +424,7 @@ fn first_look(
             })
             .sum();
         progress(BuildStep::Looked {
-            sector: w.sector,
+            sector: Sector::moving(variant, w.sector),
             decided,
         });
     }
