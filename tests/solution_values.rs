@@ -163,12 +163,12 @@ fn plain_forced_win(pos: &Position, plies: u16) -> bool {
 /// against a plain search over the rules: a win within 3 plies is forced
 /// in as many plies and no fewer, a loss within `losses_within` plies is
 /// forced (every move lets the other side force a win in a ply fewer), a
-/// draw wins nothing within 3 plies. Returns the outcome checked, if one
-/// was.
+/// draw wins nothing within `draws_within` plies. Returns the outcome
+/// checked, if one was.
 fn confirmed_by_a_plain_search(
     pos: &Position,
     value: DbValue,
-    losses_within: u16,
+    (losses_within, draws_within): (u16, u16),
 ) -> Option<DbOutcome> {
     match value.outcome {
         DbOutcome::Win if value.distance <= 3 => {
@@ -189,7 +189,7 @@ fn confirmed_by_a_plain_search(
             });
             assert!(all_lose, "{}", pos.fen());
         }
-        DbOutcome::Draw => assert!(!plain_forced_win(pos, 3), "{}", pos.fen()),
+        DbOutcome::Draw => assert!(!plain_forced_win(pos, draws_within), "{}", pos.fen()),
         _ => return None,
     }
     Some(value.outcome)
@@ -211,7 +211,7 @@ fn short_wins_and_losses_are_confirmed_by_a_plain_search() {
         let Some(value) = db.value(&pos) else {
             continue;
         };
-        match confirmed_by_a_plain_search(&pos, value, 2) {
+        match confirmed_by_a_plain_search(&pos, value, (2, 3)) {
             Some(DbOutcome::Win) => wins += 1,
             Some(DbOutcome::Loss) => losses += 1,
             _ => {}
@@ -1144,7 +1144,7 @@ fn short_lasker_wins_and_losses_are_confirmed_by_a_plain_search() {
             }
             let pos = sector.position(m, o);
             let value = db.value(&pos).expect("stored");
-            match confirmed_by_a_plain_search(&pos, value, 4) {
+            match confirmed_by_a_plain_search(&pos, value, (4, 5)) {
                 Some(DbOutcome::Win) => wins += 1,
                 Some(DbOutcome::Loss) => losses += 1,
                 Some(DbOutcome::Draw) => draws += 1,

@@ -691,18 +691,24 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_moving_file_that_keeps_more_distances_than_it_needs_is_converted() {
-        let sector = Sector::moving(Variant::Nine, SectorIndex::new(4, 4));
-        let (from, to) = (scratch("surplus"), scratch("surplus-to"));
-        let values: Vec<u16> = (0..sector.len())
+    /// Values of `sector` in turn won, lost and drawn, at many distances,
+    /// some beyond a byte.
+    fn mixed_values(sector: Sector) -> BuiltSector {
+        let values = (0..sector.len())
             .map(|index| match index % 3 {
                 0 => DbValue::win((index % 90 + 1) as u16).encode(),
                 1 => DbValue::loss((index % 300) as u16).encode(),
                 _ => DbValue::draw().encode(),
             })
             .collect();
-        let built = BuiltSector { sector, values };
+        BuiltSector { sector, values }
+    }
+
+    #[test]
+    fn a_moving_file_that_keeps_more_distances_than_it_needs_is_converted() {
+        let sector = Sector::moving(Variant::Nine, SectorIndex::new(4, 4));
+        let (from, to) = (scratch("surplus"), scratch("surplus-to"));
+        let built = mixed_values(sector);
         write_keeping(&from, &built, Kept::All).expect("written");
         let name = file_name(sector);
         let before = fs::metadata(from.join(&name)).expect("written").len();
@@ -736,17 +742,7 @@ mod tests {
         let reader = sector([3, 3, 3, 0]);
         assert_eq!(reader.placed_into(), Some(read));
         assert_eq!(Kept::of(read), Kept::Nothing);
-        let values: Vec<u16> = (0..read.len())
-            .map(|index| match index % 3 {
-                0 => DbValue::win((index % 90 + 1) as u16).encode(),
-                1 => DbValue::loss((index % 300) as u16).encode(),
-                _ => DbValue::draw().encode(),
-            })
-            .collect();
-        let built = BuiltSector {
-            sector: read,
-            values,
-        };
+        let built = mixed_values(read);
         write_sector(&dir, &built).expect("written");
         let path = dir.join(file_name(read));
         let before = fs::metadata(&path).expect("written").len();

@@ -267,7 +267,10 @@ pub fn generate_unit(
     }
     let twins = sector.with_twin();
     // Every sector needed was opened and checked: a value can be missing
-    // only if a file's blocks changed since, and then it is refused.
+    // only if a file's blocks changed since, and then it is refused, or if
+    // the sector a placement leads to has let go of its distances (see
+    // `Kept::in_folder`), which a build that deleted this unit's files
+    // meets.
     let build = |solved| {
         build_unit(sector, solved, progress)
             .map_err(|MissingSuccessor(next)| missing(dir, vec![next.to_string()]))

@@ -255,27 +255,24 @@ pub fn unit_needs(sector: Sector) -> Vec<Sector> {
 
 impl<'a> Leads<'a> {
     fn of(sector: Sector, solved: &'a dyn SolvedSectors) -> Result<Leads<'a>, MissingSuccessor> {
-        let find = |next: Option<Sector>, distances: bool| {
-            next.map(|next| {
-                let values = if distances {
-                    solved.values(next)
-                } else {
-                    solved.outcomes(next)
-                };
-                Ok(Lead {
-                    sector: next,
-                    values: values.ok_or(MissingSuccessor(next))?,
-                })
+        let lead = |next: Sector, values: Option<&'a dyn SectorValues>| {
+            let values = values.ok_or(MissingSuccessor(next))?;
+            Ok(Lead {
+                sector: next,
+                values,
             })
-            .transpose()
         };
         // A placement that removes nothing is worth one ply more than the
         // position it leads to: only there are distances read.
         let [placed, placed_removing, slid_removing] = lead_sectors(sector);
         Ok(Leads {
-            placed: find(placed, true)?,
-            placed_removing: find(placed_removing, false)?,
-            slid_removing: find(slid_removing, false)?,
+            placed: placed.map(|s| lead(s, solved.values(s))).transpose()?,
+            placed_removing: placed_removing
+                .map(|s| lead(s, solved.outcomes(s)))
+                .transpose()?,
+            slid_removing: slid_removing
+                .map(|s| lead(s, solved.outcomes(s)))
+                .transpose()?,
         })
     }
 }
