@@ -270,17 +270,19 @@ fn a_database_win_counts_only_if_its_removal_comes_before_the_n_move_rule() {
 }
 
 /// The engine's search of `pos` to `depth`, with the databases or without,
-/// among `moves` (all when empty).
+/// among `moves` (all when empty), its draws played to win or not.
 fn search_result(
     pos: &Position,
     depth: u32,
     db: Option<&std::sync::Arc<Database>>,
     moves: &[morris::Move],
+    draws_to_win: bool,
 ) -> morris::search::SearchResult {
     let mut limits = morris::search::SearchLimits::depth(depth);
     limits.search_moves = moves.to_vec();
     let request = morris::search::SearchRequest {
         db: db.cloned(),
+        draws_to_win,
         ..morris::search::SearchRequest::new(*pos, &[pos.key()], limits)
     };
     request.run(std::sync::Arc::new(
@@ -288,12 +290,26 @@ fn search_result(
     ))
 }
 
+/// The share of the opponent's replies that lose after `mv` of `pos`, in
+/// centi-stones of the bonus a draw played to win gives it (a stone were
+/// every reply to lose).
+fn losing_replies_bonus(db: &Database, pos: &Position, mv: morris::Move) -> i32 {
+    let mut child = *pos;
+    child.play_unchecked(mv);
+    let replies = db.moves(&child);
+    let losing = replies
+        .iter()
+        .filter(|reply| reply.with_rule == Some(DbOutcome::Loss))
+        .count();
+    (morris::eval::STONE as usize * losing / replies.len().max(1)) as i32
+}
+
 #[test]
-fn among_drawing_moves_the_engine_searches_as_if_the_draws_were_unknown() {
+fn among_drawing_moves_the_engine_searches_on_and_plays_to_win_by_the_losing_replies() {
     let (dir, _) = database();
     let (db, _) = Database::open(dir).unwrap();
     let db = std::sync::Arc::new(db);
-    let (mut drawn, mut compared) = (0, 0);
+    let (mut drawn, mut compared, mut pressed) = (0, 0, 0);
     for (mover, other) in [(4, 4), (3, 4), (4, 3)] {
         let sector = SectorIndex::new(mover, other);
         for index in (0..sector.len()).step_by((sector.len() / 300) as usize) {
@@ -307,22 +323,21 @@ fn among_drawing_moves_the_engine_searches_as_if_the_draws_were_unknown() {
             let drawing: Vec<morris::Move> = db
                 .moves(&start)
                 .into_iter()
-                .map(|known| (known.mv, known.value))
-                .filter(|(_, value)| value.is_some_and(|v| v.outcome == DbOutcome::Draw))
-                .map(|(mv, _)| mv)
+                .filter(|known| known.with_rule == Some(DbOutcome::Draw))
+                .map(|known| known.mv)
                 .collect();
             if drawing.len() < 2 {
                 continue;
             }
-            let with_db = search_result(&start, 3, Some(&db), &[]);
-            let best = with_db.best.unwrap();
-            assert!(drawing.contains(&best), "{} played {best}", start.fen());
             drawn += 1;
+            let searched = search_result(&start, 3, Some(&db), &[], false);
+            let best = searched.best.unwrap();
+            assert!(drawing.contains(&best), "{} played {best}", start.fen());
             // Where the search met no win or loss of the databases, it saw
             // what a search without them, given the drawing moves, sees.
-            let info = with_db.last_info.unwrap();
+            let info = searched.last_info.unwrap();
             if info.dbhits == 0 {
-                let without = search_result(&start, 3, None, &drawing);
+                let without = search_result(&start, 3, None, &drawing, false);
                 assert_eq!(without.best, Some(best), "{}", start.fen());
                 assert_eq!(
                     without.last_info.unwrap().score,
@@ -332,11 +347,24 @@ fn among_drawing_moves_the_engine_searches_as_if_the_draws_were_unknown() {
                 );
                 compared += 1;
             }
+            // Played to win, a draw the search liked less is played only
+            // for a larger share of losing replies.
+            let to_win = search_result(&start, 3, Some(&db), &[], true).best.unwrap();
+            assert!(drawing.contains(&to_win), "{} played {to_win}", start.fen());
+            if to_win != best {
+                pressed += 1;
+                assert!(
+                    losing_replies_bonus(&db, &start, to_win)
+                        > losing_replies_bonus(&db, &start, best),
+                    "{} played {to_win} over {best}",
+                    start.fen()
+                );
+            }
         }
     }
     assert!(
-        drawn >= 400 && compared >= 100,
-        "{drawn} drawn, {compared} compared"
+        drawn >= 400 && compared >= 100 && pressed >= 20,
+        "{drawn} drawn, {compared} compared, {pressed} played to win"
     );
 }
 

@@ -126,6 +126,8 @@ fn uci_lists_every_option() {
         "NMoveRule",
         "FullBoard",
         "EndgameDB",
+        "ReadAhead",
+        "DrawsToWin",
         "MoveNotation",
     ] {
         let prefix = format!("option name {name} type ");

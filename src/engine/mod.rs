@@ -314,6 +314,7 @@ impl Engine {
             db: self.db.clone(),
             placing_table: self.placing_table.clone(),
             read_ahead: self.options.read_ahead,
+            draws_to_win: self.options.draws_to_win,
         };
         self.launch(
             request,

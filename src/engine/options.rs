@@ -106,6 +106,9 @@ pub struct EngineOptions {
     /// Whether database blocks the next moves may need are read into
     /// memory while the engine waits.
     pub read_ahead: bool,
+    /// Whether the moves that keep a draw are searched with a bonus for
+    /// the share of the opponent's replies that lose.
+    pub draws_to_win: bool,
     /// How mill-closing moves are written.
     pub notation: MoveNotation,
 }
@@ -125,6 +128,7 @@ impl Default for EngineOptions {
             rules: Rules::default(),
             endgame_db: None,
             read_ahead: true,
+            draws_to_win: true,
             notation: MoveNotation::Compound,
         }
     }
@@ -235,6 +239,9 @@ pub enum EngineOption {
     /// `ReadAhead`: read database blocks the next moves may need while
     /// the engine waits.
     ReadAhead,
+    /// `DrawsToWin`: search the moves that keep a draw with a bonus for
+    /// the share of the opponent's replies that lose.
+    DrawsToWin,
     /// `MoveNotation`: how mill-closing moves are written.
     MoveNotation,
 }
@@ -247,7 +254,7 @@ const NOTATIONS: [&str; 2] = [MoveNotation::Compound.name(), MoveNotation::Split
 
 impl EngineOption {
     /// Every option, in the order `uci` lists them.
-    pub const ALL: [EngineOption; 17] = [
+    pub const ALL: [EngineOption; 18] = [
         EngineOption::Hash,
         EngineOption::ClearHash,
         EngineOption::Threads,
@@ -264,6 +271,7 @@ impl EngineOption {
         EngineOption::FullBoard,
         EngineOption::EndgameDb,
         EngineOption::ReadAhead,
+        EngineOption::DrawsToWin,
         EngineOption::MoveNotation,
     ];
 
@@ -286,6 +294,7 @@ impl EngineOption {
             EngineOption::FullBoard => "FullBoard",
             EngineOption::EndgameDb => "EndgameDB",
             EngineOption::ReadAhead => "ReadAhead",
+            EngineOption::DrawsToWin => "DrawsToWin",
             EngineOption::MoveNotation => "MoveNotation",
         }
     }
@@ -342,6 +351,9 @@ impl EngineOption {
             EngineOption::EndgameDb => OptionKind::Text,
             EngineOption::ReadAhead => OptionKind::Check {
                 default: defaults.read_ahead,
+            },
+            EngineOption::DrawsToWin => OptionKind::Check {
+                default: defaults.draws_to_win,
             },
             EngineOption::MoveNotation => OptionKind::Combo {
                 default: defaults.notation.name(),
@@ -448,6 +460,7 @@ impl EngineOptions {
                 };
             }
             EngineOption::ReadAhead => self.read_ahead = option.flag(value)?,
+            EngineOption::DrawsToWin => self.draws_to_win = option.flag(value)?,
             EngineOption::MoveNotation => {
                 self.notation = value
                     .parse()

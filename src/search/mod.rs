@@ -1,11 +1,12 @@
 //! The search: the alpha-beta worker with its score scale and move
 //! ordering, the evaluation, the transposition table, limits and time, the
-//! root driver that filters the root moves by the databases, runs the
-//! threads and picks the move, the end of placing solved to the databases
+//! root driver that filters the root moves by the databases (a draw
+//! played to win among them), runs the threads and picks the move, the end of placing solved to the databases
 //! (and a placing position's moves with and without the N-move rule), the
 //! skill levels, and the bench.
 
 pub(crate) mod bench;
+pub(crate) mod draws;
 pub mod eval;
 pub(crate) mod limits;
 pub(crate) mod ordering;

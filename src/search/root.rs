@@ -1,13 +1,14 @@
 //! Running a whole search: the root moves the databases keep (the moving
-//! phase probed, the end of placing solved), the threads (lazy SMP over a
-//! shared table), waiting out `infinite` and `ponder`, and choosing the
-//! move to play.
+//! phase probed, the end of placing solved) and a draw played to win, the
+//! threads (lazy SMP over a shared table), waiting out `infinite` and
+//! `ponder`, and choosing the move to play.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Move, Position};
+use crate::search::draws::pitfalls_after;
 use crate::search::eval::evaluate;
 use crate::search::limits::TimeManager;
 use crate::search::ordering::MoveOrdering;
@@ -46,6 +47,9 @@ pub struct SearchRequest {
     /// Whether, once it has answered, the search reads ahead the database
     /// blocks the next move may need.
     pub read_ahead: bool,
+    /// Whether the moves the databases say keep a draw are searched with
+    /// a bonus for the share of the opponent's replies that lose.
+    pub draws_to_win: bool,
 }
 
 /// What a search run to its end found.
@@ -74,6 +78,7 @@ impl SearchRequest {
             db: None,
             placing_table: SharedPlacingTable::default(),
             read_ahead: false,
+            draws_to_win: true,
         }
     }
 
@@ -130,6 +135,7 @@ impl SearchRequest {
                 SearchEvent::CurrMove { .. }
                 | SearchEvent::PlacingSolved { .. }
                 | SearchEvent::ValuesMissing { .. }
+                | SearchEvent::DrawPlayedToWin { .. }
                 | SearchEvent::Choice { .. }
                 | SearchEvent::Overdue
                 | SearchEvent::Failed { .. } => {}
@@ -310,17 +316,95 @@ fn read_root_values(
     if reads == Reads::Wait {
         return Readable::everything(moves);
     }
+    look_until(
+        deadline,
+        stop,
+        || Readable::now(db, root, moves),
+        |readable| readable.has_every_move(moves),
+    )
+}
+
+/// What `look` finds once `done` says it will do, `deadline` has passed
+/// or `stop` is set, looking again each time the disk has read a block.
+fn look_until<T>(
+    deadline: Instant,
+    stop: &AtomicBool,
+    mut look: impl FnMut() -> T,
+    done: impl Fn(&T) -> bool,
+) -> T {
     // Short waits, so that `stop` is seen soon.
     const LOOK: Duration = Duration::from_millis(5);
     loop {
         let seen = blocks_read();
-        let readable = Readable::now(db, root, moves);
+        let found = look();
         let now = Instant::now();
-        if readable.has_every_move(moves) || now >= deadline || stop.load(Ordering::Relaxed) {
-            return readable;
+        if done(&found) || now >= deadline || stop.load(Ordering::Relaxed) {
+            return found;
         }
         wait_for_reads_after(seen, deadline.min(now + LOOK));
     }
+}
+
+/// What each of the root moves `moves`, all of which keep a draw, adds
+/// to its score for the pitfalls it leaves the opponent (see
+/// [`crate::search::draws::Pitfalls::bonus`]), if the values of every
+/// reply can be read by `deadline` (or before `stop`): they are all asked
+/// for at once. Nothing otherwise.
+fn draws_played_to_win(
+    db: &Database,
+    root: &Position,
+    moves: &[Move],
+    (reads, deadline, stop): (Reads, Instant, &AtomicBool),
+    send: &mut impl FnMut(SearchEvent),
+) -> Vec<(Move, i32)> {
+    if moves.len() < 2 {
+        return Vec::new();
+    }
+    // Each reply, with the position it is played in.
+    let mut unread: Vec<(Position, Position)> = Vec::new();
+    for &mv in moves {
+        let mut child = *root;
+        child.play_unchecked(mv);
+        if child.terminal_outcome().is_some() {
+            continue;
+        }
+        for reply in child.legal_moves() {
+            let mut next = child;
+            next.play_unchecked(reply);
+            if next.terminal_outcome().is_none() {
+                unread.push((child, next));
+            }
+        }
+    }
+    if reads != Reads::Wait {
+        let read = look_until(
+            deadline,
+            stop,
+            || {
+                unread.retain(|(child, next)| !ready_or_ask(db, child, next, Urgency::Root));
+                unread.is_empty()
+            },
+            |&read| read,
+        );
+        if !read {
+            return Vec::new();
+        }
+    }
+    let pitfalls = pitfalls_after(db, root, moves);
+    let most = pitfalls
+        .iter()
+        .map(|&(_, pitfalls)| pitfalls)
+        .max_by_key(|pitfalls| pitfalls.bonus())
+        .unwrap_or_default();
+    send(SearchEvent::DrawPlayedToWin {
+        moves: moves.len(),
+        losing: most.losing,
+        replies: most.moves,
+    });
+    pitfalls
+        .into_iter()
+        .map(|(mv, pitfalls)| (mv, pitfalls.bonus()))
+        .collect()
 }
 
 /// The root moves the databases rank best when they hold the root, a
@@ -492,6 +576,7 @@ pub(crate) fn run_search(
     }
     let all_root_moves = root_moves.clone();
     let mut values_missing = false;
+    let mut draw_bonuses = Vec::new();
     let (root_moves, root_outcome) = match exact {
         Some(db) => {
             let read_by = start + root_read_time(&time);
@@ -534,6 +619,15 @@ pub(crate) fn run_search(
             // The solver applies the N-move rule; the placing phase's
             // databases leave it out.
             let outcome = db_outcome.or(placing_outcome).or(placing_db_outcome);
+            if outcome == Some(DbOutcome::Draw) && request.draws_to_win {
+                draw_bonuses = draws_played_to_win(
+                    db,
+                    &request.root,
+                    &root_moves,
+                    (reads, read_by, &control.stop),
+                    &mut send,
+                );
+            }
             if root_moves.len() < all_root_moves.len() {
                 send(SearchEvent::Choice {
                     best: root_moves[0],
@@ -561,6 +655,7 @@ pub(crate) fn run_search(
         dbhits: AtomicU64::new(0),
         reads,
         root_outcome,
+        draw_bonuses,
         multipv: if weakened {
             request.multipv.max(skill::WEAKENED_LINES)
         } else {
@@ -723,6 +818,7 @@ mod tests {
             score,
             previous_score: score,
             pv: Line::new(),
+            bonus: 0,
         }
     }
 

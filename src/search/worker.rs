@@ -37,6 +37,9 @@ pub(crate) struct RootMove {
     pub previous_score: i32,
     /// The line it begins.
     pub pv: Line,
+    /// What its score holds besides the search's: a drawing move's bonus
+    /// for the opponent's losing replies (see `SearchContext::draw_bonuses`).
+    pub bonus: i32,
 }
 
 /// A progress report of the search.
@@ -106,6 +109,17 @@ pub enum SearchEvent {
         /// Values needed.
         of: usize,
     },
+    /// The moves that keep a draw are searched with a bonus for the share
+    /// of the opponent's replies that lose.
+    DrawPlayedToWin {
+        /// The moves that keep the draw.
+        moves: usize,
+        /// The opponent's replies that lose after the move that leaves the
+        /// largest share of them.
+        losing: u32,
+        /// The opponent's replies there.
+        replies: u32,
+    },
     /// The move to play should the search be stopped before it completes
     /// a depth: the databases' choice at the root.
     Choice {
@@ -157,6 +171,10 @@ pub(crate) struct SearchContext {
     /// that the evaluation picks the draw that sets the opponent the most
     /// problems.
     pub root_outcome: Option<DbOutcome>,
+    /// What the root moves add to their scores, those not listed nothing:
+    /// with a draw played to win, each drawing move's bonus for the share
+    /// of the opponent's replies that lose.
+    pub draw_bonuses: Vec<(Move, i32)>,
 }
 
 impl SearchContext {
@@ -226,6 +244,11 @@ impl<'a> Worker<'a> {
                     score: -INFINITY,
                     previous_score: -INFINITY,
                     pv: Line::new(),
+                    bonus: ctx
+                        .draw_bonuses
+                        .iter()
+                        .find(|&&(bonused, _)| bonused == mv)
+                        .map_or(0, |&(_, bonus)| bonus),
                 })
                 .collect(),
             root_index: keys.len() - 1,
@@ -410,16 +433,27 @@ impl<'a> Worker<'a> {
             child.play_unchecked(mv);
             self.keys.push(child.key());
             let mut line = Line::new();
-            let score = if i == pv_index {
-                -self.negamax(&child, depth - 1, 1, -beta, -alpha, &mut line)
+            // The child is searched in the window less the move's bonus.
+            let bonus = self.root_moves[i].bonus;
+            let (alpha_less, beta_less) = (alpha - bonus, beta - bonus);
+            let searched = if i == pv_index {
+                -self.negamax(&child, depth - 1, 1, -beta_less, -alpha_less, &mut line)
             } else {
-                let scout = -self.negamax(&child, depth - 1, 1, -alpha - 1, -alpha, &mut line);
-                if scout > alpha && scout < beta {
-                    -self.negamax(&child, depth - 1, 1, -beta, -alpha, &mut line)
+                let scout = -self.negamax(
+                    &child,
+                    depth - 1,
+                    1,
+                    -alpha_less - 1,
+                    -alpha_less,
+                    &mut line,
+                );
+                if scout > alpha_less && scout < beta_less {
+                    -self.negamax(&child, depth - 1, 1, -beta_less, -alpha_less, &mut line)
                 } else {
                     scout
                 }
             };
+            let score = searched + bonus;
             self.keys.pop();
             if self.stopped {
                 break;
@@ -459,6 +493,12 @@ impl<'a> Worker<'a> {
             rm.previous_score
         } else {
             rm.score
+        };
+        // The search's own score, without the bonus it was ranked by.
+        let score = if score == -INFINITY {
+            score
+        } else {
+            score - rm.bonus
         };
         SearchInfo {
             depth,
@@ -907,6 +947,7 @@ mod tests {
             dbhits: AtomicU64::new(0),
             reads: Reads::Wait,
             root_outcome: None,
+            draw_bonuses: Vec::new(),
         }
     }
 
@@ -937,6 +978,33 @@ mod tests {
                 "{distance}: {score}"
             );
         }
+    }
+
+    #[test]
+    fn a_root_move_s_bonus_ranks_it_and_its_reported_score_stays_the_search_s() {
+        let root = Position::startpos();
+        let moves = root.legal_moves();
+        let searched = |moves: &[Move], ctx: &SearchContext| {
+            let mut worker = Worker::new(ctx, 0, root, &[root.key()], moves);
+            let mut last = None;
+            worker.iterate(|event| {
+                if let SearchEvent::Info(info) = event {
+                    last = Some(info.score);
+                }
+            });
+            (worker.root_moves()[0].mv, last.unwrap())
+        };
+        let (best, best_score) = searched(&moves, &context(SearchLimits::depth(3)));
+        let other = *moves.iter().find(|&&mv| mv != best).unwrap();
+        let (_, other_score) = searched(&[other], &context(SearchLimits::depth(3)));
+        let (Score::Cp(best_cp), Score::Cp(other_cp)) = (best_score, other_score) else {
+            panic!("scores {best_score:?} and {other_score:?}");
+        };
+        let ctx = SearchContext {
+            draw_bonuses: vec![(other, best_cp - other_cp + 1)],
+            ..context(SearchLimits::depth(3))
+        };
+        assert_eq!(searched(&moves, &ctx), (other, other_score));
     }
 
     #[test]

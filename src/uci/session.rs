@@ -191,6 +191,13 @@ impl<W: Write> Session<'_, W> {
             SearchEvent::ValuesMissing { read, of } => self.say(&format!(
                 "info string database values missing: {read} of {of} read in time; the move is chosen without the rest"
             )),
+            SearchEvent::DrawPlayedToWin {
+                moves,
+                losing,
+                replies,
+            } => self.say(&format!(
+                "info string draw played to win: {moves} drawing moves searched with a bonus for the opponent's losing replies (at most {losing} of {replies})"
+            )),
             SearchEvent::Choice { .. } => Ok(()),
             SearchEvent::Overdue => {
                 self.say("info string search overdue: the best move known is played for it")

@@ -580,6 +580,17 @@ fn the_engine_plays_from_the_servers_databases() {
 }
 
 #[test]
+fn the_full_board_rule_is_offered_where_the_last_placement_can_fill_the_board() {
+    let server = serve(morris(), None);
+    for (variant, fills) in [("nine", false), ("twelve", true), ("lasker", false)] {
+        let settings = format!(r#"{{"variant":"{variant}","engine":"none"}}"#);
+        let state = new_game(server.addr, &settings);
+        assert_eq!(state["variant"], variant, "{state}");
+        assert_eq!(state["canFillTheBoard"], fills, "{state}");
+    }
+}
+
+#[test]
 fn an_engine_kept_from_another_variant_is_told_every_rule_again() {
     let (logger, log) = option_logger("rules");
     let server = serve(logger, None);

@@ -424,6 +424,9 @@ pub(crate) struct StateView {
     lines: Vec<[String; 2]>,
     /// The variant's mills, each its three points.
     mills: Vec<Vec<String>>,
+    /// Whether the last placement can fill the board, so that the
+    /// full-board rule matters.
+    can_fill_the_board: bool,
     /// The line of play: a new one whenever the game is replaced (a game
     /// begun, set up or opened, moves taken back or played again).
     line: u64,
@@ -978,6 +981,7 @@ impl StateView {
                 .iter()
                 .map(|mill| mill.into_iter().map(|sq| sq.to_string()).collect())
                 .collect(),
+            can_fill_the_board: rules.variant.can_fill_the_board(),
             line: state.line,
             start: PositionView::of(game.start()),
             set_up: state.set_up,

@@ -126,7 +126,7 @@ function drawRules() {
   choose($("nmoverule"), String(n), (v) => `${v} moves each`);
   $("flying").checked = ui.S.settings.flying;
   $("fullboard").value = ui.S.settings.fullBoard;
-  $("fullBoardLabel").hidden = ui.S.variant !== "twelve";
+  $("fullBoardLabel").hidden = !ui.S.canFillTheBoard;
   $("helpNMove").textContent = n === 0 ? " (in this game moves without a removal have no limit)" : `, or after ${n} moves each without a removal`;
   $("helpFlying").innerHTML = ui.S.settings.flying
     ? "<b>Flying.</b> With only three stones left, you may move a stone to any empty point."
