@@ -128,7 +128,7 @@ impl Default for EngineOptions {
             rules: Rules::default(),
             endgame_db: None,
             read_ahead: true,
-            draws_to_win: true,
+            draws_to_win: false,
             notation: MoveNotation::Compound,
         }
     }

@@ -78,7 +78,7 @@ impl SearchRequest {
             db: None,
             placing_table: SharedPlacingTable::default(),
             read_ahead: false,
-            draws_to_win: true,
+            draws_to_win: false,
         }
     }
 

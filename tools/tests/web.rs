@@ -430,6 +430,44 @@ fn database_values_are_an_outcome_and_a_distance() {
     assert!(start["exact"].is_null(), "{start}");
 }
 
+/// Lasker Morris up to three stones a side, on the board and in hand
+/// together, a sector and its twin at a time.
+fn small_lasker_databases(name: &str) -> (morris::solution::Database, common::TempDir) {
+    let dir = common::TempDir::new(name);
+    for unit in morris::solution::Sector::interleaved_within(morris::Variant::Lasker, 3) {
+        morris::solution::retrograde::generate_unit(dir.path(), unit, &|_| {}, |_| {})
+            .expect("a Lasker unit");
+    }
+    let (db, _) = morris::solution::Database::open(dir.path()).expect("the databases open");
+    (db, dir)
+}
+
+#[test]
+fn a_lasker_position_with_stones_in_hand_has_lasker_s_values() {
+    let (db, dir) = small_lasker_databases("web-lasker");
+    let (served, _) = morris::solution::Database::open(dir.path()).unwrap();
+    // Two stones each on the board and one in hand: a placement or a
+    // slide each turn.
+    let fen = "W../.B./.../W...../.../.B./... w 1 1 0 5";
+    let pos = morris::Position::from_fen(fen, morris::Rules::new(morris::Variant::Lasker)).unwrap();
+    let server = serve(morris(), Some(served));
+    let state = new_game(server.addr, r#"{"variant":"lasker","engine":"none"}"#);
+    let path = format!("/api/setup?id={}", id(&state));
+    let (status, set) = json(server.addr, "POST", &path, fen);
+    assert_eq!(status, 200, "{set}");
+    assert_eq!(set["databasesHoldRules"], true, "{set}");
+    let exact = &set["exact"];
+    let outcome = db.value(&pos).unwrap().outcome_at(&pos);
+    assert_eq!(exact["value"]["outcome"], outcome.to_string(), "{exact}");
+    let moves = pos.legal_moves();
+    assert!(moves.iter().any(|mv| mv.from.is_none()) && moves.iter().any(|mv| mv.from.is_some()));
+    for mv in moves {
+        let known = db.move_value(&pos, mv).with_rule.unwrap();
+        let shown = &exact["moves"][mv.to_string()];
+        assert_eq!(shown["outcome"], known.to_string(), "{mv}: {exact}");
+    }
+}
+
 #[test]
 fn database_values_follow_the_rules_chosen() {
     let (db, _dir) = small_databases("web-rules");
