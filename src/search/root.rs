@@ -818,7 +818,6 @@ mod tests {
             score,
             previous_score: score,
             pv: Line::new(),
-            bonus: 0,
         }
     }
 

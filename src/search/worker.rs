@@ -37,9 +37,6 @@ pub(crate) struct RootMove {
     pub previous_score: i32,
     /// The line it begins.
     pub pv: Line,
-    /// What its score holds besides the search's: a drawing move's bonus
-    /// for the opponent's losing replies (see `SearchContext::draw_bonuses`).
-    pub bonus: i32,
 }
 
 /// A progress report of the search.
@@ -178,6 +175,14 @@ pub(crate) struct SearchContext {
 }
 
 impl SearchContext {
+    /// What the root move `mv` adds to its score (see `draw_bonuses`).
+    fn draw_bonus(&self, mv: Move) -> i32 {
+        self.draw_bonuses
+            .iter()
+            .find(|&&(bonused, _)| bonused == mv)
+            .map_or(0, |&(_, bonus)| bonus)
+    }
+
     /// Whether the search should end now that the limits are applied.
     fn out_of_time(&self) -> bool {
         !self.pondering.load(Ordering::Relaxed)
@@ -244,11 +249,6 @@ impl<'a> Worker<'a> {
                     score: -INFINITY,
                     previous_score: -INFINITY,
                     pv: Line::new(),
-                    bonus: ctx
-                        .draw_bonuses
-                        .iter()
-                        .find(|&&(bonused, _)| bonused == mv)
-                        .map_or(0, |&(_, bonus)| bonus),
                 })
                 .collect(),
             root_index: keys.len() - 1,
@@ -434,7 +434,7 @@ impl<'a> Worker<'a> {
             self.keys.push(child.key());
             let mut line = Line::new();
             // The child is searched in the window less the move's bonus.
-            let bonus = self.root_moves[i].bonus;
+            let bonus = self.ctx.draw_bonus(mv);
             let (alpha_less, beta_less) = (alpha - bonus, beta - bonus);
             let searched = if i == pv_index {
                 -self.negamax(&child, depth - 1, 1, -beta_less, -alpha_less, &mut line)
@@ -498,7 +498,7 @@ impl<'a> Worker<'a> {
         let score = if score == -INFINITY {
             score
         } else {
-            score - rm.bonus
+            score - self.ctx.draw_bonus(rm.mv)
         };
         SearchInfo {
             depth,
